@@ -1,0 +1,23 @@
+//! The redb table definitions: one place that names every table and its key/value types.
+
+use redb::{MultimapTableDefinition, TableDefinition};
+
+/// Node key → archived `NodeRecord`.
+pub(crate) const NODES: TableDefinition<u32, &[u8]> = TableDefinition::new("nodes");
+/// Public node ID → node key.
+pub(crate) const IDS: TableDefinition<&str, u32> = TableDefinition::new("ids");
+/// Simple name → node keys (search and bare-name lookup).
+pub(crate) const NAMES: MultimapTableDefinition<&str, u32> = MultimapTableDefinition::new("names");
+/// File path → archived `FileRecord`.
+pub(crate) const FILES: TableDefinition<&str, &[u8]> = TableDefinition::new("files");
+/// Node key → archived outgoing `Adjacency` (with edge facts).
+pub(crate) const OUT_EDGES: TableDefinition<u32, &[u8]> = TableDefinition::new("out_edges");
+/// Node key → archived incoming `Adjacency` (kind and source only).
+pub(crate) const IN_EDGES: TableDefinition<u32, &[u8]> = TableDefinition::new("in_edges");
+/// Metadata: schema version, next key, project root, config hash, counts.
+pub(crate) const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
+
+/// Meta key of the schema version (u32, little endian).
+pub(crate) const META_SCHEMA: &str = "schema_version";
+/// Meta key of the next free node key (u32, little endian).
+pub(crate) const META_NEXT_KEY: &str = "next_key";

@@ -1,0 +1,227 @@
+//! Storage tests: full and per-file replacement, reopen, snapshot isolation, schema and
+//! corruption errors.
+
+use super::*;
+use crate::model::{EdgeKind, NodeKey, NodeKind};
+use crate::record::{EdgeSpec, NodeRecord};
+
+fn file_batch(path: &str, functions: &[&str], calls: &[(&str, &str)]) -> GraphBatch {
+    let mut batch = GraphBatch::default();
+    batch.add_file(path, functions.len() as u64);
+    batch
+        .nodes
+        .push(NodeRecord::new(path, NodeKind::File, path, path, 1, 10));
+    for (line, name) in functions.iter().enumerate() {
+        let id = format!("{path}:{name}");
+        batch.nodes.push(NodeRecord::new(
+            &id,
+            NodeKind::Function,
+            *name,
+            path,
+            line as u32 + 1,
+            line as u32 + 1,
+        ));
+        batch
+            .edges
+            .push(EdgeSpec::new(path, id, EdgeKind::Contains));
+    }
+    for (from, to) in calls {
+        batch.edges.push(EdgeSpec::new(*from, *to, EdgeKind::Calls));
+    }
+    batch
+}
+
+fn merged(batches: &[GraphBatch]) -> GraphBatch {
+    let mut all = GraphBatch::default();
+    for b in batches {
+        all.files.extend(b.files.iter().cloned());
+        all.nodes.extend(b.nodes.iter().cloned());
+        all.edges.extend(b.edges.iter().cloned());
+    }
+    all
+}
+
+fn edges(snapshot: &Snapshot, id: &str, outgoing: bool) -> Vec<(String, String)> {
+    let key = snapshot.key_of(id).unwrap().unwrap();
+    let list = if outgoing {
+        snapshot.out_edges(key)
+    } else {
+        snapshot.in_edges(key)
+    }
+    .unwrap();
+    let mut out = Vec::new();
+    for edge in list.edges().unwrap() {
+        let other = snapshot.node(edge.other()).unwrap().unwrap();
+        out.push((
+            edge.kind().to_string(),
+            other.view().unwrap().id().to_owned(),
+        ));
+    }
+    out
+}
+
+fn two_files() -> GraphBatch {
+    merged(&[
+        file_batch(
+            "a.ts",
+            &["main", "helper"],
+            &[("a.ts:main", "a.ts:helper"), ("a.ts:main", "b.ts:save")],
+        ),
+        file_batch("b.ts", &["save", "log"], &[("b.ts:save", "b.ts:log")]),
+    ])
+}
+
+#[test]
+fn full_write_then_reopen_reads_the_same_graph() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("g.redb");
+    {
+        let store = Store::open_or_create(&path).unwrap();
+        let stats = store.replace_all(&two_files()).unwrap();
+        assert_eq!((stats.nodes, stats.edges, stats.files), (6, 7, 2));
+    }
+    let store = Store::open(&path).unwrap();
+    let snap = store.snapshot().unwrap();
+    assert_eq!(snap.node_count().unwrap(), 6);
+    assert_eq!(
+        edges(&snap, "a.ts:main", true),
+        vec![
+            ("CALLS".to_owned(), "a.ts:helper".to_owned()),
+            ("CALLS".to_owned(), "b.ts:save".to_owned())
+        ]
+    );
+    assert_eq!(
+        edges(&snap, "b.ts:save", false),
+        vec![
+            ("CONTAINS".to_owned(), "b.ts".to_owned()),
+            ("CALLS".to_owned(), "a.ts:main".to_owned())
+        ]
+    );
+    assert_eq!(snap.keys_named("save").unwrap().len(), 1);
+    assert_eq!(
+        snap.files().unwrap(),
+        vec![("a.ts".to_owned(), 2), ("b.ts".to_owned(), 2)]
+    );
+    let view_key = snap.key_of("b.ts:log").unwrap().unwrap();
+    let guard = snap.node(view_key).unwrap().unwrap();
+    let view = guard.view().unwrap();
+    assert_eq!(
+        (view.kind(), view.file(), view.symbol(), view.start_line()),
+        (NodeKind::Function, "b.ts", "log", 2)
+    );
+}
+
+#[test]
+fn replacing_a_file_keeps_surviving_keys_and_incoming_edges() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_or_create(dir.path().join("g.redb")).unwrap();
+    store.replace_all(&two_files()).unwrap();
+    let before = store.snapshot().unwrap();
+    let save_key = before.key_of("b.ts:save").unwrap().unwrap();
+
+    // b.ts loses `log` and gains `flush`; `save` survives, so a.ts:main still calls it.
+    store
+        .replace_files(
+            &file_batch("b.ts", &["save", "flush"], &[("b.ts:save", "b.ts:flush")]),
+            &[],
+        )
+        .unwrap();
+    let after = store.snapshot().unwrap();
+    assert_eq!(after.key_of("b.ts:save").unwrap(), Some(save_key));
+    assert_eq!(after.key_of("b.ts:log").unwrap(), None);
+    assert!(after.keys_named("log").unwrap().is_empty());
+    assert_eq!(
+        edges(&after, "b.ts:save", false),
+        vec![
+            ("CONTAINS".to_owned(), "b.ts".to_owned()),
+            ("CALLS".to_owned(), "a.ts:main".to_owned())
+        ]
+    );
+    assert_eq!(
+        edges(&after, "b.ts:save", true),
+        vec![("CALLS".to_owned(), "b.ts:flush".to_owned())]
+    );
+    // The snapshot taken before the write still sees the old graph.
+    assert!(before.key_of("b.ts:log").unwrap().is_some());
+    assert!(before.key_of("b.ts:flush").unwrap().is_none());
+}
+
+#[test]
+fn removing_a_file_drops_edges_into_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_or_create(dir.path().join("g.redb")).unwrap();
+    store.replace_all(&two_files()).unwrap();
+    store
+        .replace_files(&GraphBatch::default(), &["b.ts"])
+        .unwrap();
+    let snap = store.snapshot().unwrap();
+    assert_eq!(snap.node_count().unwrap(), 3);
+    assert_eq!(
+        edges(&snap, "a.ts:main", true),
+        vec![("CALLS".to_owned(), "a.ts:helper".to_owned())]
+    );
+    assert_eq!(snap.files().unwrap().len(), 1);
+    assert_eq!(snap.file_keys("b.ts").unwrap(), None);
+}
+
+#[test]
+fn a_failed_write_leaves_the_stored_graph_intact() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_or_create(dir.path().join("g.redb")).unwrap();
+    store.replace_all(&two_files()).unwrap();
+    let bad = file_batch("b.ts", &["save"], &[("b.ts:save", "nowhere.ts:ghost")]);
+    let err = store.replace_files(&bad, &[]).unwrap_err();
+    assert!(err.to_string().contains("nowhere.ts:ghost"), "{err}");
+    let mut dup = file_batch("c.ts", &["x"], &[]);
+    dup.nodes.push(dup.nodes[1].clone());
+    assert!(matches!(store.replace_all(&dup), Err(StoreError::DuplicateId(id)) if id == "c.ts:x"));
+    let snap = store.snapshot().unwrap();
+    assert_eq!(snap.node_count().unwrap(), 6);
+    assert!(snap.key_of("b.ts:log").unwrap().is_some());
+}
+
+#[test]
+fn schema_mismatch_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("g.redb");
+    let store = Store::open_or_create(&path).unwrap();
+    store
+        .set_meta(tables::META_SCHEMA, &999u32.to_le_bytes())
+        .unwrap();
+    drop(store);
+    let err = Store::open(&path).err().expect("mismatch");
+    assert!(
+        matches!(err, StoreError::SchemaMismatch { found: 999, .. }),
+        "{err}"
+    );
+    assert!(err.to_string().contains("--rebuild"));
+}
+
+#[test]
+fn a_corrupt_file_is_an_error_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("g.redb");
+    std::fs::write(
+        &path,
+        b"this is not a redb file at all, just some bytes".repeat(100),
+    )
+    .unwrap();
+    let err = Store::open(&path).err().expect("corrupt");
+    assert!(matches!(err, StoreError::Corrupted { .. }), "{err}");
+}
+
+#[test]
+fn corrupt_record_bytes_are_reported() {
+    assert!(matches!(
+        crate::record::NodeView::from_bytes(&[1, 2, 3]),
+        Err(StoreError::Corrupted { .. })
+    ));
+    // A valid record read at an odd offset still validates (archives are unaligned).
+    let record = NodeRecord::new("a.ts:f", NodeKind::Function, "f", "a.ts", 3, 4);
+    let bytes = rkyv::to_bytes::<rkyv::rancor::Error>(&record).unwrap();
+    let mut shifted = vec![0u8];
+    shifted.extend_from_slice(&bytes);
+    let view = crate::record::NodeView::from_bytes(&shifted[1..]).unwrap();
+    assert_eq!((view.id(), view.start_line()), ("a.ts:f", 3));
+    let _ = NodeKey(0);
+}
