@@ -1,0 +1,102 @@
+//! Signature text: parameters as `name: Type` strings, declared types, modifiers.
+
+use tree_sitter::Node;
+
+use tsgraph_engine::{NodeFlags, Visibility};
+
+/// The source text of a node; empty if it is not UTF-8.
+pub(super) fn text<'s>(node: Node<'_>, source: &'s [u8]) -> &'s str {
+    node.utf8_text(source).unwrap_or("")
+}
+
+/// Text with runs of white space folded to one space (multi-line types stay one line).
+pub(super) fn folded(node: Node<'_>, source: &[u8]) -> String {
+    let mut out = String::new();
+    for word in text(node, source).split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+/// The type of a `type_annotation`-like child (`: T`), without the colon.
+pub(super) fn annotation(node: Option<Node<'_>>, source: &[u8]) -> String {
+    let Some(node) = node else {
+        return String::new();
+    };
+    let folded = folded(node, source);
+    folded
+        .strip_prefix(':')
+        .map(|t| t.trim_start().to_owned())
+        .unwrap_or(folded)
+}
+
+/// `name: Type` strings for the parameters of a `formal_parameters` node.
+pub(super) fn parameters(params: Option<Node<'_>>, source: &[u8]) -> Vec<String> {
+    let Some(params) = params else {
+        return Vec::new();
+    };
+    let mut cursor = params.walk();
+    let mut out = Vec::new();
+    for param in params.named_children(&mut cursor) {
+        let optional = match param.kind() {
+            "required_parameter" => false,
+            "optional_parameter" => true,
+            _ => continue,
+        };
+        let Some(pattern) = param.child_by_field_name("pattern") else {
+            continue;
+        };
+        let mut entry = folded(pattern, source);
+        if optional {
+            entry.push('?');
+        }
+        let ty = annotation(param.child_by_field_name("type"), source);
+        if !ty.is_empty() {
+            entry.push_str(": ");
+            entry.push_str(&ty);
+        }
+        out.push(entry);
+    }
+    out
+}
+
+/// Flags and visibility from the keyword children of a declaration or member.
+pub(super) fn modifiers(node: Node<'_>, source: &[u8]) -> (u16, u8) {
+    let mut flags = NodeFlags::default();
+    let mut visibility = Visibility::Default;
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        match child.kind() {
+            "async" => flags.set(NodeFlags::ASYNC, true),
+            "static" => flags.set(NodeFlags::STATIC, true),
+            "readonly" => flags.set(NodeFlags::READONLY, true),
+            "abstract" => flags.set(NodeFlags::ABSTRACT, true),
+            "?" => flags.set(NodeFlags::OPTIONAL, true),
+            "accessibility_modifier" => {
+                visibility = match text(child, source) {
+                    "private" => Visibility::Private,
+                    "protected" => Visibility::Protected,
+                    _ => Visibility::Public,
+                }
+            }
+            _ => {}
+        }
+    }
+    if node
+        .child_by_field_name("name")
+        .is_some_and(|n| n.kind() == "private_property_identifier")
+    {
+        visibility = Visibility::Private;
+    }
+    (flags.0, visibility.as_u8())
+}
+
+/// The string value of a `string` node (the module specifier of an import), quotes removed.
+pub(super) fn string_value(node: Node<'_>, source: &[u8]) -> String {
+    let raw = text(node, source);
+    raw.trim_matches(|c| c == '"' || c == '\'' || c == '`')
+        .to_owned()
+}

@@ -1,0 +1,343 @@
+//! Linking: resolves imports, exports and references across all files' facts and turns them
+//! into the nodes and edges of one [`GraphBatch`].
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use tsgraph_engine::{EdgeFacts, EdgeKind, EdgeSpec, GraphBatch, NodeFlags, NodeKind, NodeRecord};
+
+use crate::facts::{Callee, FileFacts, SymbolIndex};
+use crate::package::Packages;
+use crate::resolve::resolve_specifier;
+
+/// How far re-export chains and `extends` chains are followed before giving up (cycles).
+const MAX_CHAIN: usize = 16;
+
+/// A symbol anywhere in the project: (file index, symbol index).
+type Target = (usize, SymbolIndex);
+
+/// Counts the linker reports.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct LinkStats {
+    /// Call sites whose target could not be resolved (globals, methods of values, packages).
+    pub(crate) unresolved_calls: usize,
+    pub(crate) resolved_calls: usize,
+}
+
+struct Project<'a> {
+    files: &'a [FileFacts],
+    /// Per file: top-level name → symbol (first declared wins).
+    top_level: Vec<HashMap<&'a str, SymbolIndex>>,
+    /// Per file: symbol path → symbol.
+    paths: Vec<HashMap<&'a str, SymbolIndex>>,
+    /// Per file, per import: the resolved module.
+    import_targets: Vec<Vec<Option<usize>>>,
+}
+
+impl<'a> Project<'a> {
+    fn new(files: &'a [FileFacts]) -> Project<'a> {
+        let by_path: HashMap<&str, usize> = files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.path.as_str(), i))
+            .collect();
+        let mut top_level = Vec::with_capacity(files.len());
+        let mut paths = Vec::with_capacity(files.len());
+        let mut import_targets = Vec::with_capacity(files.len());
+        for file in files {
+            let mut names = HashMap::new();
+            let mut by_symbol_path = HashMap::new();
+            for (index, symbol) in file.symbols.iter().enumerate().skip(1) {
+                if symbol.parent == 0 {
+                    names.entry(symbol.name.as_str()).or_insert(index);
+                }
+                by_symbol_path.entry(symbol.path.as_str()).or_insert(index);
+            }
+            top_level.push(names);
+            paths.push(by_symbol_path);
+            import_targets.push(
+                file.imports
+                    .iter()
+                    .map(|import| resolve_specifier(&file.path, &import.specifier, &by_path))
+                    .collect(),
+            );
+        }
+        Project {
+            files,
+            top_level,
+            paths,
+            import_targets,
+        }
+    }
+
+    /// What `name` means at the top level of `file`: a local declaration or an import.
+    fn resolve_name(&self, file: usize, name: &str, depth: usize) -> Option<Target> {
+        if let Some(&local) = self.top_level[file].get(name) {
+            return Some((file, local));
+        }
+        let facts = &self.files[file];
+        for (import, target) in facts.imports.iter().zip(&self.import_targets[file]) {
+            if import.reexport {
+                continue;
+            }
+            if let Some(binding) = import.bindings.iter().find(|b| b.local == name) {
+                if binding.imported == "*" {
+                    return None;
+                }
+                return self.resolve_export((*target)?, &binding.imported, depth + 1);
+            }
+        }
+        None
+    }
+
+    /// The declaration `file` exports as `name`, following aliases and re-exports.
+    fn resolve_export(&self, file: usize, name: &str, depth: usize) -> Option<Target> {
+        if depth > MAX_CHAIN {
+            return None;
+        }
+        let facts = &self.files[file];
+        if name == "default" {
+            let declared = facts
+                .symbols
+                .iter()
+                .enumerate()
+                .skip(1)
+                .find(|(_, s)| s.parent == 0 && s.flags & NodeFlags::DEFAULT_EXPORT != 0);
+            if let Some((index, _)) = declared {
+                return Some((file, index));
+            }
+        }
+        if let Some(alias) = facts.export_aliases.iter().find(|a| a.exported == name) {
+            return self.resolve_name(file, &alias.local, depth + 1);
+        }
+        if name != "default" {
+            if let Some(&local) = self.top_level[file].get(name) {
+                if facts.symbols[local].flags & NodeFlags::EXPORTED != 0 {
+                    return Some((file, local));
+                }
+            }
+        }
+        for (import, target) in facts.imports.iter().zip(&self.import_targets[file]) {
+            if !import.reexport {
+                continue;
+            }
+            let Some(target) = *target else { continue };
+            if let Some(binding) = import
+                .bindings
+                .iter()
+                .find(|b| b.local == name && b.imported != "*")
+            {
+                return self.resolve_export(target, &binding.imported, depth + 1);
+            }
+            if import.reexport_all && name != "default" {
+                if let Some(found) = self.resolve_export(target, name, depth + 1) {
+                    return Some(found);
+                }
+            }
+        }
+        None
+    }
+
+    /// The module a namespace import `local` (`import * as local`) of `file` stands for.
+    fn namespace(&self, file: usize, local: &str) -> Option<usize> {
+        let facts = &self.files[file];
+        facts
+            .imports
+            .iter()
+            .zip(&self.import_targets[file])
+            .find_map(|(import, target)| {
+                let is_namespace = !import.reexport
+                    && import
+                        .bindings
+                        .iter()
+                        .any(|b| b.local == local && b.imported == "*");
+                if is_namespace { *target } else { None }
+            })
+    }
+
+    /// The member `name` of the class/object `owner`, looking up `extends` chains.
+    fn member(&self, owner: Target, name: &str) -> Option<Target> {
+        let mut current = owner;
+        for _ in 0..MAX_CHAIN {
+            let (file, symbol) = current;
+            let path = format!("{}.{name}", self.files[file].symbols[symbol].path);
+            if let Some(&found) = self.paths[file].get(path.as_str()) {
+                return Some((file, found));
+            }
+            let base = self.files[file]
+                .references
+                .iter()
+                .find(|r| r.from == symbol && r.kind == EdgeKind::Extends)?;
+            current = self.resolve_callee(file, symbol, &base.callee)?;
+        }
+        None
+    }
+
+    /// The class a symbol belongs to (itself, or the nearest enclosing class).
+    fn enclosing_class(&self, file: usize, mut symbol: SymbolIndex) -> Option<SymbolIndex> {
+        let symbols = &self.files[file].symbols;
+        for _ in 0..MAX_CHAIN {
+            let s = symbols.get(symbol)?;
+            if s.kind == NodeKind::Class {
+                return Some(symbol);
+            }
+            if symbol == 0 {
+                return None;
+            }
+            symbol = s.parent;
+        }
+        None
+    }
+
+    fn resolve_callee(&self, file: usize, from: SymbolIndex, callee: &Callee) -> Option<Target> {
+        match callee {
+            Callee::Name(name) => self.resolve_name(file, name, 0),
+            Callee::This(name) => {
+                let class = self.enclosing_class(file, from)?;
+                self.member((file, class), name)
+            }
+            Callee::Member(object, name) => match self.namespace(file, object) {
+                Some(module) => self.resolve_export(module, name, 0),
+                None => {
+                    let owner = self.resolve_name(file, object, 0)?;
+                    self.member(owner, name)
+                }
+            },
+        }
+    }
+
+    fn node_id(&self, (file, symbol): Target) -> String {
+        let facts = &self.files[file];
+        if symbol == 0 {
+            facts.path.clone()
+        } else {
+            format!("{}:{}", facts.path, facts.symbols[symbol].path)
+        }
+    }
+}
+
+/// Builds the whole graph from the facts of every file (sorted by path).
+pub(crate) fn link(root: &Path, files: &[FileFacts]) -> (GraphBatch, LinkStats) {
+    let project = Project::new(files);
+    let mut packages = Packages::new(root);
+    let mut batch = GraphBatch::default();
+    let mut stats = LinkStats::default();
+
+    for (file_index, facts) in files.iter().enumerate() {
+        batch.add_file(facts.path.clone(), facts.hash);
+        let package = packages.of_file(&facts.path);
+        for (index, symbol) in facts.symbols.iter().enumerate() {
+            let id = project.node_id((file_index, index));
+            let mut record = NodeRecord::new(
+                id,
+                symbol.kind,
+                symbol.name.clone(),
+                facts.path.clone(),
+                symbol.start_line,
+                symbol.end_line,
+            );
+            record.module = package.module.clone();
+            record.package = package.name.clone();
+            record.flags = symbol.flags;
+            record.visibility = symbol.visibility;
+            record.parameters = symbol.parameters.clone();
+            record.type_text = symbol.type_text.clone();
+            batch.nodes.push(record);
+            if index != 0 {
+                let parent = project.node_id((file_index, symbol.parent));
+                let child = project.node_id((file_index, index));
+                batch
+                    .edges
+                    .push(EdgeSpec::new(parent, child, EdgeKind::Contains));
+            }
+        }
+        link_imports(&project, file_index, &mut batch);
+        link_references(&project, file_index, &mut batch, &mut stats);
+    }
+    (batch, stats)
+}
+
+/// IMPORTS file → file, one edge per imported module with every imported name.
+fn link_imports(project: &Project<'_>, file: usize, batch: &mut GraphBatch) {
+    let facts = &project.files[file];
+    let mut merged: Vec<(usize, EdgeFacts)> = Vec::new();
+    for (import, target) in facts.imports.iter().zip(&project.import_targets[file]) {
+        let Some(target) = *target else { continue };
+        let names = import.bindings.iter().map(|b| b.imported.clone());
+        match merged.iter_mut().find(|(t, _)| *t == target) {
+            Some((_, edge)) => {
+                edge.names.extend(names);
+                edge.type_only &= import.type_only;
+                edge.sites.push(import.line);
+            }
+            None => merged.push((
+                target,
+                EdgeFacts {
+                    names: names.collect(),
+                    type_only: import.type_only,
+                    sites: vec![import.line],
+                    ..EdgeFacts::default()
+                },
+            )),
+        }
+    }
+    for (target, mut facts_of_edge) in merged {
+        facts_of_edge.names.dedup();
+        batch.edges.push(EdgeSpec {
+            source: facts.path.clone(),
+            target: project.files[target].path.clone(),
+            kind: EdgeKind::Imports,
+            facts: facts_of_edge,
+        });
+    }
+}
+
+/// CALLS, INCLUDES, EXTENDS and IMPLEMENTS, merged per (source, target, kind).
+fn link_references(
+    project: &Project<'_>,
+    file: usize,
+    batch: &mut GraphBatch,
+    stats: &mut LinkStats,
+) {
+    let facts = &project.files[file];
+    let mut merged: HashMap<(SymbolIndex, Target, EdgeKind), EdgeFacts> = HashMap::new();
+    let mut order: Vec<(SymbolIndex, Target, EdgeKind)> = Vec::new();
+    for reference in &facts.references {
+        let target = project.resolve_callee(file, reference.from, &reference.callee);
+        let Some(target) = target else {
+            if reference.kind == EdgeKind::Calls {
+                stats.unresolved_calls += 1;
+            }
+            continue;
+        };
+        if reference.kind == EdgeKind::Calls {
+            stats.resolved_calls += 1;
+        }
+        let key = (reference.from, target, reference.kind);
+        let entry = merged.entry(key).or_insert_with(|| {
+            order.push(key);
+            EdgeFacts::default()
+        });
+        entry.count += 1;
+        if entry.sites.last() != Some(&reference.line) {
+            entry.sites.push(reference.line);
+        }
+    }
+    for key in order {
+        let (from, target, kind) = key;
+        let Some(mut edge_facts) = merged.remove(&key) else {
+            continue;
+        };
+        edge_facts.sites.sort_unstable();
+        edge_facts.sites.dedup();
+        if !matches!(kind, EdgeKind::Calls | EdgeKind::Includes) {
+            edge_facts = EdgeFacts::default();
+        }
+        batch.edges.push(EdgeSpec {
+            source: project.node_id((file, from)),
+            target: project.node_id(target),
+            kind,
+            facts: edge_facts,
+        });
+    }
+}

@@ -1,0 +1,70 @@
+//! What an indexing run reports, and how it fails.
+
+use std::time::Duration;
+
+use tsgraph_engine::{EdgeKind, StoreError};
+
+/// The outcome of [`crate::index_project`].
+#[derive(Debug, Clone)]
+pub struct IndexSummary {
+    /// Files indexed.
+    pub files: usize,
+    /// Lines in those files.
+    pub lines: u64,
+    /// Bytes in those files.
+    pub bytes: u64,
+    /// Bytes inside tree-sitter ERROR nodes.
+    pub error_bytes: u64,
+    /// Nodes written.
+    pub nodes: usize,
+    /// Edges written.
+    pub edges: usize,
+    /// Edges written, per kind (every kind listed, in declaration order).
+    pub edges_by_kind: Vec<(EdgeKind, usize)>,
+    /// Call sites resolved to a node.
+    pub resolved_calls: usize,
+    /// Call sites left unresolved (globals, methods on values, package imports).
+    pub unresolved_calls: usize,
+    /// Files skipped for their size, with the size in bytes.
+    pub skipped_too_large: Vec<(String, u64)>,
+    /// Files or folders that could not be read, and other warnings.
+    pub warnings: Vec<String>,
+    /// Walking and parsing (wall time).
+    pub parse_time: Duration,
+    /// The whole run (wall time).
+    pub total_time: Duration,
+}
+
+impl IndexSummary {
+    /// The share of bytes inside ERROR nodes, 0.0 to 1.0.
+    pub fn error_share(&self) -> f64 {
+        if self.bytes == 0 {
+            0.0
+        } else {
+            self.error_bytes as f64 / self.bytes as f64
+        }
+    }
+}
+
+/// The outcome of [`crate::parse_project`].
+#[derive(Debug, Clone)]
+pub struct ParseSummary {
+    /// Files parsed.
+    pub files: usize,
+    /// Bytes parsed.
+    pub bytes: u64,
+    /// Wall time.
+    pub time: Duration,
+}
+
+/// Why indexing failed. Problems with single files are warnings, not errors.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum IndexError {
+    /// The store could not be written; what it held before is intact.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The tree-sitter grammar could not be loaded (an ABI mismatch between crates).
+    #[error("cannot load the TypeScript grammar: {0}")]
+    Grammar(String),
+}
