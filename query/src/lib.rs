@@ -1,0 +1,59 @@
+//! Bounded graph queries over a tsgraph store snapshot: callers, callees, impact, path and
+//! neighbors. Queries push their results into a [`ResultSink`] in position order; they never
+//! build an output tree.
+//!
+//! ```
+//! use tsgraph_engine::{EdgeKind, EdgeSpec, GraphBatch, NodeKind, NodeRecord, Store};
+//! use tsgraph_query::{Query, TraversalOptions, CollectSink, resolve_symbol, SymbolMatch};
+//!
+//! let dir = tempfile::tempdir().unwrap();
+//! let store = Store::open_or_create(dir.path().join("g.redb")).unwrap();
+//! let mut batch = GraphBatch::default();
+//! batch.add_file("a.ts", 0);
+//! batch.nodes.push(NodeRecord::new("a.ts", NodeKind::File, "a.ts", "a.ts", 1, 9));
+//! batch.nodes.push(NodeRecord::new("a.ts:main", NodeKind::Function, "main", "a.ts", 1, 3));
+//! batch.nodes.push(NodeRecord::new("a.ts:run", NodeKind::Function, "run", "a.ts", 5, 9));
+//! batch.edges.push(EdgeSpec::new("a.ts:main", "a.ts:run", EdgeKind::Calls));
+//! store.replace_all(&batch).unwrap();
+//!
+//! let snapshot = store.snapshot().unwrap();
+//! let SymbolMatch::Found(run) = resolve_symbol(&snapshot, "run", None).unwrap() else { panic!() };
+//! let mut sink = CollectSink::default();
+//! Query::new(&snapshot).callers(run, &TraversalOptions::default(), &mut sink).unwrap();
+//! assert_eq!(sink.nodes, vec![("a.ts:main".to_owned(), 1)]);
+//! ```
+
+mod collect;
+mod error;
+mod order;
+mod path;
+mod sink;
+mod symbol;
+mod traverse;
+
+pub use collect::CollectSink;
+pub use error::QueryError;
+pub use path::PathOptions;
+pub use sink::{Direction, EdgeInfo, Header, NodeInfo, QueryKind, ResultSink, Summary};
+pub use symbol::{SymbolMatch, resolve_symbol};
+pub use traverse::{NeighborOptions, TraversalOptions};
+pub use tsgraph_engine as engine;
+
+use tsgraph_engine::Snapshot;
+
+/// The query entry point: borrows a snapshot and runs bounded traversals over it.
+pub struct Query<'s> {
+    snapshot: &'s Snapshot,
+}
+
+impl<'s> Query<'s> {
+    /// Queries over `snapshot`.
+    pub fn new(snapshot: &'s Snapshot) -> Query<'s> {
+        Query { snapshot }
+    }
+
+    /// The snapshot queried.
+    pub fn snapshot(&self) -> &'s Snapshot {
+        self.snapshot
+    }
+}

@@ -1,0 +1,60 @@
+//! Position order: results are streamed sorted by file, then start line, then ID, so the
+//! same question always gets the same answer, laid out like the code.
+
+use tsgraph_engine::{NodeGuard, NodeKey, NodeView, Snapshot};
+
+use crate::error::QueryError;
+use crate::sink::NodeInfo;
+
+/// A result node whose record is held by the snapshot.
+pub(crate) type Held<'s> = (NodeKey, NodeGuard<'s>, NodeInfo);
+
+/// A result node, validated and ready to stream.
+pub(crate) struct Placed<'g> {
+    pub(crate) key: NodeKey,
+    pub(crate) view: NodeView<'g>,
+    pub(crate) info: NodeInfo,
+}
+
+/// Loads the record guard of every result node.
+pub(crate) fn load<'s>(
+    snapshot: &'s Snapshot,
+    items: impl IntoIterator<Item = (NodeKey, NodeInfo)>,
+) -> Result<Vec<Held<'s>>, QueryError> {
+    items
+        .into_iter()
+        .map(|(key, info)| {
+            Ok((
+                key,
+                snapshot.node(key)?.ok_or(QueryError::MissingNode(key.0))?,
+                info,
+            ))
+        })
+        .collect()
+}
+
+/// Validates every record once and returns the nodes in `held` order.
+pub(crate) fn placed<'g>(held: &'g [Held<'_>]) -> Result<Vec<Placed<'g>>, QueryError> {
+    held.iter()
+        .map(|(key, guard, info)| {
+            Ok(Placed {
+                key: *key,
+                view: guard.view()?,
+                info: *info,
+            })
+        })
+        .collect()
+}
+
+/// Validates every record once and returns the nodes in position order.
+pub(crate) fn sorted<'g>(held: &'g [Held<'_>]) -> Result<Vec<Placed<'g>>, QueryError> {
+    let mut nodes = placed(held)?;
+    nodes.sort_by(|a, b| {
+        (a.view.file(), a.view.start_line(), a.view.id()).cmp(&(
+            b.view.file(),
+            b.view.start_line(),
+            b.view.id(),
+        ))
+    });
+    Ok(nodes)
+}

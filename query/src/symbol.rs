@@ -1,0 +1,105 @@
+//! Turning what a user typed (a node ID, or a bare or dotted name with an optional file) into
+//! exactly one node — never a different symbol than the one asked for.
+
+use tsgraph_engine::{NodeKey, Snapshot};
+
+use crate::error::QueryError;
+
+/// How many candidates or suggestions are listed at most.
+const MAX_LISTED: usize = 20;
+
+/// The outcome of [`resolve_symbol`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SymbolMatch {
+    /// Exactly one node.
+    Found(NodeKey),
+    /// Several nodes match; their IDs, sorted (at most 20).
+    Ambiguous(Vec<String>),
+    /// Nothing matches; the closest names, best first (at most 20).
+    NotFound(Vec<String>),
+}
+
+/// Resolves `symbol`: an exact node ID (`src/a.ts:UserService.save`, or a file path), or a
+/// bare or dotted name (`save`, `UserService.save`) optionally narrowed to files whose path
+/// ends with `file`.
+pub fn resolve_symbol(
+    snapshot: &Snapshot,
+    symbol: &str,
+    file: Option<&str>,
+) -> Result<SymbolMatch, QueryError> {
+    if let Some(key) = snapshot.key_of(symbol)? {
+        return Ok(SymbolMatch::Found(key));
+    }
+    if let Some(file) = file {
+        let id = format!("{}:{symbol}", file.trim_start_matches("./"));
+        if let Some(key) = snapshot.key_of(&id)? {
+            return Ok(SymbolMatch::Found(key));
+        }
+    }
+    let name = symbol.rsplit('.').next().unwrap_or(symbol);
+    let mut matches: Vec<(String, NodeKey)> = Vec::new();
+    for key in snapshot.keys_named(name)? {
+        let Some(guard) = snapshot.node(key)? else {
+            continue;
+        };
+        let view = guard.view()?;
+        let symbol_path = view.symbol();
+        let path_matches = symbol_path == symbol
+            || symbol_path.ends_with(&format!(".{symbol}"))
+            || view.id() == symbol;
+        let file_matches = file.is_none_or(|f| file_matches(view.file(), f));
+        if path_matches && file_matches {
+            matches.push((view.id().to_owned(), key));
+        }
+    }
+    matches.sort();
+    match matches.len() {
+        0 => Ok(SymbolMatch::NotFound(suggestions(snapshot, name)?)),
+        1 => Ok(SymbolMatch::Found(matches[0].1)),
+        _ => Ok(SymbolMatch::Ambiguous(
+            matches
+                .into_iter()
+                .take(MAX_LISTED)
+                .map(|(id, _)| id)
+                .collect(),
+        )),
+    }
+}
+
+/// Whether the node's `path` is the file the user named (a suffix at a folder boundary).
+fn file_matches(path: &str, wanted: &str) -> bool {
+    let wanted = wanted.trim_start_matches("./");
+    path == wanted || path.ends_with(&format!("/{wanted}"))
+}
+
+/// Names close to `name`: same name ignoring case, containing it, or within a small edit
+/// distance — best first.
+fn suggestions(snapshot: &Snapshot, name: &str) -> Result<Vec<String>, QueryError> {
+    let lower = name.to_lowercase();
+    let budget = (name.chars().count() / 3).max(1);
+    let mut scored: Vec<(usize, String)> = Vec::new();
+    for candidate in snapshot.names()? {
+        let candidate_lower = candidate.to_lowercase();
+        let score = if candidate_lower == lower {
+            0
+        } else if candidate_lower.contains(&lower)
+            || lower.contains(&candidate_lower) && candidate.len() > 2
+        {
+            1
+        } else {
+            let distance = strsim::levenshtein(&candidate_lower, &lower);
+            if distance > budget {
+                continue;
+            }
+            1 + distance
+        };
+        scored.push((score, candidate));
+    }
+    scored.sort();
+    scored.dedup_by(|a, b| a.1 == b.1);
+    Ok(scored
+        .into_iter()
+        .take(MAX_LISTED)
+        .map(|(_, name)| name)
+        .collect())
+}

@@ -1,0 +1,295 @@
+//! Bounded breadth-first traversals: callers, callees, impact and neighbors.
+
+use std::collections::HashMap;
+
+use tsgraph_engine::{EdgeKind, NodeKey, Snapshot};
+
+use crate::Query;
+use crate::error::QueryError;
+use crate::order::{load, sorted};
+use crate::sink::{Direction, EdgeInfo, Header, NodeInfo, QueryKind, ResultSink, Summary};
+
+/// Limits of callers, callees and impact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TraversalOptions {
+    /// Hops from the root, at least 1 (default 5).
+    pub max_depth: u32,
+    /// Result nodes at most (default 500); past it the result says it was truncated.
+    pub max_nodes: usize,
+}
+
+impl Default for TraversalOptions {
+    fn default() -> Self {
+        TraversalOptions {
+            max_depth: 5,
+            max_nodes: 500,
+        }
+    }
+}
+
+/// Limits and direction of neighbors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NeighborOptions {
+    /// Hops from the center (default 1).
+    pub distance: u32,
+    /// Which edges to follow (default both).
+    pub direction: Direction,
+    /// Result nodes at most, the center included (default 500).
+    pub max_nodes: usize,
+}
+
+impl Default for NeighborOptions {
+    fn default() -> Self {
+        NeighborOptions {
+            distance: 1,
+            direction: Direction::Both,
+            max_nodes: 500,
+        }
+    }
+}
+
+/// Impact follows every dependency edge backwards. CONTAINS is structure, not dependency:
+/// following it from a member up to its file would pull in every importer of the file.
+const IMPACT_KINDS: &[EdgeKind] = &[
+    EdgeKind::Calls,
+    EdgeKind::Imports,
+    EdgeKind::Extends,
+    EdgeKind::Implements,
+    EdgeKind::UsesType,
+    EdgeKind::References,
+    EdgeKind::Includes,
+];
+
+/// What a BFS found: every reached node (the root at depth 0) in discovery order.
+struct Reached {
+    nodes: Vec<(NodeKey, NodeInfo)>,
+    truncated: bool,
+}
+
+fn bfs(
+    snapshot: &Snapshot,
+    root: NodeKey,
+    max_depth: u32,
+    max_nodes: usize,
+    direction: Direction,
+    kinds: Option<&[EdgeKind]>,
+) -> Result<Reached, QueryError> {
+    let mut seen: HashMap<NodeKey, usize> = HashMap::new();
+    let mut nodes = vec![(
+        root,
+        NodeInfo {
+            depth: 0,
+            via: None,
+        },
+    )];
+    seen.insert(root, 0);
+    let mut frontier_start = 0;
+    let mut truncated = false;
+    'levels: for depth in 1..=max_depth {
+        let frontier_end = nodes.len();
+        for index in frontier_start..frontier_end {
+            let key = nodes[index].0;
+            let lists = [
+                matches!(direction, Direction::In | Direction::Both)
+                    .then(|| snapshot.in_edges(key)),
+                matches!(direction, Direction::Out | Direction::Both)
+                    .then(|| snapshot.out_edges(key)),
+            ];
+            for list in lists.into_iter().flatten() {
+                let list = list?;
+                for edge in list.edges()? {
+                    if kinds.is_some_and(|kinds| !kinds.contains(&edge.kind()))
+                        || seen.contains_key(&edge.other())
+                    {
+                        continue;
+                    }
+                    if nodes.len() > max_nodes {
+                        truncated = true;
+                        break 'levels;
+                    }
+                    seen.insert(edge.other(), nodes.len());
+                    nodes.push((
+                        edge.other(),
+                        NodeInfo {
+                            depth,
+                            via: Some(edge.kind()),
+                        },
+                    ));
+                }
+            }
+        }
+        if nodes.len() == frontier_end {
+            break;
+        }
+        frontier_start = frontier_end;
+    }
+    Ok(Reached { nodes, truncated })
+}
+
+impl Query<'_> {
+    /// Every function or method that calls `root`, transitively up to `max_depth` hops.
+    pub fn callers(
+        &self,
+        root: NodeKey,
+        options: &TraversalOptions,
+        sink: &mut dyn ResultSink,
+    ) -> Result<Summary, QueryError> {
+        self.dependents(
+            QueryKind::Callers,
+            root,
+            options,
+            Direction::In,
+            Some(&[EdgeKind::Calls]),
+            sink,
+        )
+    }
+
+    /// Everything `root` calls, transitively up to `max_depth` hops.
+    pub fn callees(
+        &self,
+        root: NodeKey,
+        options: &TraversalOptions,
+        sink: &mut dyn ResultSink,
+    ) -> Result<Summary, QueryError> {
+        self.dependents(
+            QueryKind::Callees,
+            root,
+            options,
+            Direction::Out,
+            Some(&[EdgeKind::Calls]),
+            sink,
+        )
+    }
+
+    /// Everything that depends on `root` through any dependency edge, transitively, each with
+    /// the kind of edge by which it was first reached.
+    pub fn impact(
+        &self,
+        root: NodeKey,
+        options: &TraversalOptions,
+        sink: &mut dyn ResultSink,
+    ) -> Result<Summary, QueryError> {
+        self.dependents(
+            QueryKind::Impact,
+            root,
+            options,
+            Direction::In,
+            Some(IMPACT_KINDS),
+            sink,
+        )
+    }
+
+    fn dependents(
+        &self,
+        kind: QueryKind,
+        root: NodeKey,
+        options: &TraversalOptions,
+        direction: Direction,
+        kinds: Option<&[EdgeKind]>,
+        sink: &mut dyn ResultSink,
+    ) -> Result<Summary, QueryError> {
+        let snapshot = self.snapshot();
+        let root_guard = snapshot
+            .node(root)?
+            .ok_or(QueryError::MissingNode(root.0))?;
+        let reached = bfs(
+            snapshot,
+            root,
+            options.max_depth.max(1),
+            options.max_nodes,
+            direction,
+            kinds,
+        )?;
+        let held = load(snapshot, reached.nodes.into_iter().skip(1))?;
+        let nodes = sorted(&held)?;
+        sink.begin(&Header {
+            kind,
+            root: root_guard.view()?,
+            target: None,
+            depth: options.max_depth.max(1),
+            direction,
+            nodes: nodes.len(),
+            edges: 0,
+        })?;
+        for node in &nodes {
+            sink.node(&node.view, &node.info)?;
+        }
+        let summary = Summary {
+            truncated: reached.truncated,
+            limit: options.max_nodes,
+            found: true,
+        };
+        sink.finish(&summary)?;
+        Ok(summary)
+    }
+
+    /// Every node within `distance` hops of `center` (the center included, at depth 0), and
+    /// every edge between two of them.
+    pub fn neighbors(
+        &self,
+        center: NodeKey,
+        options: &NeighborOptions,
+        sink: &mut dyn ResultSink,
+    ) -> Result<Summary, QueryError> {
+        let snapshot = self.snapshot();
+        let center_guard = snapshot
+            .node(center)?
+            .ok_or(QueryError::MissingNode(center.0))?;
+        let reached = bfs(
+            snapshot,
+            center,
+            options.distance,
+            options.max_nodes.max(1),
+            options.direction,
+            None,
+        )?;
+        let held = load(snapshot, reached.nodes.iter().copied())?;
+        let nodes = sorted(&held)?;
+        // Each node's place in the output, so edges follow the same order.
+        let rank: HashMap<NodeKey, usize> =
+            nodes.iter().enumerate().map(|(i, n)| (n.key, i)).collect();
+        let mut edges: Vec<(usize, usize, EdgeKind, u32)> = Vec::new();
+        for node in &nodes {
+            let list = snapshot.out_edges(node.key)?;
+            for edge in list.edges()? {
+                if let (Some(&from), Some(&to)) = (rank.get(&node.key), rank.get(&edge.other())) {
+                    edges.push((from, to, edge.kind(), edge.count()));
+                }
+            }
+        }
+        edges.sort_by_key(|e| (e.0, e.1, e.2));
+        sink.begin(&Header {
+            kind: QueryKind::Neighbors,
+            root: center_guard.view()?,
+            target: None,
+            depth: options.distance,
+            direction: options.direction,
+            nodes: nodes.len(),
+            edges: edges.len(),
+        })?;
+        for node in &nodes {
+            sink.node(&node.view, &node.info)?;
+        }
+        for (from, to, kind, count) in edges {
+            let (Some(source), Some(target)) = (nodes.get(from), nodes.get(to)) else {
+                continue;
+            };
+            sink.edge(&EdgeInfo {
+                kind,
+                source: source.view.id(),
+                target: target.view.id(),
+                count,
+            })?;
+        }
+        let summary = Summary {
+            truncated: reached.truncated,
+            limit: options.max_nodes,
+            found: true,
+        };
+        sink.finish(&summary)?;
+        Ok(summary)
+    }
+}
+
+#[cfg(test)]
+mod tests;
