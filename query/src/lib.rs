@@ -25,6 +25,7 @@
 
 mod collect;
 mod error;
+mod export;
 mod order;
 mod path;
 mod sink;

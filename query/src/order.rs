@@ -58,3 +58,15 @@ pub(crate) fn sorted<'g>(held: &'g [Held<'_>]) -> Result<Vec<Placed<'g>>, QueryE
     });
     Ok(nodes)
 }
+
+/// The value of `field` that every node shares, or `None` (also for no nodes).
+pub(crate) fn uniform<'g>(
+    nodes: &[Placed<'g>],
+    field: impl Fn(&NodeView<'g>) -> &'g str,
+) -> Option<&'g str> {
+    let first = field(&nodes.first()?.view);
+    nodes
+        .iter()
+        .all(|n| field(&n.view) == first)
+        .then_some(first)
+}

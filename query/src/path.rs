@@ -9,7 +9,7 @@ use tsgraph_engine::{EdgeKind, NodeKey};
 
 use crate::Query;
 use crate::error::QueryError;
-use crate::order::{load, placed};
+use crate::order::{load, placed, uniform};
 use crate::sink::{Direction, EdgeInfo, Header, NodeInfo, QueryKind, ResultSink, Summary};
 
 /// Limits of a path search.
@@ -63,12 +63,14 @@ impl Query<'_> {
         let to_guard = snapshot.node(to)?.ok_or(QueryError::MissingNode(to.0))?;
         sink.begin(&Header {
             kind: QueryKind::Path,
-            root: from_guard.view()?,
+            root: Some(from_guard.view()?),
             target: Some(to_guard.view()?),
             depth: options.max_depth,
             direction: Direction::Out,
             nodes: nodes.len(),
             edges: hops,
+            package: uniform(&nodes, |v| v.package()),
+            module: uniform(&nodes, |v| v.module()),
         })?;
         for node in &nodes {
             sink.node(&node.view, &node.info)?;
@@ -84,6 +86,7 @@ impl Query<'_> {
                 source: source.view.id(),
                 target: target.view.id(),
                 count: 0,
+                stored: None,
             })?;
         }
         let summary = Summary {

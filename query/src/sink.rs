@@ -8,7 +8,7 @@
 
 use std::io;
 
-use tsgraph_engine::{EdgeKind, NodeView};
+use tsgraph_engine::{EdgeKind, EdgeRef, NodeView};
 
 /// Which question a result answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,6 +23,8 @@ pub enum QueryKind {
     Path,
     /// Everything within a distance.
     Neighbors,
+    /// Every node and edge of the graph.
+    Export,
 }
 
 impl QueryKind {
@@ -34,6 +36,7 @@ impl QueryKind {
             QueryKind::Impact => "impact",
             QueryKind::Path => "path",
             QueryKind::Neighbors => "neighbors",
+            QueryKind::Export => "export",
         }
     }
 }
@@ -66,8 +69,8 @@ impl Direction {
 pub struct Header<'a> {
     /// The question.
     pub kind: QueryKind,
-    /// The symbol asked about (the path's start).
-    pub root: NodeView<'a>,
+    /// The symbol asked about (the path's start); `None` for an export.
+    pub root: Option<NodeView<'a>>,
     /// The path's end.
     pub target: Option<NodeView<'a>>,
     /// `max_depth` (callers, callees, impact), `distance` (neighbors), or the path's search
@@ -80,6 +83,10 @@ pub struct Header<'a> {
     pub nodes: usize,
     /// How many edges will follow.
     pub edges: usize,
+    /// The package every result node shares, if they share one (encoders hoist it).
+    pub package: Option<&'a str>,
+    /// The module every result node shares, if they share one.
+    pub module: Option<&'a str>,
 }
 
 /// What a query knows about one result node beyond its record.
@@ -92,7 +99,7 @@ pub struct NodeInfo {
 }
 
 /// One edge of a result.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct EdgeInfo<'a> {
     /// The kind.
     pub kind: EdgeKind,
@@ -102,6 +109,8 @@ pub struct EdgeInfo<'a> {
     pub target: &'a str,
     /// CALLS: call sites (0 when unknown).
     pub count: u32,
+    /// The stored edge with all its facts, where the query read one (neighbors, export).
+    pub stored: Option<EdgeRef<'a>>,
 }
 
 /// How a result ended.

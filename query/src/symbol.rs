@@ -72,27 +72,21 @@ fn file_matches(path: &str, wanted: &str) -> bool {
     path == wanted || path.ends_with(&format!("/{wanted}"))
 }
 
-/// Names close to `name`: same name ignoring case, containing it, or within a small edit
-/// distance — best first.
+/// Names close to `name` (within a small edit distance, or containing it or contained in it),
+/// nearest first.
 fn suggestions(snapshot: &Snapshot, name: &str) -> Result<Vec<String>, QueryError> {
     let lower = name.to_lowercase();
     let budget = (name.chars().count() / 3).max(1);
     let mut scored: Vec<(usize, String)> = Vec::new();
     for candidate in snapshot.names()? {
         let candidate_lower = candidate.to_lowercase();
-        let score = if candidate_lower == lower {
-            0
-        } else if candidate_lower.contains(&lower)
-            || lower.contains(&candidate_lower) && candidate.len() > 2
-        {
-            1
-        } else {
-            let distance = strsim::levenshtein(&candidate_lower, &lower);
-            if distance > budget {
-                continue;
-            }
-            1 + distance
-        };
+        let distance = strsim::levenshtein(&candidate_lower, &lower);
+        let contains = candidate.len() > 2
+            && (candidate_lower.contains(&lower) || lower.contains(&candidate_lower));
+        if distance > budget && !contains {
+            continue;
+        }
+        let score = distance;
         scored.push((score, candidate));
     }
     scored.sort();

@@ -2,11 +2,11 @@
 
 use std::collections::HashMap;
 
-use tsgraph_engine::{EdgeKind, NodeKey, Snapshot};
+use tsgraph_engine::{EdgeKind, EdgeRef, NodeKey, Snapshot};
 
 use crate::Query;
 use crate::error::QueryError;
-use crate::order::{load, sorted};
+use crate::order::{load, sorted, uniform};
 use crate::sink::{Direction, EdgeInfo, Header, NodeInfo, QueryKind, ResultSink, Summary};
 
 /// Limits of callers, callees and impact.
@@ -204,12 +204,14 @@ impl Query<'_> {
         let nodes = sorted(&held)?;
         sink.begin(&Header {
             kind,
-            root: root_guard.view()?,
+            root: Some(root_guard.view()?),
             target: None,
             depth: options.max_depth.max(1),
             direction,
             nodes: nodes.len(),
             edges: 0,
+            package: uniform(&nodes, |v| v.package()),
+            module: uniform(&nodes, |v| v.module()),
         })?;
         for node in &nodes {
             sink.node(&node.view, &node.info)?;
@@ -248,37 +250,43 @@ impl Query<'_> {
         // Each node's place in the output, so edges follow the same order.
         let rank: HashMap<NodeKey, usize> =
             nodes.iter().enumerate().map(|(i, n)| (n.key, i)).collect();
-        let mut edges: Vec<(usize, usize, EdgeKind, u32)> = Vec::new();
-        for node in &nodes {
-            let list = snapshot.out_edges(node.key)?;
+        let lists = nodes
+            .iter()
+            .map(|n| snapshot.out_edges(n.key))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut edges: Vec<(usize, usize, EdgeRef<'_>)> = Vec::new();
+        for (from, list) in lists.iter().enumerate() {
             for edge in list.edges()? {
-                if let (Some(&from), Some(&to)) = (rank.get(&node.key), rank.get(&edge.other())) {
-                    edges.push((from, to, edge.kind(), edge.count()));
+                if let Some(&to) = rank.get(&edge.other()) {
+                    edges.push((from, to, edge));
                 }
             }
         }
-        edges.sort_by_key(|e| (e.0, e.1, e.2));
+        edges.sort_by_key(|(from, to, edge)| (*from, *to, edge.kind()));
         sink.begin(&Header {
             kind: QueryKind::Neighbors,
-            root: center_guard.view()?,
+            root: Some(center_guard.view()?),
             target: None,
             depth: options.distance,
             direction: options.direction,
             nodes: nodes.len(),
             edges: edges.len(),
+            package: uniform(&nodes, |v| v.package()),
+            module: uniform(&nodes, |v| v.module()),
         })?;
         for node in &nodes {
             sink.node(&node.view, &node.info)?;
         }
-        for (from, to, kind, count) in edges {
+        for (from, to, edge) in edges {
             let (Some(source), Some(target)) = (nodes.get(from), nodes.get(to)) else {
                 continue;
             };
             sink.edge(&EdgeInfo {
-                kind,
+                kind: edge.kind(),
                 source: source.view.id(),
                 target: target.view.id(),
-                count,
+                count: edge.count(),
+                stored: Some(edge),
             })?;
         }
         let summary = Summary {

@@ -1,0 +1,37 @@
+//! Helpers shared by tsgraph's end-to-end tests: fixture locations and golden files.
+
+use std::path::{Path, PathBuf};
+
+/// The folder of the fixture project `name` (under `tests/fixtures/`).
+pub fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(name)
+}
+
+/// Compares `actual` with the golden file `tests/golden/<name>`; with `UPDATE_GOLDEN=1` in
+/// the environment, writes `actual` there instead.
+pub fn check_golden(name: &str, actual: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("golden")
+        .join(name);
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).expect("create golden folder");
+        }
+        std::fs::write(&path, actual).expect("write golden file");
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|err| {
+        panic!(
+            "{}: {err}; run with UPDATE_GOLDEN=1 to create it",
+            path.display()
+        )
+    });
+    if expected != actual {
+        panic!(
+            "{} differs (run with UPDATE_GOLDEN=1 to accept):\n--- expected\n{expected}\n--- actual\n{actual}",
+            path.display()
+        );
+    }
+}

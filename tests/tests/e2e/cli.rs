@@ -1,0 +1,192 @@
+//! The CLI run in-process (`tsgraph::cli::run`) with captured streams: exit codes, symbol
+//! errors, the index summary, encode/decode.
+
+use std::ffi::OsString;
+
+use tsgraph_tests::{check_golden, fixture};
+
+struct Run {
+    code: u8,
+    stdout: String,
+    stderr: String,
+}
+
+fn run(args: &[&str], stdin: &str) -> Run {
+    let mut argv: Vec<OsString> = vec!["tsgraph".into()];
+    argv.extend(args.iter().map(OsString::from));
+    let (mut input, mut stdout, mut stderr) = (stdin.as_bytes(), Vec::new(), Vec::new());
+    let mut streams = tsgraph::cli::Streams {
+        stdin: &mut input,
+        stdout: &mut stdout,
+        stderr: &mut stderr,
+    };
+    let code = tsgraph::cli::run(argv, &mut streams);
+    Run {
+        code,
+        stdout: String::from_utf8(stdout).expect("UTF-8 stdout"),
+        stderr: String::from_utf8(stderr).expect("UTF-8 stderr"),
+    }
+}
+
+/// Runs a query against the basic fixture with a store in a temp folder.
+fn query(db: &tempfile::TempDir, args: &[&str]) -> Run {
+    let project = fixture("basic");
+    let db_path = db.path().join("graph.redb");
+    let mut all = vec![
+        "--project",
+        project.to_str().expect("UTF-8 path"),
+        "--db",
+        db_path.to_str().expect("UTF-8 path"),
+    ];
+    all.extend_from_slice(args);
+    run(&all, "")
+}
+
+#[test]
+fn index_prints_a_summary() {
+    let db = tempfile::tempdir().expect("temp dir");
+    let out = query(&db, &["index"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let masked: String = out
+        .stdout
+        .lines()
+        .map(|line| {
+            if line.starts_with("indexed ") {
+                line.split(" in ").next().unwrap_or(line).to_owned() + " in <time>"
+            } else if line.starts_with("store: ") {
+                "store: <path>".to_owned()
+            } else {
+                line.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    check_golden("basic/index-summary.txt", &masked);
+}
+
+#[test]
+fn a_query_on_a_project_without_a_store_indexes_it_first() {
+    let db = tempfile::tempdir().expect("temp dir");
+    let out = query(&db, &["callers", "findUser", "--format", "json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.starts_with("indexed 10 files"), "{}", out.stderr);
+    let value: serde_json::Value = serde_json::from_str(&out.stdout).expect("JSON");
+    assert_eq!(value["symbol"]["id"], "src/db/user.ts:findUser");
+}
+
+#[test]
+fn an_ambiguous_symbol_lists_candidates_and_exits_2() {
+    let db = tempfile::tempdir().expect("temp dir");
+    let out = query(&db, &["callers", "save"]);
+    assert_eq!(out.code, 2);
+    assert!(out.stdout.is_empty());
+    assert!(
+        out.stderr
+            .contains("src/services/UserService.ts:UserService.save"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("src/services/base.ts:Service.save"),
+        "{}",
+        out.stderr
+    );
+    let narrowed = query(&db, &["callers", "save", "--file", "UserService.ts"]);
+    assert_eq!(narrowed.code, 0, "{}", narrowed.stderr);
+    assert!(
+        narrowed
+            .stdout
+            .starts_with("callers: \"src/services/UserService.ts:UserService.save\""),
+        "{}",
+        narrowed.stdout
+    );
+}
+
+#[test]
+fn an_unknown_symbol_suggests_names_and_exits_2() {
+    let db = tempfile::tempdir().expect("temp dir");
+    let out = query(&db, &["callees", "saveUsr"]);
+    assert_eq!(out.code, 2);
+    assert!(out.stdout.is_empty());
+    assert!(
+        out.stderr
+            .contains("no symbol matches `saveUsr`; closest names: saveUser"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn bad_arguments_name_the_argument() {
+    let out = run(&["callers"], "");
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("<SYMBOL>"), "{}", out.stderr);
+    let out = run(&["--project", "/definitely/not/here", "callers", "x"], "");
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("/definitely/not/here"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn neighbors_path_and_impact_in_both_formats() {
+    let db = tempfile::tempdir().expect("temp dir");
+    for format in ["toon", "json"] {
+        let path = query(&db, &["path", "main", "insertRow", "--format", format]);
+        assert_eq!(path.code, 0, "{}", path.stderr);
+        check_golden(&format!("basic/cli-path.{format}"), &path.stdout);
+        let neighbors = query(
+            &db,
+            &[
+                "neighbors",
+                "findUser",
+                "--direction",
+                "in",
+                "--distance",
+                "2",
+                "--format",
+                format,
+            ],
+        );
+        assert_eq!(neighbors.code, 0, "{}", neighbors.stderr);
+        check_golden(
+            &format!("basic/cli-neighbors-in-2.{format}"),
+            &neighbors.stdout,
+        );
+    }
+}
+
+#[test]
+fn encode_and_decode_round_trip_and_reject_bad_input() {
+    let json = r#"{"users":[{"id":1,"name":"Ada"},{"id":2,"name":"Bob, Jr."}],"tags":["a","b"]}"#;
+    let encoded = run(&["encode"], json);
+    assert_eq!(encoded.code, 0, "{}", encoded.stderr);
+    assert_eq!(
+        encoded.stdout,
+        "users[2]{id,name}:\n  1,Ada\n  2,\"Bob, Jr.\"\ntags[2]: a,b\n"
+    );
+    let piped = run(&["encode", "--delimiter", "pipe", "--indent", "4"], json);
+    assert_eq!(
+        piped.stdout,
+        "users[2|]{id|name}:\n    1|Ada\n    2|Bob, Jr.\ntags[2|]: a|b\n"
+    );
+    let decoded = run(&["decode"], &encoded.stdout);
+    assert_eq!(decoded.code, 0, "{}", decoded.stderr);
+    let value: serde_json::Value = serde_json::from_str(&decoded.stdout).expect("JSON");
+    assert_eq!(
+        value,
+        serde_json::from_str::<serde_json::Value>(json).expect("JSON")
+    );
+
+    let bad_json = run(&["encode"], "{\"a\": [1, 2,,]}");
+    assert_eq!(bad_json.code, 1);
+    assert!(bad_json.stdout.is_empty());
+    assert!(bad_json.stderr.contains("1:"), "{}", bad_json.stderr);
+    let bad_toon = run(&["decode"], "items[3]: a,b\n");
+    assert_eq!(bad_toon.code, 1);
+    assert!(bad_toon.stdout.is_empty());
+    assert!(bad_toon.stderr.contains("1:"), "{}", bad_toon.stderr);
+    assert_eq!(bad_toon.stderr.lines().count(), 1, "{}", bad_toon.stderr);
+}

@@ -1,0 +1,110 @@
+//! The crate layering rules, read from `cargo metadata`: a forbidden dependency edge fails.
+
+use std::collections::BTreeSet;
+use std::process::Command;
+
+/// Which workspace crates each crate may depend on (normal and build dependencies).
+const ALLOWED: &[(&str, &[&str])] = &[
+    ("tsgraph-engine", &[]),
+    ("tsgraph-indexer", &["tsgraph-engine"]),
+    ("tsgraph-query", &["tsgraph-engine"]),
+    ("tsgraph-encoders", &["tsgraph-query"]),
+    (
+        "tsgraph",
+        &[
+            "tsgraph-engine",
+            "tsgraph-indexer",
+            "tsgraph-query",
+            "tsgraph-encoders",
+        ],
+    ),
+];
+
+/// Crates that only the top of the stack may use: argv, MCP and anyhow belong to `tsgraph`;
+/// tree-sitter belongs to the indexer; redb to the engine.
+const CONFINED: &[(&str, &[&str])] = &[
+    ("anyhow", &["tsgraph", "tsgraph-bench"]),
+    ("clap", &["tsgraph"]),
+    ("tree-sitter", &["tsgraph-indexer", "tsgraph-bench"]),
+    ("redb", &["tsgraph-engine"]),
+];
+
+#[test]
+fn workspace_dependencies_point_down_only() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let output = Command::new(cargo)
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo metadata runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let metadata: serde_json::Value =
+        serde_json::from_slice(&output.stdout).expect("metadata is JSON");
+    let packages = metadata["packages"].as_array().expect("packages");
+    let members: BTreeSet<&str> = packages.iter().filter_map(|p| p["name"].as_str()).collect();
+    let mut violations = Vec::new();
+    for package in packages {
+        let name = package["name"].as_str().unwrap_or_default();
+        for dep in package["dependencies"].as_array().into_iter().flatten() {
+            let dep_name = dep["name"].as_str().unwrap_or_default();
+            let is_dev = dep["kind"].as_str() == Some("dev");
+            if is_dev {
+                continue;
+            }
+            if members.contains(dep_name) {
+                if let Some((_, allowed)) =
+                    ALLOWED.iter().find(|(crate_name, _)| *crate_name == name)
+                {
+                    if !allowed.contains(&dep_name) {
+                        violations.push(format!("{name} -> {dep_name}"));
+                    }
+                }
+            }
+            if let Some((_, owners)) = CONFINED.iter().find(|(confined, _)| *confined == dep_name) {
+                if !owners.contains(&name) {
+                    violations.push(format!("{name} -> {dep_name} (confined to {owners:?})"));
+                }
+            }
+        }
+    }
+    assert!(
+        violations.is_empty(),
+        "forbidden dependency edges:\n{}",
+        violations.join("\n")
+    );
+    // The rules name every core crate, so a renamed crate cannot slip past them.
+    for (name, _) in ALLOWED {
+        assert!(members.contains(name), "{name} is not a workspace member");
+    }
+}
+
+#[test]
+fn the_encoders_graph_feature_is_what_pulls_in_query() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../encoders/Cargo.toml"
+    ))
+    .expect("manifest");
+    let manifest: toml::Table = text.parse().expect("manifest is TOML");
+    assert_eq!(
+        manifest["dependencies"]["tsgraph-query"]["optional"].as_bool(),
+        Some(true)
+    );
+    let graph = manifest["features"]["graph"]
+        .as_array()
+        .expect("graph feature");
+    assert_eq!(
+        graph.iter().filter_map(|v| v.as_str()).collect::<Vec<_>>(),
+        ["dep:tsgraph-query"]
+    );
+}

@@ -1,0 +1,249 @@
+//! One function per command: parse nothing, print results, return the exit code.
+
+use std::io::{self, Read, Write};
+use std::path::Path;
+
+use crate::{
+    Direction, Format, IndexOptions, IndexSummary, NeighborOptions, PathOptions, Project,
+    QueryRequest, SymbolArg, TraversalOptions,
+};
+use anyhow::Context;
+use tsgraph_encoders::toon;
+
+use super::args::{Cli, Command, DelimiterArg, DirectionArg, FormatArg, SymbolArgs, TraversalArgs};
+
+pub(super) fn dispatch(
+    cli: &Cli,
+    out: &mut dyn Write,
+    stdin: &mut dyn Read,
+    stderr: &mut dyn Write,
+) -> anyhow::Result<()> {
+    match &cli.command {
+        Command::Index {
+            dir,
+            rebuild,
+            max_file_size,
+        } => {
+            let root = dir.as_deref().unwrap_or(&cli.project);
+            let db = cli.db.as_deref();
+            let project = if *rebuild {
+                Project::open_rebuilding(root, db)?
+            } else {
+                Project::open(root, db)?
+            };
+            let options = IndexOptions {
+                max_file_size: *max_file_size,
+                ..IndexOptions::default()
+            };
+            let summary = project.index(&options)?;
+            write_summary(out, &summary, project.store().path())?;
+        }
+        Command::Callers { symbol, limits } => {
+            query(
+                cli,
+                out,
+                stderr,
+                QueryRequest::Callers {
+                    symbol: symbol_arg(symbol),
+                    options: traversal(limits),
+                },
+            )?;
+        }
+        Command::Callees { symbol, limits } => {
+            query(
+                cli,
+                out,
+                stderr,
+                QueryRequest::Callees {
+                    symbol: symbol_arg(symbol),
+                    options: traversal(limits),
+                },
+            )?;
+        }
+        Command::Impact { symbol, limits } => {
+            query(
+                cli,
+                out,
+                stderr,
+                QueryRequest::Impact {
+                    symbol: symbol_arg(symbol),
+                    options: traversal(limits),
+                },
+            )?;
+        }
+        Command::Path {
+            from,
+            to,
+            from_file,
+            to_file,
+            max_depth,
+        } => {
+            let request = QueryRequest::Path {
+                from: SymbolArg::in_file(from.clone(), from_file.clone()),
+                to: SymbolArg::in_file(to.clone(), to_file.clone()),
+                options: PathOptions {
+                    max_depth: *max_depth,
+                    ..PathOptions::default()
+                },
+            };
+            query(cli, out, stderr, request)?;
+        }
+        Command::Neighbors {
+            symbol,
+            distance,
+            direction,
+            max_nodes,
+        } => {
+            let direction = match direction {
+                DirectionArg::In => Direction::In,
+                DirectionArg::Out => Direction::Out,
+                DirectionArg::Both => Direction::Both,
+            };
+            let options = NeighborOptions {
+                distance: *distance,
+                direction,
+                max_nodes: *max_nodes,
+            };
+            query(
+                cli,
+                out,
+                stderr,
+                QueryRequest::Neighbors {
+                    symbol: symbol_arg(symbol),
+                    options,
+                },
+            )?;
+        }
+        Command::Export => {
+            let project = open_indexed(cli, stderr)?;
+            project.export(out)?;
+        }
+        Command::Encode { delimiter, indent } => encode(stdin, out, *delimiter, *indent)?,
+        Command::Decode => decode(stdin, out)?,
+    }
+    Ok(())
+}
+
+fn symbol_arg(args: &SymbolArgs) -> SymbolArg {
+    SymbolArg::in_file(args.symbol.clone(), args.file.clone())
+}
+
+fn traversal(args: &TraversalArgs) -> TraversalOptions {
+    TraversalOptions {
+        max_depth: args.max_depth,
+        max_nodes: args.max_nodes,
+    }
+}
+
+/// Opens the project's store, indexing the project first when it has never been indexed.
+fn open_indexed(cli: &Cli, stderr: &mut dyn Write) -> anyhow::Result<Project> {
+    let project = Project::open(&cli.project, cli.db.as_deref())?;
+    if project.is_fresh() {
+        let summary = project.index(&IndexOptions::default())?;
+        write_summary(stderr, &summary, project.store().path())?;
+    }
+    Ok(project)
+}
+
+fn query(
+    cli: &Cli,
+    out: &mut dyn Write,
+    stderr: &mut dyn Write,
+    request: QueryRequest,
+) -> anyhow::Result<()> {
+    let project = open_indexed(cli, stderr)?;
+    let format = match cli.format {
+        FormatArg::Toon => Format::Toon,
+        FormatArg::Json => Format::Json,
+    };
+    project.query(&request, format, out)?;
+    Ok(())
+}
+
+fn write_summary(out: &mut dyn Write, summary: &IndexSummary, store: &Path) -> io::Result<()> {
+    writeln!(
+        out,
+        "indexed {} files, {} lines, {} bytes in {} ms (walk and parse {} ms)",
+        summary.files,
+        summary.lines,
+        summary.bytes,
+        summary.total_time.as_millis(),
+        summary.parse_time.as_millis()
+    )?;
+    write!(out, "nodes {}, edges {}:", summary.nodes, summary.edges)?;
+    for (kind, count) in summary.edges_by_kind.iter().filter(|(_, n)| *n > 0) {
+        write!(out, " {kind} {count}")?;
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "calls: {} resolved, {} unresolved",
+        summary.resolved_calls, summary.unresolved_calls
+    )?;
+    writeln!(
+        out,
+        "syntax errors: {:.2}% of bytes inside ERROR nodes",
+        summary.error_share() * 100.0
+    )?;
+    for (path, size) in &summary.skipped_too_large {
+        writeln!(out, "skipped: {path} ({size} bytes, over the size limit)")?;
+    }
+    for warning in &summary.warnings {
+        writeln!(out, "warning: {warning}")?;
+    }
+    writeln!(out, "store: {}", store.display())
+}
+
+fn read_stdin(stdin: &mut dyn Read) -> anyhow::Result<String> {
+    let mut bytes = Vec::new();
+    stdin
+        .read_to_end(&mut bytes)
+        .context("reading standard input")?;
+    String::from_utf8(bytes).map_err(|err| {
+        let valid = err.utf8_error().valid_up_to();
+        let line = err.as_bytes()[..valid]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            + 1;
+        anyhow::anyhow!("standard input: invalid UTF-8 at byte {valid} (line {line})")
+    })
+}
+
+fn encode(
+    stdin: &mut dyn Read,
+    out: &mut dyn Write,
+    delimiter: DelimiterArg,
+    indent: u32,
+) -> anyhow::Result<()> {
+    let text = read_stdin(stdin)?;
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(|err| {
+        anyhow::anyhow!(
+            "standard input: invalid JSON at {}:{}: {err}",
+            err.line(),
+            err.column()
+        )
+    })?;
+    let options = toon::Options {
+        indent: indent as usize,
+        delimiter: match delimiter {
+            DelimiterArg::Comma => toon::Delimiter::Comma,
+            DelimiterArg::Tab => toon::Delimiter::Tab,
+            DelimiterArg::Pipe => toon::Delimiter::Pipe,
+        },
+    };
+    // Encode into memory first so that a failure leaves nothing on stdout.
+    let encoded = toon::to_string(&value, &options)?;
+    out.write_all(encoded.as_bytes())?;
+    out.write_all(b"\n")?;
+    Ok(())
+}
+
+fn decode(stdin: &mut dyn Read, out: &mut dyn Write) -> anyhow::Result<()> {
+    let text = read_stdin(stdin)?;
+    let value = toon::to_value(&text).map_err(|err| anyhow::anyhow!("standard input: {err}"))?;
+    let json = serde_json::to_string_pretty(&value)?;
+    out.write_all(json.as_bytes())?;
+    out.write_all(b"\n")?;
+    Ok(())
+}

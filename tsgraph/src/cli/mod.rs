@@ -1,0 +1,78 @@
+//! The command line: parsing, dispatch, printing and exit codes. `main.rs` only hands it the
+//! process's arguments and standard streams, so tests can run the whole CLI in-process.
+
+mod args;
+mod commands;
+
+use std::ffi::OsString;
+use std::io::{self, Read, Write};
+
+use clap::Parser;
+
+use args::Cli;
+
+/// Exit code of a failed command.
+pub const EXIT_ERROR: u8 = 1;
+/// Exit code when the symbol asked for is ambiguous or unknown.
+pub const EXIT_SYMBOL: u8 = 2;
+
+/// The standard streams a command reads and writes.
+pub struct Streams<'a> {
+    /// Standard input (`encode`, `decode`).
+    pub stdin: &'a mut dyn Read,
+    /// Standard output: results only.
+    pub stdout: &'a mut dyn Write,
+    /// Standard error: errors, warnings and index summaries of implicit indexing.
+    pub stderr: &'a mut dyn Write,
+}
+
+/// Runs the CLI with `args` (the program name first) and returns the exit code.
+pub fn run(args: impl IntoIterator<Item = OsString>, streams: &mut Streams<'_>) -> u8 {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(err) => {
+            let code = if err.use_stderr() { 2 } else { 0 };
+            let rendered = err.render().to_string();
+            let target: &mut dyn Write = if err.use_stderr() {
+                &mut *streams.stderr
+            } else {
+                &mut *streams.stdout
+            };
+            let _ = target.write_all(rendered.as_bytes());
+            return code;
+        }
+    };
+    let mut out = io::BufWriter::new(&mut *streams.stdout);
+    let result = commands::dispatch(&cli, &mut out, &mut *streams.stdin, &mut *streams.stderr)
+        .and_then(|()| {
+            out.flush()?;
+            Ok(())
+        });
+    match result {
+        Ok(()) => 0,
+        Err(err) if is_broken_pipe(&err) => 0,
+        Err(err) => {
+            // Nothing half-written reaches stdout after an error.
+            drop(out.into_parts());
+            let code = match err.downcast_ref::<crate::Error>() {
+                Some(e) if e.is_symbol_error() => EXIT_SYMBOL,
+                _ => EXIT_ERROR,
+            };
+            let _ = writeln!(streams.stderr, "tsgraph: {err:#}");
+            code
+        }
+    }
+}
+
+/// A reader that went away (`tsgraph export | head`) is not an error.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        let io = cause.downcast_ref::<io::Error>().or_else(|| {
+            match cause.downcast_ref::<crate::Error>() {
+                Some(crate::Error::Query(crate::query::QueryError::Output(io))) => Some(io),
+                _ => None,
+            }
+        });
+        io.is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}

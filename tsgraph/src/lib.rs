@@ -1,0 +1,36 @@
+//! tsgraph: an embedded code-graph database for TypeScript and JavaScript.
+//!
+//! This crate is the facade the CLI, the MCP server, IDE plugins and servers use: it opens a
+//! project's store, indexes the project, resolves symbols and runs queries whose results are
+//! encoded straight into a writer. The layers below are re-exported for finer control.
+//!
+//! ```
+//! use tsgraph::{Format, Project, QueryRequest, SymbolArg};
+//!
+//! let dir = tempfile::tempdir().unwrap();
+//! std::fs::write(dir.path().join("a.ts"), "export function main() { helper(); }\nfunction helper() {}\n").unwrap();
+//! let project = Project::open(dir.path(), None).unwrap();
+//! project.index(&Default::default()).unwrap();
+//!
+//! let mut out = Vec::new();
+//! let request = QueryRequest::Callers { symbol: SymbolArg::new("helper"), options: Default::default() };
+//! project.query(&request, Format::Json, &mut out).unwrap();
+//! assert!(String::from_utf8(out).unwrap().contains("\"id\":\"a.ts:main\""));
+//! ```
+
+pub mod cli;
+mod error;
+mod project;
+mod request;
+
+pub use error::Error;
+pub use project::{Project, STORE_DIR, STORE_FILE};
+pub use request::{Format, QueryRequest, SymbolArg};
+pub use tsgraph_encoders as encoders;
+pub use tsgraph_engine as engine;
+pub use tsgraph_indexer as indexer;
+pub use tsgraph_indexer::{IndexOptions, IndexSummary};
+pub use tsgraph_query as query;
+pub use tsgraph_query::{
+    Direction, NeighborOptions, PathOptions, Summary, SymbolMatch, TraversalOptions,
+};

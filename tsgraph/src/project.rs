@@ -1,0 +1,164 @@
+//! A project and its store: opening, indexing, resolving symbols and running queries.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use tsgraph_encoders::graph::{JsonLinesSink, JsonSink, ToonSink};
+use tsgraph_engine::{NodeKey, Snapshot, Store};
+use tsgraph_indexer::{IndexOptions, IndexSummary, index_project};
+use tsgraph_query::{Query, ResultSink, Summary, SymbolMatch, resolve_symbol};
+
+use crate::error::Error;
+use crate::request::{Format, QueryRequest, SymbolArg};
+
+/// The folder, inside the project, that holds the store by default.
+pub const STORE_DIR: &str = ".tsgraph";
+/// The store's file name inside [`STORE_DIR`].
+pub const STORE_FILE: &str = "graph.redb";
+
+/// A TypeScript project with its graph store.
+pub struct Project {
+    root: PathBuf,
+    store: Store,
+    fresh: bool,
+}
+
+impl Project {
+    /// Opens the project at `root` with its store at `db` (default
+    /// `root/.tsgraph/graph.redb`), creating an empty store when there is none.
+    pub fn open(root: impl AsRef<Path>, db: Option<&Path>) -> Result<Project, Error> {
+        let root = root.as_ref();
+        let metadata = std::fs::metadata(root).map_err(|source| Error::Io {
+            path: root.to_path_buf(),
+            source,
+        })?;
+        if !metadata.is_dir() {
+            return Err(Error::Io {
+                path: root.to_path_buf(),
+                source: std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a directory"),
+            });
+        }
+        let db = db
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| root.join(STORE_DIR).join(STORE_FILE));
+        let fresh = !db.exists();
+        if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|source| Error::Io {
+                path: dir.to_path_buf(),
+                source,
+            })?;
+        }
+        let store = Store::open_or_create(&db)?;
+        Ok(Project {
+            root: root.to_path_buf(),
+            store,
+            fresh,
+        })
+    }
+
+    /// Like [`Project::open`], but any existing store is deleted first and created anew:
+    /// the way out of a corrupt store or one of another schema version (`--rebuild`).
+    pub fn open_rebuilding(root: impl AsRef<Path>, db: Option<&Path>) -> Result<Project, Error> {
+        let root = root.as_ref();
+        let db = db
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| root.join(STORE_DIR).join(STORE_FILE));
+        if db.exists() {
+            std::fs::remove_file(&db).map_err(|source| Error::Io {
+                path: db.clone(),
+                source,
+            })?;
+        }
+        Project::open(root, Some(&db))
+    }
+
+    /// The project root.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Whether the store was created by this open (nothing indexed yet).
+    pub fn is_fresh(&self) -> bool {
+        self.fresh
+    }
+
+    /// Indexes the project, replacing the stored graph in one transaction.
+    pub fn index(&self, options: &IndexOptions) -> Result<IndexSummary, Error> {
+        Ok(index_project(&self.root, &self.store, options)?)
+    }
+
+    /// A read snapshot.
+    pub fn snapshot(&self) -> Result<Snapshot, Error> {
+        Ok(self.store.snapshot()?)
+    }
+
+    /// Resolves a symbol argument to exactly one node, or says why it cannot.
+    pub fn resolve(&self, snapshot: &Snapshot, symbol: &SymbolArg) -> Result<NodeKey, Error> {
+        match resolve_symbol(snapshot, &symbol.symbol, symbol.file.as_deref())? {
+            SymbolMatch::Found(key) => Ok(key),
+            SymbolMatch::Ambiguous(candidates) => Err(Error::AmbiguousSymbol {
+                symbol: symbol.symbol.clone(),
+                candidates,
+            }),
+            SymbolMatch::NotFound(suggestions) => Err(Error::SymbolNotFound {
+                symbol: symbol.symbol.clone(),
+                suggestions,
+            }),
+        }
+    }
+
+    /// Answers `request`, writing the result in `format` into `out`.
+    pub fn query(
+        &self,
+        request: &QueryRequest,
+        format: Format,
+        out: &mut dyn Write,
+    ) -> Result<Summary, Error> {
+        let snapshot = self.snapshot()?;
+        match format {
+            Format::Json => self.query_into(&snapshot, request, &mut JsonSink::new(out)),
+            Format::Toon => self.query_into(&snapshot, request, &mut ToonSink::new(out)),
+        }
+    }
+
+    /// Answers `request` into any sink.
+    pub fn query_into(
+        &self,
+        snapshot: &Snapshot,
+        request: &QueryRequest,
+        sink: &mut dyn ResultSink,
+    ) -> Result<Summary, Error> {
+        let query = Query::new(snapshot);
+        let summary = match request {
+            QueryRequest::Callers { symbol, options } => {
+                query.callers(self.resolve(snapshot, symbol)?, options, sink)?
+            }
+            QueryRequest::Callees { symbol, options } => {
+                query.callees(self.resolve(snapshot, symbol)?, options, sink)?
+            }
+            QueryRequest::Impact { symbol, options } => {
+                query.impact(self.resolve(snapshot, symbol)?, options, sink)?
+            }
+            QueryRequest::Path { from, to, options } => {
+                let from = self.resolve(snapshot, from)?;
+                let to = self.resolve(snapshot, to)?;
+                query.path(from, to, options, sink)?
+            }
+            QueryRequest::Neighbors { symbol, options } => {
+                query.neighbors(self.resolve(snapshot, symbol)?, options, sink)?
+            }
+        };
+        Ok(summary)
+    }
+
+    /// Writes every node and edge as JSON lines.
+    pub fn export(&self, out: &mut dyn Write) -> Result<Summary, Error> {
+        let snapshot = self.snapshot()?;
+        Ok(Query::new(&snapshot).export(&mut JsonLinesSink::new(out))?)
+    }
+}
