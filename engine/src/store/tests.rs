@@ -225,3 +225,30 @@ fn corrupt_record_bytes_are_reported() {
     assert_eq!((view.id(), view.start_line()), ("a.ts:f", 3));
     let _ = NodeKey(0);
 }
+
+#[test]
+fn a_snapshot_taken_during_an_open_write_sees_the_last_commit() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_or_create(dir.path().join("g.redb")).unwrap();
+    store.replace_all(&two_files()).unwrap();
+    // Hold a write transaction open with an uncommitted change, then read.
+    let txn = store.db.begin_write().unwrap();
+    {
+        let mut ids = txn.open_table(tables::IDS).unwrap();
+        ids.insert("c.ts:uncommitted", 999).unwrap();
+    }
+    let reader = store.snapshot().unwrap();
+    assert!(reader.key_of("c.ts:uncommitted").unwrap().is_none());
+    assert_eq!(reader.node_count().unwrap(), 6);
+    txn.commit().unwrap();
+    // The old snapshot still sees its own version; a new one sees the commit.
+    assert!(reader.key_of("c.ts:uncommitted").unwrap().is_none());
+    assert!(
+        store
+            .snapshot()
+            .unwrap()
+            .key_of("c.ts:uncommitted")
+            .unwrap()
+            .is_some()
+    );
+}

@@ -5,7 +5,7 @@
 mod signature;
 mod walker;
 
-use tree_sitter::{Language, Parser};
+use tree_sitter::{Language, Parser, Tree};
 
 use crate::facts::FileFacts;
 
@@ -57,7 +57,10 @@ impl Extractor {
             ..FileFacts::default()
         };
         match parser.parse(source, None) {
-            Some(tree) => walker::walk(&tree, source, &mut facts),
+            Some(tree) => {
+                walker::walk(&tree, source, &mut facts);
+                facts.error_bytes = error_bytes(&tree);
+            }
             // Only a cancellation or timeout makes tree-sitter return no tree; neither is set,
             // but if it happens the file still gets its File node and counts as all-error.
             None => {
@@ -67,6 +70,25 @@ impl Extractor {
         }
         facts
     }
+}
+
+/// Bytes inside ERROR nodes (nested ones counted once). Only subtrees that contain an error
+/// are entered, so an error-free tree costs one check.
+fn error_bytes(tree: &Tree) -> u64 {
+    let mut total = 0;
+    let mut stack = vec![tree.root_node()];
+    while let Some(node) = stack.pop() {
+        if node.is_error() {
+            total += (node.end_byte() - node.start_byte()) as u64;
+            continue;
+        }
+        if !node.has_error() {
+            continue;
+        }
+        let mut cursor = node.walk();
+        stack.extend(node.children(&mut cursor));
+    }
+    total
 }
 
 fn parser_for(language: Language) -> Result<Parser, tree_sitter::LanguageError> {

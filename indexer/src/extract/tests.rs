@@ -184,3 +184,44 @@ fn deeply_nested_code_does_not_overflow_the_stack() {
     let facts = extractor.extract("src/deep.ts", source.as_bytes(), 0);
     assert_eq!(facts.symbols.len(), 2);
 }
+
+/// tree-sitter-typescript 0.23.2 misparses variance annotations, `accessor` fields,
+/// `export type *` and tagged templates with type arguments. The grammar is not patched:
+/// extraction keeps what parsed around them and counts the ERROR bytes.
+#[test]
+fn syntax_the_grammar_misparses_does_not_lose_the_rest_of_the_file() {
+    let source = r#"export function first() { return second(); }
+interface Producer<out T> { make(): T }
+interface Consumer<in T> { take(value: T): void }
+class Store {
+  accessor count = 0;
+  bump() { this.reset(); }
+  reset() {}
+}
+export type * from "./types";
+const query = sql<Row>`select 1`;
+export function second() { return first(); }
+"#;
+    let mut extractor = Extractor::new().expect("grammar");
+    let facts = extractor.extract("src/modern.ts", source.as_bytes(), 0);
+    let paths: Vec<&str> = facts
+        .symbols
+        .iter()
+        .skip(1)
+        .map(|s| s.path.as_str())
+        .collect();
+    for wanted in ["first", "second", "Store", "Store.bump", "Store.reset"] {
+        assert!(paths.contains(&wanted), "{wanted} missing from {paths:?}");
+    }
+    let calls: Vec<String> = facts
+        .references
+        .iter()
+        .map(|r| format!("{:?}", r.callee))
+        .collect();
+    assert!(calls.contains(&"This(\"reset\")".to_owned()), "{calls:?}");
+    assert!(calls.contains(&"Name(\"first\")".to_owned()), "{calls:?}");
+    assert!(
+        facts.error_bytes > 0,
+        "the misparsed constructs are counted as ERROR bytes"
+    );
+}

@@ -35,7 +35,7 @@ struct Frame<'t> {
     default_export: bool,
     /// The node whose lines a declaration found here spans (an enclosing `export` statement).
     range: Option<Node<'t>>,
-    /// Inside an ERROR node already counted.
+    /// Inside an ERROR node (declarations may survive only in degraded forms there).
     in_error: bool,
 }
 
@@ -148,10 +148,8 @@ impl<'t> Walk<'t, '_, '_> {
 
     fn visit(&mut self, frame: Frame<'t>) {
         let node = frame.node;
-        if node.is_error() || node.is_missing() {
-            if !frame.in_error {
-                self.facts.error_bytes += (node.end_byte() - node.start_byte()) as u64;
-            }
+        if node.is_error() {
+            // Keep what parsed inside: walk the children as if the ERROR node were not there.
             self.push_children(node, frame.mode, frame.owner, frame.scope, true);
             return;
         }
