@@ -110,12 +110,11 @@ impl<'a> Project<'a> {
         if let Some(alias) = facts.export_aliases.iter().find(|a| a.exported == name) {
             return self.resolve_name(file, &alias.local, depth + 1);
         }
-        if name != "default" {
-            if let Some(&local) = self.top_level[file].get(name) {
-                if facts.symbols[local].flags & NodeFlags::EXPORTED != 0 {
-                    return Some((file, local));
-                }
-            }
+        if name != "default"
+            && let Some(&local) = self.top_level[file].get(name)
+            && facts.symbols[local].flags & NodeFlags::EXPORTED != 0
+        {
+            return Some((file, local));
         }
         for (import, target) in facts.imports.iter().zip(&self.import_targets[file]) {
             if !import.reexport {
@@ -129,10 +128,11 @@ impl<'a> Project<'a> {
             {
                 return self.resolve_export(target, &binding.imported, depth + 1);
             }
-            if import.reexport_all && name != "default" {
-                if let Some(found) = self.resolve_export(target, name, depth + 1) {
-                    return Some(found);
-                }
+            if import.reexport_all
+                && name != "default"
+                && let Some(found) = self.resolve_export(target, name, depth + 1)
+            {
+                return Some(found);
             }
         }
         None

@@ -1,6 +1,8 @@
 //! Storage tests: full and per-file replacement, reopen, snapshot isolation, schema and
 //! corruption errors.
 
+#![allow(clippy::unwrap_used)] // Test helpers unwrap: a failure is the test failing.
+
 use super::*;
 use crate::model::{EdgeKind, NodeKey, NodeKind};
 use crate::record::{EdgeSpec, NodeRecord};

@@ -4,6 +4,7 @@
 //! edges from nodes of other files), then insert the new nodes and edges. A full write is the
 //! same after clearing every table.
 
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 
 use redb::{Database, ReadableTable, Table, WriteTransaction};
@@ -114,11 +115,10 @@ impl Lists {
         tables: &Tables<'_>,
         key: u32,
     ) -> Result<&'a mut Vec<EdgeEntry>, StoreError> {
-        if !self.out.contains_key(&key) {
-            let list = Tables::adjacency(&tables.out_edges, key)?;
-            self.out.insert(key, list);
-        }
-        Ok(self.out.entry(key).or_default())
+        Ok(match self.out.entry(key) {
+            Entry::Occupied(entry) => entry.into_mut(),
+            Entry::Vacant(entry) => entry.insert(Tables::adjacency(&tables.out_edges, key)?),
+        })
     }
 
     fn in_of<'a>(
@@ -126,11 +126,10 @@ impl Lists {
         tables: &Tables<'_>,
         key: u32,
     ) -> Result<&'a mut Vec<EdgeEntry>, StoreError> {
-        if !self.inn.contains_key(&key) {
-            let list = Tables::adjacency(&tables.in_edges, key)?;
-            self.inn.insert(key, list);
-        }
-        Ok(self.inn.entry(key).or_default())
+        Ok(match self.inn.entry(key) {
+            Entry::Occupied(entry) => entry.into_mut(),
+            Entry::Vacant(entry) => entry.insert(Tables::adjacency(&tables.in_edges, key)?),
+        })
     }
 }
 

@@ -1,6 +1,8 @@
 //! Extraction tests: one source text in, a compact dump of symbols, imports and references
 //! out, compared with the expected dump.
 
+#![allow(clippy::unwrap_used)] // Test helpers unwrap: a failure is the test failing.
+
 use super::Extractor;
 use crate::facts::FileFacts;
 

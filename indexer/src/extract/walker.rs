@@ -904,8 +904,6 @@ fn member_name_text(node: Node<'_>, source: &[u8]) -> String {
 
 fn has_token(node: Node<'_>, token: &str) -> bool {
     let mut cursor = node.walk();
-    let found = node
-        .children(&mut cursor)
-        .any(|child| !child.is_named() && child.kind() == token);
-    found
+    node.children(&mut cursor)
+        .any(|child| !child.is_named() && child.kind() == token)
 }

@@ -1,5 +1,7 @@
 //! Traversal, path and symbol tests over small hand-made graphs.
 
+#![allow(clippy::unwrap_used)] // Test helpers unwrap: a failure is the test failing.
+
 use tsgraph_engine::{EdgeKind, EdgeSpec, GraphBatch, NodeKind, NodeRecord, Store};
 
 use crate::{

@@ -61,19 +61,17 @@ fn workspace_dependencies_point_down_only() {
             if is_dev {
                 continue;
             }
-            if members.contains(dep_name) {
-                if let Some((_, allowed)) =
+            if members.contains(dep_name)
+                && let Some((_, allowed)) =
                     ALLOWED.iter().find(|(crate_name, _)| *crate_name == name)
-                {
-                    if !allowed.contains(&dep_name) {
-                        violations.push(format!("{name} -> {dep_name}"));
-                    }
-                }
+                && !allowed.contains(&dep_name)
+            {
+                violations.push(format!("{name} -> {dep_name}"));
             }
-            if let Some((_, owners)) = CONFINED.iter().find(|(confined, _)| *confined == dep_name) {
-                if !owners.contains(&name) {
-                    violations.push(format!("{name} -> {dep_name} (confined to {owners:?})"));
-                }
+            if let Some((_, owners)) = CONFINED.iter().find(|(confined, _)| *confined == dep_name)
+                && !owners.contains(&name)
+            {
+                violations.push(format!("{name} -> {dep_name} (confined to {owners:?})"));
             }
         }
     }
