@@ -43,7 +43,7 @@ pub enum StoreError {
     #[error("node ID `{0}` appears twice in one batch")]
     DuplicateId(String),
     /// An I/O or database error from redb.
-    #[error("{context}: {source}")]
+    #[error("{context}")]
     Database {
         /// What the store was doing.
         context: String,

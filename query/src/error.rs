@@ -10,7 +10,7 @@ pub enum QueryError {
     #[error(transparent)]
     Store(#[from] StoreError),
     /// The sink failed to write.
-    #[error("writing the result: {0}")]
+    #[error("writing the result")]
     Output(#[from] std::io::Error),
     /// A node key named by an edge or a caller does not exist.
     #[error("node key {0} is not in the store (the store may be corrupt; rebuild it)")]

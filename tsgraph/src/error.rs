@@ -16,7 +16,7 @@ pub enum Error {
     #[error(transparent)]
     Query(#[from] tsgraph_query::QueryError),
     /// A file or folder could not be used.
-    #[error("{path}: {source}")]
+    #[error("{}", path.display())]
     Io {
         /// The path.
         path: PathBuf,
