@@ -155,10 +155,12 @@ impl<'a> Project<'a> {
             })
     }
 
-    /// The member `name` of the class/object `owner`, looking up `extends` chains.
-    fn member(&self, owner: Target, name: &str) -> Option<Target> {
+    /// The member `name` of the class/object `owner`, looking up `extends` chains. `depth`
+    /// counts every resolution step taken so far: a base named through its own member
+    /// (`interface A extends A.B`) would otherwise recurse forever.
+    fn member(&self, owner: Target, name: &str, depth: usize) -> Option<Target> {
         let mut current = owner;
-        for _ in 0..MAX_CHAIN {
+        for hop in depth..MAX_CHAIN {
             let (file, symbol) = current;
             let path = format!("{}.{name}", self.files[file].symbols[symbol].path);
             if let Some(&found) = self.paths[file].get(path.as_str()) {
@@ -168,7 +170,7 @@ impl<'a> Project<'a> {
                 .references
                 .iter()
                 .find(|r| r.from == symbol && r.kind == EdgeKind::Extends)?;
-            current = self.resolve_callee(file, symbol, &base.callee)?;
+            current = self.resolve_callee(file, symbol, &base.callee, hop + 1)?;
         }
         None
     }
@@ -189,18 +191,27 @@ impl<'a> Project<'a> {
         None
     }
 
-    fn resolve_callee(&self, file: usize, from: SymbolIndex, callee: &Callee) -> Option<Target> {
+    fn resolve_callee(
+        &self,
+        file: usize,
+        from: SymbolIndex,
+        callee: &Callee,
+        depth: usize,
+    ) -> Option<Target> {
+        if depth > MAX_CHAIN {
+            return None;
+        }
         match callee {
-            Callee::Name(name) => self.resolve_name(file, name, 0),
+            Callee::Name(name) => self.resolve_name(file, name, depth),
             Callee::This(name) => {
                 let class = self.enclosing_class(file, from)?;
-                self.member((file, class), name)
+                self.member((file, class), name, depth + 1)
             }
             Callee::Member(object, name) => match self.namespace(file, object) {
-                Some(module) => self.resolve_export(module, name, 0),
+                Some(module) => self.resolve_export(module, name, depth),
                 None => {
-                    let owner = self.resolve_name(file, object, 0)?;
-                    self.member(owner, name)
+                    let owner = self.resolve_name(file, object, depth)?;
+                    self.member(owner, name, depth + 1)
                 }
             },
         }
@@ -303,7 +314,7 @@ fn link_references(
     let mut merged: HashMap<(SymbolIndex, Target, EdgeKind), EdgeFacts> = HashMap::new();
     let mut order: Vec<(SymbolIndex, Target, EdgeKind)> = Vec::new();
     for reference in &facts.references {
-        let target = project.resolve_callee(file, reference.from, &reference.callee);
+        let target = project.resolve_callee(file, reference.from, &reference.callee, 0);
         let Some(target) = target else {
             if reference.kind == EdgeKind::Calls {
                 stats.unresolved_calls += 1;
@@ -339,5 +350,48 @@ fn link_references(
             kind,
             facts: edge_facts,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::Extractor;
+
+    fn facts(files: &[(&str, &str)]) -> Vec<FileFacts> {
+        let mut extractor = Extractor::new().expect("grammar");
+        files
+            .iter()
+            .map(|(path, source)| extractor.extract(path, source.as_bytes(), 0))
+            .collect()
+    }
+
+    /// effect's `interface Primitive<A> extends Primitive.Variance<A>` once sent member
+    /// lookup into endless recursion (a stack overflow on the benchmark corpus).
+    #[test]
+    fn a_type_extending_its_own_member_does_not_recurse_forever() {
+        let files = facts(&[(
+            "a.ts",
+            "interface A extends A.B {}\nexport namespace A { export interface B {} }\nclass C extends C.D { m() { this.n(); } }\n",
+        )]);
+        let (batch, stats) = link(std::path::Path::new("."), &files);
+        assert!(batch.nodes.iter().any(|n| n.id == "a.ts:A"));
+        assert_eq!(stats.unresolved_calls, 1);
+    }
+
+    #[test]
+    fn import_cycles_and_self_reexports_terminate() {
+        let files = facts(&[
+            (
+                "a.ts",
+                "export * from './b';\nexport { x as y } from './a';\nimport { y } from './a';\ny();\n",
+            ),
+            (
+                "b.ts",
+                "export * from './a';\nimport { z } from './b';\nz();\n",
+            ),
+        ]);
+        let (_, stats) = link(std::path::Path::new("."), &files);
+        assert_eq!(stats.unresolved_calls, 2);
     }
 }
