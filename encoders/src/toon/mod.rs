@@ -11,6 +11,7 @@ mod error;
 mod number;
 mod options;
 mod quote;
+pub mod records;
 mod writer;
 
 pub use encode::{Encoder, MAX_DEPTH, to_string, to_writer};

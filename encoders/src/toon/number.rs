@@ -62,6 +62,15 @@ const MAX_DIGITS: usize = 48;
 
 /// Re-lays out a finite, non-zero float printed by `zmij` (`-?digits[.digits][e[+-]digits]`).
 fn layout(out: &mut Vec<u8>, text: &[u8]) {
+    match canonical_fixed(text) {
+        Some(canonical) => out.extend_from_slice(canonical),
+        None => relayout(out, text),
+    }
+}
+
+/// The general case of [`layout`]: parses sign, digits, point and exponent, then lays the
+/// digits out again.
+fn relayout(out: &mut Vec<u8>, text: &[u8]) {
     let (negative, body) = match text.split_first() {
         Some((b'-', rest)) => (true, rest),
         _ => (false, text),
@@ -105,6 +114,17 @@ fn layout(out: &mut Vec<u8>, text: &[u8]) {
         out.push(b'-');
     }
     write_decimal(out, sig, k);
+}
+
+/// `text` minus a trailing `.0` when it is in plain decimal notation (`zmij` uses that for
+/// 1e-5 <= |x| < 1e16, inside TOON's plain range): the common case, copied as is. `None` when it
+/// needs the general re-layout.
+#[inline]
+fn canonical_fixed(text: &[u8]) -> Option<&[u8]> {
+    if text.contains(&b'e') {
+        return None;
+    }
+    Some(text.strip_suffix(b".0").unwrap_or(text))
 }
 
 fn parse_exponent(text: &[u8]) -> i32 {
@@ -190,7 +210,7 @@ mod tests {
         assert_eq!(f64s(-7.0), "-7");
         assert_eq!(f64s(1e6), "1000000");
         assert_eq!(f64s(1e16), "10000000000000000");
-        assert_eq!(f64s(3.14), "3.14");
+        assert_eq!(f64s(2.25), "2.25");
         assert_eq!(f64s(0.1 + 0.2), "0.30000000000000004");
         assert_eq!(f64s(1.0 / 3.0), "0.3333333333333333");
         assert_eq!(f64s(14.5), "14.5");
@@ -240,6 +260,57 @@ mod tests {
             let back: f64 = text.parse().expect("parses");
             assert_eq!(back, v, "{v} printed as {text}");
             assert!(!text.ends_with(".0"), "{text}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_double_round_trips_in_canonical_form(bits in proptest::prelude::any::<u64>()) {
+            let v = f64::from_bits(bits);
+            let text = f64s(v);
+            if !v.is_finite() {
+                proptest::prop_assert_eq!(text, "null");
+                return Ok(());
+            }
+            let back: f64 = text.parse().expect("parses");
+            proptest::prop_assert_eq!(back, v);
+            let plain = v == 0.0 || (1e-6..1e21).contains(&v.abs());
+            proptest::prop_assert_eq!(!text.contains('e'), plain, "{}", text);
+            proptest::prop_assert!(!text.ends_with(".0") && text != "-0", "{}", text);
+        }
+
+        #[test]
+        fn fast_path_agrees_with_the_general_layout(bits in proptest::prelude::any::<u64>()) {
+            let v = f64::from_bits(bits);
+            if v.is_finite() && v != 0.0 {
+                let mut buf = zmij::Buffer::new();
+                let text = buf.format_finite(v).as_bytes();
+                let (mut fast, mut general) = (Vec::new(), Vec::new());
+                layout(&mut fast, text);
+                relayout(&mut general, text);
+                proptest::prop_assert_eq!(fast, general);
+            }
+        }
+    }
+
+    #[test]
+    fn fast_path_agrees_on_edges() {
+        for v in [
+            1e-5,
+            1.5e-5,
+            0.5,
+            1.0,
+            123.0,
+            1e15,
+            9007199254740993.0,
+            123456789.125,
+        ] {
+            let mut buf = zmij::Buffer::new();
+            let text = buf.format_finite(v).as_bytes();
+            let (mut fast, mut general) = (Vec::new(), Vec::new());
+            layout(&mut fast, text);
+            relayout(&mut general, text);
+            assert_eq!(fast, general, "{v}");
         }
     }
 

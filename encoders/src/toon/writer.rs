@@ -186,6 +186,24 @@ impl Frame {
     }
 }
 
+/// Builds a misuse error; out of line so hot callers stay small.
+#[cold]
+#[inline(never)]
+fn misuse(what: &'static str) -> EncodeError {
+    EncodeError::Misuse(what)
+}
+
+/// Builds a count error; out of line so hot callers stay small.
+#[cold]
+#[inline(never)]
+fn count_mismatch(what: &'static str, declared: usize, written: usize) -> EncodeError {
+    EncodeError::CountMismatch {
+        what,
+        declared,
+        written,
+    }
+}
+
 /// Where the next value goes.
 enum Slot {
     /// After `key` on a field line at this depth.
@@ -319,7 +337,7 @@ impl<W: io::Write> Writer<W> {
 
     pub(crate) fn key_bytes(&mut self, key: &[u8]) -> Result<(), EncodeError> {
         if self.key_open {
-            return Err(EncodeError::Misuse("a key was written without a value"));
+            return Err(misuse("a key was written without a value"));
         }
         match self.cur.kind {
             Kind::Object => match self.cur.hyphen.take() {
@@ -336,15 +354,13 @@ impl<W: io::Write> Writer<W> {
             }
             Kind::Keyed => {
                 if self.row_open {
-                    return Err(EncodeError::Misuse("the previous row was not ended"));
+                    return Err(misuse("the previous row was not ended"));
                 }
                 self.check_room()?;
                 self.start_line(self.cur.depth)?;
             }
             _ => {
-                return Err(EncodeError::Misuse(
-                    "a key needs an object or a keyed table",
-                ));
+                return Err(misuse("a key needs an object or a keyed table"));
             }
         }
         quote::write_key(&mut self.buf, key);
@@ -420,7 +436,9 @@ impl<W: io::Write> Writer<W> {
         self.open_array(len, Kind::List, false)
     }
 
-    /// Opens a table of `len` rows with flat columns (`key[N]{a,b}:`).
+    /// Opens a table of `len` rows with flat columns (`key[N]{a,b}:`). Tables (plain or keyed)
+    /// are allowed after a key and at the root, not directly as list items (a list item can
+    /// be an object whose first field is a table).
     pub fn begin_table(&mut self, len: usize, fields: &[&str]) -> Result<(), EncodeError> {
         self.begin_table_header(len)?;
         for field in fields {
@@ -431,7 +449,6 @@ impl<W: io::Write> Writer<W> {
 
     /// Opens a keyed table of `len` entries (`key[N:]{a,b}:`, rows `entry: a,b`); each row is
     /// [`key`](Self::key), [`row_begin`](Self::row_begin), cells, [`row_end`](Self::row_end).
-    /// Allowed after a key and at the root, not as a list item.
     pub fn begin_keyed_table(&mut self, len: usize, fields: &[&str]) -> Result<(), EncodeError> {
         self.begin_keyed_table_header(len)?;
         for field in fields {
@@ -482,12 +499,10 @@ impl<W: io::Write> Writer<W> {
     /// Closes the innermost column group.
     pub fn end_group(&mut self) -> Result<(), EncodeError> {
         if self.cur.kind != Kind::Header || self.header_groups == 0 {
-            return Err(EncodeError::Misuse("no column group to end"));
+            return Err(misuse("no column group to end"));
         }
         if !self.header_sep {
-            return Err(EncodeError::Misuse(
-                "a column group needs at least one column",
-            ));
+            return Err(misuse("a column group needs at least one column"));
         }
         if !self.cur.quiet {
             self.buf.push(b'}');
@@ -499,13 +514,13 @@ impl<W: io::Write> Writer<W> {
     /// Finishes the header (`}:`); rows follow.
     pub fn end_header(&mut self) -> Result<(), EncodeError> {
         if self.cur.kind != Kind::Header {
-            return Err(EncodeError::Misuse("no table header to end"));
+            return Err(misuse("no table header to end"));
         }
         if self.header_groups != 0 {
-            return Err(EncodeError::Misuse("a column group was not ended"));
+            return Err(misuse("a column group was not ended"));
         }
         if self.cur.width == 0 {
-            return Err(EncodeError::Misuse("a table needs at least one column"));
+            return Err(misuse("a table needs at least one column"));
         }
         if !self.cur.quiet {
             self.buf.extend_from_slice(b"}:");
@@ -523,7 +538,7 @@ impl<W: io::Write> Writer<W> {
     /// Starts the next row of the current table (in a keyed table, after its entry key).
     pub fn row_begin(&mut self) -> Result<(), EncodeError> {
         if self.row_open {
-            return Err(EncodeError::Misuse("the previous row was not ended"));
+            return Err(misuse("the previous row was not ended"));
         }
         match self.cur.kind {
             Kind::Table => {
@@ -534,8 +549,8 @@ impl<W: io::Write> Writer<W> {
                 self.key_open = false;
                 self.buf.extend_from_slice(b": ");
             }
-            Kind::Keyed => return Err(EncodeError::Misuse("a keyed row needs its key first")),
-            _ => return Err(EncodeError::Misuse("rows belong to a table")),
+            Kind::Keyed => return Err(misuse("a keyed row needs its key first")),
+            _ => return Err(misuse("rows belong to a table")),
         }
         self.row_open = true;
         self.cells = 0;
@@ -545,14 +560,10 @@ impl<W: io::Write> Writer<W> {
     /// Ends the current row; it must have one cell per leaf column.
     pub fn row_end(&mut self) -> Result<(), EncodeError> {
         if !self.row_open {
-            return Err(EncodeError::Misuse("no row to end"));
+            return Err(misuse("no row to end"));
         }
         if self.cells != self.cur.width {
-            return Err(EncodeError::CountMismatch {
-                what: "row cells",
-                declared: self.cur.width,
-                written: self.cells,
-            });
+            return Err(count_mismatch("row cells", self.cur.width, self.cells));
         }
         self.row_open = false;
         self.cur.written += 1;
@@ -594,17 +605,25 @@ impl<W: io::Write> Writer<W> {
         self.cell_atom(Atom::Null)
     }
 
+    /// [`cell_atom`](Self::cell_atom) without its state checks, for rows the serde encoder
+    /// has already matched to the header (after [`row_begin`](Self::row_begin));
+    /// [`row_end`](Self::row_end) still checks the cell count.
+    #[inline]
+    pub(crate) fn cell_verified(&mut self, atom: Atom<'_>) {
+        if self.cells > 0 {
+            self.buf.push(self.delim.as_byte());
+        }
+        self.cells += 1;
+        self.write_atom(atom);
+    }
+
     #[inline]
     pub(crate) fn cell_atom(&mut self, atom: Atom<'_>) -> Result<(), EncodeError> {
         if !self.row_open {
-            return Err(EncodeError::Misuse("a cell needs an open row"));
+            return Err(misuse("a cell needs an open row"));
         }
         if self.cells == self.cur.width {
-            return Err(EncodeError::CountMismatch {
-                what: "row cells",
-                declared: self.cur.width,
-                written: self.cells + 1,
-            });
+            return Err(count_mismatch("row cells", self.cur.width, self.cells + 1));
         }
         if self.cells > 0 {
             self.buf.push(self.delim.as_byte());
@@ -619,14 +638,14 @@ impl<W: io::Write> Writer<W> {
     /// Closes the innermost open object, array or table, checking its declared length.
     pub fn end(&mut self) -> Result<(), EncodeError> {
         if self.key_open {
-            return Err(EncodeError::Misuse("a key was written without a value"));
+            return Err(misuse("a key was written without a value"));
         }
         if self.row_open {
-            return Err(EncodeError::Misuse("the last row was not ended"));
+            return Err(misuse("the last row was not ended"));
         }
         match self.cur.kind {
-            Kind::Root => return Err(EncodeError::Misuse("nothing to end")),
-            Kind::Header => return Err(EncodeError::Misuse("the table header was not ended")),
+            Kind::Root => return Err(misuse("nothing to end")),
+            Kind::Header => return Err(misuse("the table header was not ended")),
             Kind::Object => {
                 if let Some(hyphen) = self.cur.hyphen {
                     // An empty object as a list item is a bare hyphen.
@@ -636,11 +655,11 @@ impl<W: io::Write> Writer<W> {
             }
             Kind::List | Kind::Inline | Kind::Table | Kind::Keyed => {
                 if self.cur.written != self.cur.declared {
-                    return Err(EncodeError::CountMismatch {
-                        what: self.cur.kind.counted(),
-                        declared: self.cur.declared,
-                        written: self.cur.written,
-                    });
+                    return Err(count_mismatch(
+                        self.cur.kind.counted(),
+                        self.cur.declared,
+                        self.cur.written,
+                    ));
                 }
             }
         }
@@ -693,9 +712,7 @@ impl<W: io::Write> Writer<W> {
                 self.key_open = false;
                 Ok(Slot::AfterKey(self.cur.depth))
             }
-            Kind::Object => Err(EncodeError::Misuse(
-                "a value in an object needs a key first",
-            )),
+            Kind::Object => Err(misuse("a value in an object needs a key first")),
             Kind::List => {
                 self.check_room()?;
                 self.cur.written += 1;
@@ -705,11 +722,9 @@ impl<W: io::Write> Writer<W> {
                 self.cur.written = 1;
                 Ok(Slot::Root)
             }
-            Kind::Root => Err(EncodeError::Misuse(
-                "the document already has its root value",
-            )),
+            Kind::Root => Err(misuse("the document already has its root value")),
             Kind::Inline | Kind::Header | Kind::Table | Kind::Keyed => {
-                Err(EncodeError::Misuse("only primitives are allowed here"))
+                Err(misuse("only primitives are allowed here"))
             }
         }
     }
@@ -717,18 +732,19 @@ impl<W: io::Write> Writer<W> {
     /// Errors when the current array already has its declared number of entries.
     fn check_room(&self) -> Result<(), EncodeError> {
         if self.cur.written >= self.cur.declared {
-            return Err(EncodeError::CountMismatch {
-                what: self.cur.kind.counted(),
-                declared: self.cur.declared,
-                written: self.cur.written + 1,
-            });
+            return Err(count_mismatch(
+                self.cur.kind.counted(),
+                self.cur.declared,
+                self.cur.written + 1,
+            ));
         }
         Ok(())
     }
 
     fn open_array(&mut self, len: usize, kind: Kind, keyed: bool) -> Result<(), EncodeError> {
-        if keyed && self.cur.kind == Kind::List {
-            return Err(EncodeError::Misuse("a list item cannot be a keyed table"));
+        if kind == Kind::Header && self.cur.kind == Kind::List {
+            // A key-less table header is valid only at the root; decoders reject `- [N]{…}:`.
+            return Err(misuse("a list item cannot be a table"));
         }
         let depth = match self.slot()? {
             Slot::AfterKey(depth) => {
@@ -792,7 +808,7 @@ impl<W: io::Write> Writer<W> {
 
     fn header_name(&mut self, name: &[u8]) -> Result<(), EncodeError> {
         if self.cur.kind != Kind::Header {
-            return Err(EncodeError::Misuse("columns belong in a table header"));
+            return Err(misuse("columns belong in a table header"));
         }
         if !self.cur.quiet {
             if self.header_sep {

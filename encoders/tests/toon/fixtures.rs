@@ -8,21 +8,21 @@ use serde_json::Value;
 
 /// One test vector of a fixture file.
 #[derive(Debug)]
-pub struct Case {
+pub(crate) struct Case {
     /// `file.json: name`, for failure messages.
-    pub label: String,
+    pub(crate) label: String,
     /// The `input` field: a JSON value (encode) or a TOON string (decode).
-    pub input: Value,
+    pub(crate) input: Value,
     /// The `expected` field.
-    pub expected: Value,
+    pub(crate) expected: Value,
     /// Whether decoding must fail.
-    pub should_error: bool,
+    pub(crate) should_error: bool,
     /// The `options` object, `Null` when absent.
-    pub options: Value,
+    pub(crate) options: Value,
 }
 
 /// The fixture root, or `None` (after printing a loud skip line) when it is missing outside CI.
-pub fn root() -> Option<PathBuf> {
+pub(crate) fn root() -> Option<PathBuf> {
     let dir = match std::env::var_os("TOON_FIXTURES") {
         Some(dir) => PathBuf::from(dir),
         None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/toon-fixtures"),
@@ -31,14 +31,17 @@ pub fn root() -> Option<PathBuf> {
         return Some(dir);
     }
     if std::env::var_os("CI").is_some() {
-        panic!("TOON fixtures not found at {} (CI is set, so this is a failure)", dir.display());
+        panic!(
+            "TOON fixtures not found at {} (CI is set, so this is a failure)",
+            dir.display()
+        );
     }
     eprintln!("skipped: fixtures not found at {}", dir.display());
     None
 }
 
 /// Every case of every file in `root/<category>/`, in file-name order.
-pub fn load(category: &str) -> Vec<Case> {
+pub(crate) fn load(category: &str) -> Vec<Case> {
     let Some(root) = root() else {
         return Vec::new();
     };
@@ -53,7 +56,11 @@ pub fn load(category: &str) -> Vec<Case> {
     for file in files {
         let text = std::fs::read_to_string(&file).expect("fixture file is UTF-8");
         let doc: Value = serde_json::from_str(&text).expect("fixture file is JSON");
-        let file_name = file.file_name().unwrap_or_default().to_string_lossy().into_owned();
+        let file_name = file
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
         for test in doc["tests"].as_array().expect("tests array") {
             cases.push(Case {
                 label: format!("{file_name}: {}", test["name"].as_str().unwrap_or("?")),
@@ -64,6 +71,10 @@ pub fn load(category: &str) -> Vec<Case> {
             });
         }
     }
-    assert!(!cases.is_empty(), "no fixture cases under {}", dir.display());
+    assert!(
+        !cases.is_empty(),
+        "no fixture cases under {}",
+        dir.display()
+    );
     cases
 }

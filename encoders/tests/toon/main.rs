@@ -1,6 +1,7 @@
 //! Conformance and property tests of the TOON library against the spec's fixture vectors.
 
-mod fixtures;
-mod encode;
 mod decode;
+mod encode;
+mod fixtures;
+mod records;
 mod roundtrip;

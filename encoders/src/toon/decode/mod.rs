@@ -9,12 +9,16 @@
 //! (the text before the colon becomes a literal key). Tabs in indentation and rows of the wrong
 //! width are errors in both modes.
 //!
-//! Numbers follow the policy in `number.rs`: integers stay exact as `i64`/`u64`, larger ones
-//! become the nearest `f64`, whole values written with a fraction or exponent below 2^53 become
-//! integers, and a token too large for `f64` stays a string.
+//! Numbers (the spec asks each implementation to document its policy): integers stay exact as
+//! `i64`/`u64` and larger ones become the nearest `f64`; tokens with a fraction or exponent
+//! become `f64`, except whole values below 2^53 in magnitude, which become integers (`2.5e2` is
+//! `250`, `-0.0` is `0`); a token too large for `f64` (`1e400`) stays a string. Leading zeros
+//! (`05`), a leading `+`, `.5`, `1.`, `NaN` and `Infinity` are strings.
 //!
-//! Every error carries a 1-based line and column. The decoder never panics on input, and
-//! nesting deeper than [`MAX_DEPTH`] levels is an error, so no input can exhaust the stack.
+//! Every error in the input carries a 1-based line and column. The decoder never panics on
+//! input and keeps its open containers on the heap, not the call stack; nesting deeper than
+//! [`MAX_DEPTH`] levels is an error, which also keeps the resulting `Value` shallow enough for
+//! its recursive `Drop`.
 
 mod arrays;
 mod error;

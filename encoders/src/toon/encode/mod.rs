@@ -4,8 +4,10 @@
 //! the same keys?) before its header can be written, so the value is first recorded on a
 //! compact byte tape ([`tape`]) by a custom serde `Serializer` ([`serializer`]); a layout pass
 //! ([`layout`], [`schema`]) then reads the tape, decides each form and drives the [`Writer`].
-//! No `serde_json::Value` or other owned tree is built. An [`Encoder`] keeps the tape's buffer
-//! between calls, so encoding in a loop allocates nothing once warmed up.
+//! No `serde_json::Value` or other owned tree is built. While recording, [`uniform`] spots
+//! arrays of flat structs with identical fields, so for the commonest table the layout skips
+//! its check pass and writes the rows in one walk. An [`Encoder`] keeps its buffers between
+//! calls, so encoding in a loop allocates nothing once warmed up.
 //!
 //! # Memory
 //!
@@ -32,6 +34,7 @@ mod layout;
 mod schema;
 mod serializer;
 mod tape;
+mod uniform;
 
 use std::{io, mem};
 
@@ -39,6 +42,7 @@ use serde::Serialize;
 
 use self::serializer::TapeSerializer;
 use self::tape::Tape;
+use self::uniform::Tracker;
 use super::writer::{FLUSH_AT, Writer};
 use super::{EncodeError, Options};
 
@@ -70,6 +74,7 @@ pub const MAX_DEPTH: usize = 128;
 pub struct Encoder {
     opts: Options,
     tape: Tape,
+    track: Tracker,
     /// The output buffer of [`to_writer`](Self::to_writer), kept for the next call.
     buf: Vec<u8>,
 }
@@ -80,6 +85,7 @@ impl Encoder {
         Encoder {
             opts,
             tape: Tape::default(),
+            track: Tracker::default(),
             buf: Vec::new(),
         }
     }
@@ -113,9 +119,9 @@ impl Encoder {
     ) -> Result<(), EncodeError> {
         self.record(value)?;
         let start = out.len();
-        // The output is usually close to the tape's size; reserving it up front saves most of
-        // the regrowth copies.
-        out.reserve(self.tape.len());
+        // A table's text is about the tape's size (lists repeat their keys and grow past it);
+        // reserving a little more up front saves the regrowth copies in the common case.
+        out.reserve(self.tape.len() + self.tape.len() / 4);
         let mut writer = Writer::with_buffer(io::sink(), self.opts, mem::take(out), usize::MAX);
         let result =
             layout::write_document(&self.tape, &mut writer).and_then(|()| writer.close_all());
@@ -136,7 +142,11 @@ impl Encoder {
 
     fn record<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
         self.tape.clear();
-        value.serialize(&mut TapeSerializer::new(&mut self.tape, MAX_DEPTH))
+        value.serialize(&mut TapeSerializer::new(
+            &mut self.tape,
+            &mut self.track,
+            MAX_DEPTH,
+        ))
     }
 }
 

@@ -10,7 +10,7 @@
 
 use std::io;
 
-use super::tape::{Key, Node, Tape};
+use super::tape::{Corrupt, Key, Node, Tape};
 use crate::toon::EncodeError;
 use crate::toon::writer::Writer;
 
@@ -33,9 +33,13 @@ pub(crate) struct Schema<'t> {
     /// `seen[c] == stamp` marks column `c` as matched by the object being checked out of order.
     seen: Vec<u32>,
     stamp: u32,
+    /// Every checked object had its keys in column order, so rows can be written without
+    /// looking at keys.
+    ordered: bool,
 }
 
-const BROKEN: EncodeError = EncodeError::Internal("table row does not match its checked layout");
+/// A row that does not match the layout it was checked against: an encoder bug.
+const BROKEN: Corrupt = Corrupt;
 
 impl<'t> Schema<'t> {
     pub(crate) fn new() -> Self {
@@ -44,25 +48,41 @@ impl<'t> Schema<'t> {
             width: 0,
             seen: Vec::new(),
             stamp: 0,
+            ordered: true,
         }
     }
 
-    /// Whether the array whose content starts at `body` is tabular; if so the layout is kept
-    /// for [`write_header`](Self::write_header) and [`write_row`](Self::write_row).
-    pub(crate) fn fit_array(&mut self, tape: &'t Tape, body: usize) -> Result<bool, EncodeError> {
+    /// If the array whose content starts at `body` is tabular, its number of rows; the
+    /// layout is kept for [`write_header`](Self::write_header) and
+    /// [`write_row`](Self::write_row).
+    pub(crate) fn fit_array(
+        &mut self,
+        tape: &'t Tape,
+        body: usize,
+    ) -> Result<Option<usize>, Corrupt> {
         let mut pos = body;
         let Some(Node::Object(first)) = tape.next_item(&mut pos)? else {
-            return Ok(false);
+            return Ok(None);
         };
         if !self.build_root(tape, first)? {
-            return Ok(false);
+            return Ok(None);
+        }
+        let mut count = 1;
+        if tape.is_uniform(body) {
+            // The serializer saw every element with the first one's keys, in order, and only
+            // primitive values: what the check below would find, without the walk.
+            while tape.next_item(&mut pos)?.is_some() {
+                count += 1;
+            }
+            return Ok(Some(count));
         }
         while let Some(node) = tape.next_item(&mut pos)? {
             if !self.fits(tape, 0, self.cols.len(), self.width, node)? {
-                return Ok(false);
+                return Ok(None);
             }
+            count += 1;
         }
-        Ok(true)
+        Ok(Some(count))
     }
 
     /// If the object whose content starts at `body` takes the keyed table form (two or more
@@ -71,7 +91,7 @@ impl<'t> Schema<'t> {
         &mut self,
         tape: &'t Tape,
         body: usize,
-    ) -> Result<Option<usize>, EncodeError> {
+    ) -> Result<Option<usize>, Corrupt> {
         let mut pos = body;
         let Some((_, Node::Object(first))) = tape.next_field(&mut pos)? else {
             return Ok(None);
@@ -105,11 +125,23 @@ impl<'t> Schema<'t> {
         w: &mut Writer<W>,
         body: usize,
     ) -> Result<(), EncodeError> {
+        if self.ordered && self.cols.len() == self.width {
+            // Flat columns and every row in column order (every struct): the fields are the
+            // cells, one after the other.
+            let mut pos = body;
+            while !tape.at_end(pos)? {
+                let (atom, next) = tape.atom(tape.skip_key(pos)?)?.ok_or(BROKEN)?;
+                w.cell_verified(atom);
+                pos = next;
+            }
+            return Ok(());
+        }
         self.write_cells(tape, w, 0, self.cols.len(), body)
     }
 
-    fn build_root(&mut self, tape: &'t Tape, body: usize) -> Result<bool, EncodeError> {
+    fn build_root(&mut self, tape: &'t Tape, body: usize) -> Result<bool, Corrupt> {
         self.cols.clear();
+        self.ordered = true;
         match self.build(tape, body)? {
             Some(width) => {
                 self.width = width;
@@ -120,7 +152,7 @@ impl<'t> Schema<'t> {
     }
 
     /// Appends the columns of the object at `body`; `None` if it cannot head a table.
-    fn build(&mut self, tape: &'t Tape, body: usize) -> Result<Option<usize>, EncodeError> {
+    fn build(&mut self, tape: &'t Tape, body: usize) -> Result<Option<usize>, Corrupt> {
         let start = self.cols.len();
         let mut width = 0;
         let mut pos = body;
@@ -175,25 +207,33 @@ impl<'t> Schema<'t> {
         end: usize,
         width: usize,
         node: Node<'t>,
-    ) -> Result<bool, EncodeError> {
+    ) -> Result<bool, Corrupt> {
         let Node::Object(body) = node else {
             return Ok(false);
         };
         let mut pos = body;
         let mut c = first;
         let mut count = 0;
-        while let Some((key, value)) = tape.next_field(&mut pos)? {
-            if c >= end {
-                return Ok(false);
-            }
-            let Some(col) = self.cols.get(c).copied() else {
+        while !tape.at_end(pos)? {
+            let (key, value_at) = tape.key(pos)?;
+            let Some(col) = self.cols.get(c).copied().filter(|_| c < end) else {
+                // More fields than columns.
                 return Ok(false);
             };
             if !tape.key_eq(col.key, key) {
                 return self.fits_any_order(tape, first, end, width, body);
             }
-            if !self.cell_fits(tape, c, col, value)? {
-                return Ok(false);
+            if col.width == 0 {
+                match tape.skip_primitive(value_at)? {
+                    Some(next) => pos = next,
+                    None => return Ok(false),
+                }
+            } else {
+                let (value, next) = tape.node(value_at)?;
+                if !self.fits(tape, c + 1, col.end, col.width, value)? {
+                    return Ok(false);
+                }
+                pos = next;
             }
             c = col.end;
             count += 1;
@@ -209,7 +249,8 @@ impl<'t> Schema<'t> {
         end: usize,
         width: usize,
         body: usize,
-    ) -> Result<bool, EncodeError> {
+    ) -> Result<bool, Corrupt> {
+        self.ordered = false;
         let stamp = self.next_stamp();
         let mut pos = body;
         let mut count = 0;
@@ -243,7 +284,7 @@ impl<'t> Schema<'t> {
         at: usize,
         col: Col<'t>,
         value: Node<'t>,
-    ) -> Result<bool, EncodeError> {
+    ) -> Result<bool, Corrupt> {
         if col.width == 0 {
             Ok(!matches!(value, Node::Object(_) | Node::Array(_)))
         } else {
@@ -298,21 +339,24 @@ impl<'t> Schema<'t> {
         let mut cursor = body;
         let mut c = first;
         while let Some(col) = self.cols.get(c).filter(|_| c < end) {
-            let mut next = cursor;
-            let value = match tape.next_field(&mut next)? {
-                Some((key, value)) if tape.key_eq(key, col.key) => {
-                    cursor = next;
-                    value
+            let value_at = if self.ordered {
+                tape.skip_key(cursor)?
+            } else {
+                match next_value_if(tape, cursor, col.key)? {
+                    Some(at) => at,
+                    None => lookup(tape, body, col.key)?.ok_or(BROKEN)?,
                 }
-                _ => lookup(tape, body, col.key)?.ok_or(BROKEN)?,
             };
             if col.width == 0 {
-                w.cell_atom(value.atom().ok_or(BROKEN)?)?;
+                let (atom, next) = tape.atom(value_at)?.ok_or(BROKEN)?;
+                w.cell_atom(atom)?;
+                cursor = next;
             } else {
-                let Node::Object(inner) = value else {
-                    return Err(BROKEN);
+                let (Node::Object(inner), next) = tape.node(value_at)? else {
+                    return Err(BROKEN.into());
                 };
                 self.write_cells(tape, w, c + 1, col.end, inner)?;
+                cursor = next;
             }
             c = col.end;
         }
@@ -320,13 +364,25 @@ impl<'t> Schema<'t> {
     }
 }
 
-/// The value of field `key` in the object at `body`.
-fn lookup<'t>(tape: &'t Tape, body: usize, key: Key<'_>) -> Result<Option<Node<'t>>, EncodeError> {
+/// The position of the value of the field at `pos` if that field is named `key`.
+#[inline]
+fn next_value_if(tape: &Tape, pos: usize, key: Key<'_>) -> Result<Option<usize>, Corrupt> {
+    if tape.at_end(pos)? {
+        return Ok(None);
+    }
+    let (k, value_at) = tape.key(pos)?;
+    Ok(tape.key_eq(k, key).then_some(value_at))
+}
+
+/// The position of the value of field `key` in the object at `body`.
+fn lookup(tape: &Tape, body: usize, key: Key<'_>) -> Result<Option<usize>, Corrupt> {
     let mut pos = body;
-    while let Some((k, value)) = tape.next_field(&mut pos)? {
+    while !tape.at_end(pos)? {
+        let (k, value_at) = tape.key(pos)?;
         if tape.key_eq(k, key) {
-            return Ok(Some(value));
+            return Ok(Some(value_at));
         }
+        pos = tape.node(value_at)?.1;
     }
     Ok(None)
 }

@@ -13,20 +13,24 @@ use std::fmt::{self, Write as _};
 use serde::ser::{self, Impossible, Serialize};
 
 use super::tape::{Container, Tape};
+use super::uniform::Tracker;
 use crate::toon::{EncodeError, number};
 
-/// Serializes into a tape, counting open containers.
+/// Serializes into a tape, counting open containers and spotting tables of flat structs.
 pub(crate) struct TapeSerializer<'t> {
     tape: &'t mut Tape,
+    track: &'t mut Tracker,
     depth: usize,
     limit: usize,
 }
 
 impl<'t> TapeSerializer<'t> {
     /// A serializer appending to `tape` that refuses to nest more than `limit` containers.
-    pub(crate) fn new(tape: &'t mut Tape, limit: usize) -> Self {
+    pub(crate) fn new(tape: &'t mut Tape, track: &'t mut Tracker, limit: usize) -> Self {
+        track.clear();
         TapeSerializer {
             tape,
+            track,
             depth: 0,
             limit,
         }
@@ -38,13 +42,44 @@ impl<'t> TapeSerializer<'t> {
             return Err(EncodeError::DepthLimit { limit: self.limit });
         }
         self.depth += 1;
+        match kind {
+            Container::Array => self.track.open_array(),
+            Container::Object => self.track.open_object(),
+        }
         Ok(self.tape.open(kind))
     }
 
     #[inline]
-    fn close(&mut self, at: usize) {
+    fn close(&mut self, at: usize, kind: Container) {
         self.tape.close(at);
         self.depth -= 1;
+        match kind {
+            Container::Array => {
+                if self.track.close_array() {
+                    self.tape.mark_uniform(at);
+                }
+            }
+            Container::Object => self.track.close_object(),
+        }
+    }
+
+    #[inline]
+    fn static_key(&mut self, key: &'static str) {
+        match self.track.predict(key) {
+            Some(id) => self.tape.push_static_id(id),
+            None => {
+                let id = self.tape.push_static_key(key);
+                self.track.static_key(key, id);
+            }
+        }
+    }
+
+    #[inline]
+    fn element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), EncodeError> {
+        self.track.element_begin();
+        value.serialize(&mut *self)?;
+        self.track.element_end();
+        Ok(())
     }
 
     /// `{variant: <container>}`: opens both and returns the compound that closes both.
@@ -54,11 +89,12 @@ impl<'t> TapeSerializer<'t> {
         inner: Container,
     ) -> Result<Compound<'a, 't>, EncodeError> {
         let outer = self.open(Container::Object)?;
-        self.tape.push_static_key(variant);
+        self.static_key(variant);
         let at = self.open(inner)?;
         Ok(Compound {
             ser: self,
             at,
+            kind: inner,
             outer: Some(outer),
         })
     }
@@ -68,6 +104,7 @@ impl<'t> TapeSerializer<'t> {
         Ok(Compound {
             ser: self,
             at,
+            kind,
             outer: None,
         })
     }
@@ -95,15 +132,16 @@ fn with_display<T: fmt::Display + ?Sized>(
 pub(crate) struct Compound<'a, 't> {
     ser: &'a mut TapeSerializer<'t>,
     at: usize,
+    kind: Container,
     /// For tuple and struct variants: the wrapping `{variant: …}` object, closed after `at`.
     outer: Option<usize>,
 }
 
 impl Compound<'_, '_> {
     fn finish(self) -> Result<(), EncodeError> {
-        self.ser.close(self.at);
+        self.ser.close(self.at, self.kind);
         if let Some(outer) = self.outer {
-            self.ser.close(outer);
+            self.ser.close(outer, Container::Object);
         }
         Ok(())
     }
@@ -203,7 +241,7 @@ impl<'a, 't> ser::Serializer for &'a mut TapeSerializer<'t> {
         for &b in v {
             self.tape.push_u64(u64::from(b));
         }
-        self.close(at);
+        self.close(at, Container::Array);
         Ok(())
     }
 
@@ -252,9 +290,9 @@ impl<'a, 't> ser::Serializer for &'a mut TapeSerializer<'t> {
         value: &T,
     ) -> Result<(), EncodeError> {
         let at = self.open(Container::Object)?;
-        self.tape.push_static_key(variant);
+        self.static_key(variant);
         value.serialize(&mut *self)?;
-        self.close(at);
+        self.close(at, Container::Object);
         Ok(())
     }
 
@@ -317,7 +355,7 @@ impl ser::SerializeSeq for Compound<'_, '_> {
 
     #[inline]
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), EncodeError> {
-        value.serialize(&mut *self.ser)
+        self.ser.element(value)
     }
 
     fn end(self) -> Result<(), EncodeError> {
@@ -330,7 +368,7 @@ impl ser::SerializeTuple for Compound<'_, '_> {
     type Error = EncodeError;
 
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), EncodeError> {
-        value.serialize(&mut *self.ser)
+        self.ser.element(value)
     }
 
     fn end(self) -> Result<(), EncodeError> {
@@ -343,7 +381,7 @@ impl ser::SerializeTupleStruct for Compound<'_, '_> {
     type Error = EncodeError;
 
     fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), EncodeError> {
-        value.serialize(&mut *self.ser)
+        self.ser.element(value)
     }
 
     fn end(self) -> Result<(), EncodeError> {
@@ -356,7 +394,7 @@ impl ser::SerializeTupleVariant for Compound<'_, '_> {
     type Error = EncodeError;
 
     fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), EncodeError> {
-        value.serialize(&mut *self.ser)
+        self.ser.element(value)
     }
 
     fn end(self) -> Result<(), EncodeError> {
@@ -369,6 +407,7 @@ impl ser::SerializeMap for Compound<'_, '_> {
     type Error = EncodeError;
 
     fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<(), EncodeError> {
+        self.ser.track.dynamic_key();
         key.serialize(KeySerializer {
             tape: &mut *self.ser.tape,
         })
@@ -393,7 +432,7 @@ impl ser::SerializeStruct for Compound<'_, '_> {
         key: &'static str,
         value: &T,
     ) -> Result<(), EncodeError> {
-        self.ser.tape.push_static_key(key);
+        self.ser.static_key(key);
         value.serialize(&mut *self.ser)
     }
 
@@ -411,7 +450,7 @@ impl ser::SerializeStructVariant for Compound<'_, '_> {
         key: &'static str,
         value: &T,
     ) -> Result<(), EncodeError> {
-        self.ser.tape.push_static_key(key);
+        self.ser.static_key(key);
         value.serialize(&mut *self.ser)
     }
 

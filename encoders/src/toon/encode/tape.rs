@@ -14,6 +14,7 @@
 //! | `0x20 + n` / `KEY` | (LEB128 len,) UTF-8 | a map key of `n < 32` / any length |
 //! | `0x80 + id` / `KEY_STATIC` | (LEB128 id) | a `&'static str` key (struct field), interned |
 //! | `ARRAY` / `OBJECT` | u32 LE content length, content, `END` | containers |
+//! | `UNIFORM` | as `ARRAY` | an array of flat objects with identical keys |
 //!
 //! Object content alternates key and value events. The content length lets the layout skip a
 //! subtree in O(1); `u32::MAX` means "too long, walk to `END`", so there is no size limit.
@@ -37,6 +38,8 @@ const KEY_STATIC: u8 = 0x0A;
 const ARRAY: u8 = 0x0B;
 const OBJECT: u8 = 0x0C;
 const END: u8 = 0x0D;
+/// An `ARRAY` the serializer found to be a table of flat objects (see `uniform.rs`).
+const UNIFORM: u8 = 0x0E;
 const SHORT_KEY: u8 = 0x20;
 const SHORT_STR: u8 = 0x40;
 const SHORT_STATIC: u8 = 0x80;
@@ -189,15 +192,29 @@ impl Tape {
         self.push_sized(s.as_bytes(), SHORT_KEY, 32, KEY);
     }
 
+    /// Pushes a struct field name (or variant name) as a key; returns its interned id.
     #[inline]
-    pub(crate) fn push_static_key(&mut self, key: &'static str) {
+    pub(crate) fn push_static_key(&mut self, key: &'static str) -> u32 {
         let id = self.intern(key);
+        self.push_static_id(id);
+        id
+    }
+
+    /// Pushes a key already interned as `id`.
+    #[inline]
+    pub(crate) fn push_static_id(&mut self, id: u32) {
         if id < 64 {
             self.bytes.push(SHORT_STATIC | id as u8);
         } else {
-            self.bytes.push(KEY_STATIC);
-            self.put_varint(u64::from(id));
+            self.push_long_static(id);
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn push_long_static(&mut self, id: u32) {
+        self.bytes.push(KEY_STATIC);
+        self.put_varint(u64::from(id));
     }
 
     /// Starts a container; returns the position of its length field for [`close`](Self::close).
@@ -223,6 +240,19 @@ impl Tape {
         self.bytes.push(END);
     }
 
+    /// Marks the array opened at `at` as a table of flat objects with identical keys.
+    pub(crate) fn mark_uniform(&mut self, at: usize) {
+        if let Some(tag) = at.checked_sub(1).and_then(|i| self.bytes.get_mut(i)) {
+            *tag = UNIFORM;
+        }
+    }
+
+    /// Whether the array whose content starts at `body` was marked by
+    /// [`mark_uniform`](Self::mark_uniform).
+    pub(crate) fn is_uniform(&self, body: usize) -> bool {
+        body.checked_sub(5).and_then(|i| self.bytes.get(i)) == Some(&UNIFORM)
+    }
+
     #[inline]
     fn push_sized(&mut self, s: &[u8], short_tag: u8, short_limit: usize, tag: u8) {
         if s.len() < short_limit {
@@ -243,18 +273,26 @@ impl Tape {
         self.bytes.push(v as u8);
     }
 
+    #[inline]
     fn intern(&mut self, key: &'static str) -> u32 {
         // A `&'static str` never changes, so its address and length identify its content.
         let addr = key.as_ptr() as usize;
-        let slot = ((addr >> 3) ^ (addr >> 11) ^ key.len()) % RECENT_SLOTS;
+        // Fibonacci hashing: field names sit next to each other in read-only data, and the
+        // multiplication spreads neighbouring addresses over the slots.
+        let hash = ((addr ^ key.len().rotate_left(48)) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let slot = (hash >> 56) as usize % RECENT_SLOTS;
+        match self.recent.get(slot) {
+            Some(&(a, len, id)) if a == addr && len == key.len() => id,
+            _ => self.intern_slow(key, slot),
+        }
+    }
+
+    /// The interner's miss path, out of line so the hit path stays small enough to inline.
+    #[cold]
+    #[inline(never)]
+    fn intern_slow(&mut self, key: &'static str, slot: usize) -> u32 {
         if self.recent.is_empty() {
             self.recent.resize(RECENT_SLOTS, (0, 0, 0));
-        }
-        if let Some(&(a, len, id)) = self.recent.get(slot)
-            && a == addr
-            && len == key.len()
-        {
-            return id;
         }
         let id = match self.static_ids.get(key) {
             Some(&id) => id,
@@ -267,24 +305,27 @@ impl Tape {
             }
         };
         if let Some(entry) = self.recent.get_mut(slot) {
-            *entry = (addr, key.len(), id);
+            *entry = (key.as_ptr() as usize, key.len(), id);
         }
         id
     }
 
     // ---- reading ------------------------------------------------------------------------
 
-    fn byte(&self, pos: usize) -> Result<u8, EncodeError> {
+    #[inline]
+    fn byte(&self, pos: usize) -> Result<u8, Corrupt> {
         self.bytes.get(pos).copied().ok_or(CORRUPT)
     }
 
-    fn slice(&self, pos: usize, len: usize) -> Result<&[u8], EncodeError> {
+    #[inline]
+    fn slice(&self, pos: usize, len: usize) -> Result<&[u8], Corrupt> {
         self.bytes
             .get(pos..pos.checked_add(len).ok_or(CORRUPT)?)
             .ok_or(CORRUPT)
     }
 
-    fn varint(&self, mut pos: usize) -> Result<(u64, usize), EncodeError> {
+    #[inline]
+    fn varint(&self, mut pos: usize) -> Result<(u64, usize), Corrupt> {
         let mut v = 0u64;
         let mut shift = 0u32;
         loop {
@@ -298,20 +339,22 @@ impl Tape {
         }
     }
 
-    fn sized(&self, pos: usize) -> Result<(&[u8], usize), EncodeError> {
+    #[inline]
+    fn sized(&self, pos: usize) -> Result<(&[u8], usize), Corrupt> {
         let (len, start) = self.varint(pos)?;
-        let len = usize::try_from(len).map_err(|_| CORRUPT)?;
+        let len = usize::try_from(len).map_err(|_| Corrupt)?;
         Ok((self.slice(start, len)?, start + len))
     }
 
     /// Whether `pos` is the end of the enclosing container.
     #[inline]
-    pub(crate) fn at_end(&self, pos: usize) -> Result<bool, EncodeError> {
+    pub(crate) fn at_end(&self, pos: usize) -> Result<bool, Corrupt> {
         Ok(self.byte(pos)? == END)
     }
 
     /// The value at `pos` and the position after it (after the `END` of a container).
-    pub(crate) fn node(&self, pos: usize) -> Result<(Node<'_>, usize), EncodeError> {
+    #[inline]
+    pub(crate) fn node(&self, pos: usize) -> Result<(Node<'_>, usize), Corrupt> {
         let tag = self.byte(pos)?;
         let next = pos + 1;
         Ok(match tag {
@@ -329,15 +372,15 @@ impl Tape {
             }
             NINT => {
                 let (v, next) = self.varint(next)?;
-                let v = i64::try_from(v).map_err(|_| CORRUPT)?;
+                let v = i64::try_from(v).map_err(|_| Corrupt)?;
                 (Node::I64(-1 - v), next)
             }
             F64 => {
-                let raw = self.slice(next, 8)?.try_into().map_err(|_| CORRUPT)?;
+                let raw = self.slice(next, 8)?.try_into().map_err(|_| Corrupt)?;
                 (Node::F64(f64::from_le_bytes(raw)), next + 8)
             }
             F32 => {
-                let raw = self.slice(next, 4)?.try_into().map_err(|_| CORRUPT)?;
+                let raw = self.slice(next, 4)?.try_into().map_err(|_| Corrupt)?;
                 (Node::F32(f32::from_le_bytes(raw)), next + 4)
             }
             NUM => {
@@ -348,13 +391,13 @@ impl Tape {
                 let (s, next) = self.sized(next)?;
                 (Node::Str(s), next)
             }
-            ARRAY | OBJECT => {
+            ARRAY | UNIFORM | OBJECT => {
                 let body = next + 4;
                 let end = self.container_end(next)?;
-                let node = if tag == ARRAY {
-                    Node::Array(body)
-                } else {
+                let node = if tag == OBJECT {
                     Node::Object(body)
+                } else {
+                    Node::Array(body)
                 };
                 (node, end)
             }
@@ -362,8 +405,74 @@ impl Tape {
         })
     }
 
+    /// The position after the primitive at `pos`; `None` if a container starts there. The
+    /// table check calls this for every cell, so it decodes lengths and nothing else.
+    #[inline]
+    pub(crate) fn skip_primitive(&self, pos: usize) -> Result<Option<usize>, Corrupt> {
+        let tag = self.byte(pos)?;
+        let next = pos + 1;
+        Ok(Some(match tag {
+            SMALL_UINT..=0xFF | NULL | FALSE | TRUE => next,
+            SHORT_STR..SHORT_STATIC => next + usize::from(tag & 0x3f),
+            UINT | NINT => self.varint(next)?.1,
+            F64 => next + 8,
+            F32 => next + 4,
+            NUM | STR => {
+                let (len, start) = self.varint(next)?;
+                start + usize::try_from(len).map_err(|_| Corrupt)?
+            }
+            ARRAY | UNIFORM | OBJECT => return Ok(None),
+            _ => return Err(Corrupt),
+        }))
+    }
+
+    /// The primitive at `pos` as the writer takes it, and the position after it; `None` if a
+    /// container starts there.
+    #[inline]
+    pub(crate) fn atom(&self, pos: usize) -> Result<Option<(Atom<'_>, usize)>, Corrupt> {
+        let tag = self.byte(pos)?;
+        let next = pos + 1;
+        Ok(Some(match tag {
+            SMALL_UINT..=0xFF => (Atom::U64(u64::from(tag & 0x3f)), next),
+            SHORT_STR..SHORT_STATIC => {
+                let len = usize::from(tag & 0x3f);
+                (Atom::Str(self.slice(next, len)?), next + len)
+            }
+            UINT => {
+                let (v, next) = self.varint(next)?;
+                (Atom::U64(v), next)
+            }
+            NINT => {
+                let (v, next) = self.varint(next)?;
+                (Atom::I64(-1 - i64::try_from(v).map_err(|_| Corrupt)?), next)
+            }
+            F64 => {
+                let raw = self.slice(next, 8)?.try_into().map_err(|_| Corrupt)?;
+                (Atom::F64(f64::from_le_bytes(raw)), next + 8)
+            }
+            TRUE => (Atom::Bool(true), next),
+            FALSE => (Atom::Bool(false), next),
+            NULL => (Atom::Null, next),
+            ARRAY | UNIFORM | OBJECT => return Ok(None),
+            _ => {
+                let (node, next) = self.node(pos)?;
+                (node.atom().ok_or(Corrupt)?, next)
+            }
+        }))
+    }
+
+    /// The position of the value of the key at `pos`, without decoding the key.
+    #[inline]
+    pub(crate) fn skip_key(&self, pos: usize) -> Result<usize, Corrupt> {
+        match self.byte(pos)? {
+            SHORT_STATIC..SMALL_UINT => Ok(pos + 1),
+            _ => Ok(self.key(pos)?.1),
+        }
+    }
+
     /// The key at `pos` and the position of its value.
-    pub(crate) fn key(&self, pos: usize) -> Result<(Key<'_>, usize), EncodeError> {
+    #[inline]
+    pub(crate) fn key(&self, pos: usize) -> Result<(Key<'_>, usize), Corrupt> {
         let tag = self.byte(pos)?;
         let next = pos + 1;
         Ok(match tag {
@@ -378,7 +487,7 @@ impl Tape {
             }
             KEY_STATIC => {
                 let (id, next) = self.varint(next)?;
-                (Key::Static(u32::try_from(id).map_err(|_| CORRUPT)?), next)
+                (Key::Static(u32::try_from(id).map_err(|_| Corrupt)?), next)
             }
             _ => return Err(CORRUPT),
         })
@@ -386,7 +495,7 @@ impl Tape {
 
     /// The next element of an array at `*pos`, advancing past it; `None` at the array's end.
     #[inline]
-    pub(crate) fn next_item(&self, pos: &mut usize) -> Result<Option<Node<'_>>, EncodeError> {
+    pub(crate) fn next_item(&self, pos: &mut usize) -> Result<Option<Node<'_>>, Corrupt> {
         if self.at_end(*pos)? {
             return Ok(None);
         }
@@ -400,7 +509,7 @@ impl Tape {
     pub(crate) fn next_field(
         &self,
         pos: &mut usize,
-    ) -> Result<Option<(Key<'_>, Node<'_>)>, EncodeError> {
+    ) -> Result<Option<(Key<'_>, Node<'_>)>, Corrupt> {
         if self.at_end(*pos)? {
             return Ok(None);
         }
@@ -431,8 +540,9 @@ impl Tape {
     }
 
     /// Position after the `END` of the container whose length field is at `at`.
-    fn container_end(&self, at: usize) -> Result<usize, EncodeError> {
-        let raw = self.slice(at, 4)?.try_into().map_err(|_| CORRUPT)?;
+    #[inline]
+    fn container_end(&self, at: usize) -> Result<usize, Corrupt> {
+        let raw = self.slice(at, 4)?.try_into().map_err(|_| Corrupt)?;
         let len = u32::from_le_bytes(raw);
         let body = at + 4;
         if len == UNKNOWN_LEN {
@@ -448,7 +558,7 @@ impl Tape {
     /// Position after the `END` closing the container whose content starts at `pos`, found
     /// by walking (iteratively: the nesting depth of the tape is bounded, but this path is
     /// only for containers longer than 4 GiB, where a length field could not be trusted).
-    fn walk_to_end(&self, mut pos: usize) -> Result<usize, EncodeError> {
+    fn walk_to_end(&self, mut pos: usize) -> Result<usize, Corrupt> {
         let mut depth = 1usize;
         while depth > 0 {
             let tag = self.byte(pos)?;
@@ -457,7 +567,7 @@ impl Tape {
                     depth -= 1;
                     pos += 1;
                 }
-                ARRAY | OBJECT => {
+                ARRAY | UNIFORM | OBJECT => {
                     depth += 1;
                     pos += 5;
                 }
@@ -471,7 +581,19 @@ impl Tape {
     }
 }
 
-const CORRUPT: EncodeError = EncodeError::Internal("malformed tape");
+/// The tape does not hold what the serializer put there: an encoder bug, reported as
+/// [`EncodeError::Internal`]. A zero-sized error keeps the reader's hot path free of
+/// constructing and dropping `EncodeError` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Corrupt;
+
+const CORRUPT: Corrupt = Corrupt;
+
+impl From<Corrupt> for EncodeError {
+    fn from(_: Corrupt) -> Self {
+        EncodeError::Internal("malformed tape")
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -603,8 +725,8 @@ mod tests {
             t.close(at);
         });
         tape.bytes.truncate(7);
-        assert!(matches!(tape.node(0), Err(EncodeError::Internal(_))));
+        assert_eq!(tape.node(0).err(), Some(Corrupt));
         tape.bytes = vec![UINT, 0xff, 0xff];
-        assert!(matches!(tape.node(0), Err(EncodeError::Internal(_))));
+        assert_eq!(tape.node(0).err(), Some(Corrupt));
     }
 }
