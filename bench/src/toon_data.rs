@@ -112,27 +112,10 @@ pub fn write_by_hand<W: io::Write>(sink: W, rows: &[Row], opts: Options) -> Resu
     Ok(w.finish()?)
 }
 
-/// Whether the records encoder's auto mode is compiled in (cargo feature `records`).
-pub const RECORDS_ENABLED: bool = cfg!(feature = "records");
-
-/// The records encoder's auto-mode output for `rows`, or `None` when the `records` feature is
-/// off.
-///
-/// The records encoder (`tsgraph_encoders::toon::records`) is being written concurrently; to
-/// enable this column, check that the call below matches its final signature and run
-/// `toon-bench` with `--features records`.
-pub fn records_auto(rows: &[Row]) -> Result<Option<String>> {
-    #[cfg(feature = "records")]
-    {
-        use tsgraph_encoders::toon::records;
-        // Assumed signature: `encode_auto(&impl Serialize, &RecordsOptions) -> Result<impl
-        // Display, impl Error>`; adjust this one call if the module's API differs.
-        let text = records::encode_auto(rows, &records::RecordsOptions::default())?;
-        Ok(Some(text.to_string()))
-    }
-    #[cfg(not(feature = "records"))]
-    {
-        let _ = rows;
-        Ok(None)
-    }
+/// The records encoder's auto-mode output for `rows`, with the form it chose.
+pub fn records_auto(rows: &[Row]) -> Result<(String, String)> {
+    use tsgraph_encoders::toon::records;
+    let records = records::to_records(rows)?;
+    let (form, text) = records::encode_auto(&records, &records::RecordsOptions::default())?;
+    Ok((form.to_string(), text))
 }

@@ -287,37 +287,33 @@ fn main() -> Result<()> {
         args.token_rows.min(n)
     };
     let sample = &rows[..token_rows];
-    let mut texts: Vec<(&str, Option<String>)> = vec![
-        ("JSON, pretty", Some(serde_json::to_string_pretty(sample)?)),
-        ("JSON, compact", Some(serde_json::to_string(sample)?)),
-        (
-            "TOON (toon::to_string)",
-            Some(toon::to_string(sample, &opts)?),
-        ),
+    let (auto_form, auto_text) = toon_data::records_auto(sample)?;
+    let auto_name = format!("TOON records, auto (chose {auto_form})");
+    let texts: Vec<(&str, String)> = vec![
+        ("JSON, pretty", serde_json::to_string_pretty(sample)?),
+        ("JSON, compact", serde_json::to_string(sample)?),
+        ("TOON (toon::to_string)", toon::to_string(sample, &opts)?),
+        (&auto_name, auto_text),
     ];
-    texts.push((
-        "TOON records, auto (records::encode_auto)",
-        toon_data::records_auto(sample)?,
-    ));
     let o200k = tiktoken_rs::o200k_base_singleton();
     let cl100k = tiktoken_rs::cl100k_base_singleton();
     let token_started = Instant::now();
-    let mut counted: Vec<(&str, Option<TokenCount>)> = Vec::new();
-    for (name, text) in &texts {
-        counted.push((
-            name,
-            text.as_ref().map(|t| TokenCount {
-                bytes: t.len(),
-                o200k: count(o200k, t),
-                cl100k: count(cl100k, t),
-            }),
-        ));
-    }
+    let counted: Vec<(&str, TokenCount)> = texts
+        .iter()
+        .map(|(name, text)| {
+            let count_of = TokenCount {
+                bytes: text.len(),
+                o200k: count(o200k, text),
+                cl100k: count(cl100k, text),
+            };
+            (*name, count_of)
+        })
+        .collect();
     let token_time = token_started.elapsed();
     let json_tokens = counted
         .iter()
         .find(|(name, _)| *name == "JSON, compact")
-        .and_then(|(_, c)| *c)
+        .map(|(_, c)| *c)
         .context("compact JSON was not counted")?;
     let mut tokens = Table::new(&[
         "format",
@@ -328,17 +324,14 @@ fn main() -> Result<()> {
         "vs compact JSON",
     ]);
     for (name, c) in &counted {
-        match c {
-            Some(c) => tokens.row(&[
-                (*name).to_owned(),
-                c.bytes.to_string(),
-                c.o200k.to_string(),
-                pct(c.o200k, json_tokens.o200k),
-                c.cl100k.to_string(),
-                pct(c.cl100k, json_tokens.cl100k),
-            ]),
-            None => tokens.row(&[(*name).to_owned(), "n/a (1)".to_owned()]),
-        }
+        tokens.row(&[
+            (*name).to_owned(),
+            c.bytes.to_string(),
+            c.o200k.to_string(),
+            pct(c.o200k, json_tokens.o200k),
+            c.cl100k.to_string(),
+            pct(c.cl100k, json_tokens.cl100k),
+        ]);
     }
     println!(
         "Tokens: the first {token_rows} of {n} rows{} (tiktoken-rs o200k_base and cl100k_base; \
@@ -347,12 +340,6 @@ fn main() -> Result<()> {
         token_time.as_secs_f64()
     );
     print!("{}", tokens.render());
-    if !toon_data::RECORDS_ENABLED {
-        println!(
-            "(1) the records encoder (tsgraph_encoders::toon::records::encode_auto) is not built \
-             in: run with --features records once it exists"
-        );
-    }
     println!();
 
     // ---- like for like -------------------------------------------------------------------

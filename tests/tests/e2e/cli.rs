@@ -190,3 +190,40 @@ fn encode_and_decode_round_trip_and_reject_bad_input() {
     assert!(bad_toon.stderr.contains("1:"), "{}", bad_toon.stderr);
     assert_eq!(bad_toon.stderr.lines().count(), 1, "{}", bad_toon.stderr);
 }
+
+#[test]
+fn encode_auto_picks_the_form_from_the_records_shape() {
+    let chunks = r#"[
+        {"path":"a.md","content":"Intro to graphs","metadata":{"source":"web","tags":["x"]}},
+        {"path":"b.md","content":"Second, longer chunk","metadata":{"source":"pdf"}}
+    ]"#;
+    let out = run(&["encode", "--auto", "--truncate", "content=10"], chunks);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stderr, "form: hybrid\n");
+    assert!(
+        out.stdout
+            .starts_with("rows[2]{path,content}:\n  a.md,Intro to …\n"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("metadata:\n  0: {\"metadata\":{\"source\":\"web\",\"tags\":[\"x\"]}}"),
+        "{}",
+        out.stdout
+    );
+    let flat = run(
+        &["encode", "--auto", "--flatten", "metadata.source"],
+        r#"[{"id":1,"metadata":{"source":"web"}},{"id":2,"metadata":{"source":"pdf"}}]"#,
+    );
+    assert_eq!(flat.code, 0, "{}", flat.stderr);
+    assert_eq!(flat.stderr, "form: flat-toon\n");
+    assert_eq!(
+        flat.stdout,
+        "rows[2]{id,metadata_source}:\n  1,web\n  2,pdf\n"
+    );
+    let not_records = run(&["encode", "--auto"], r#"{"a":1}"#);
+    assert_eq!(not_records.stdout, "a: 1\n");
+    let bad = run(&["encode", "--truncate", "content=10"], "[]");
+    assert_eq!(bad.code, 2, "--truncate needs --auto");
+}

@@ -136,7 +136,28 @@ pub(crate) enum Command {
         /// Spaces per indentation level.
         #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=16))]
         indent: u32,
+        /// For an array of records, pick the form from the data's shape (TOON table,
+        /// flattened table, hybrid table + JSON sidecar, or JSON); the form goes to stderr.
+        #[arg(long)]
+        auto: bool,
+        /// With --auto: lift this nested field (dotted path) into columns; repeatable.
+        #[arg(long, value_name = "PATH", requires = "auto")]
+        flatten: Vec<String>,
+        /// With --auto: cut a field to at most MAX characters (`content=200`); repeatable.
+        #[arg(long, value_name = "FIELD=MAX", requires = "auto", value_parser = parse_truncation)]
+        truncate: Vec<(String, usize)>,
     },
     /// Read TOON on stdin, write JSON on stdout.
     Decode,
+}
+
+/// Parses `FIELD=MAX` for `--truncate`.
+fn parse_truncation(text: &str) -> Result<(String, usize), String> {
+    let (field, max) = text
+        .split_once('=')
+        .ok_or_else(|| format!("`{text}` is not FIELD=MAX"))?;
+    let max = max
+        .parse::<usize>()
+        .map_err(|err| format!("`{max}` in `{text}`: {err}"))?;
+    Ok((field.to_owned(), max))
 }

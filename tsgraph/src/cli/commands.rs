@@ -118,7 +118,22 @@ pub(super) fn dispatch(
             let project = open_indexed(cli, stderr)?;
             project.export(out)?;
         }
-        Command::Encode { delimiter, indent } => encode(stdin, out, *delimiter, *indent)?,
+        Command::Encode {
+            delimiter,
+            indent,
+            auto,
+            flatten,
+            truncate,
+        } => {
+            let options = toon_options(*delimiter, *indent);
+            let records = auto.then(|| toon::records::RecordsOptions {
+                flatten: flatten.clone(),
+                truncate: truncate.clone(),
+                toon: options,
+                ..Default::default()
+            });
+            encode(stdin, out, stderr, options, records.as_ref())?;
+        }
         Command::Decode => decode(stdin, out)?,
     }
     Ok(())
@@ -210,11 +225,25 @@ fn read_stdin(stdin: &mut dyn Read) -> anyhow::Result<String> {
     })
 }
 
+fn toon_options(delimiter: DelimiterArg, indent: u32) -> toon::Options {
+    toon::Options {
+        indent: indent as usize,
+        delimiter: match delimiter {
+            DelimiterArg::Comma => toon::Delimiter::Comma,
+            DelimiterArg::Tab => toon::Delimiter::Tab,
+            DelimiterArg::Pipe => toon::Delimiter::Pipe,
+        },
+    }
+}
+
+/// JSON on stdin to TOON on stdout; with records options, an array is encoded in the form
+/// its shape calls for (said on stderr) and anything else as plain TOON.
 fn encode(
     stdin: &mut dyn Read,
     out: &mut dyn Write,
-    delimiter: DelimiterArg,
-    indent: u32,
+    stderr: &mut dyn Write,
+    options: toon::Options,
+    records: Option<&toon::records::RecordsOptions>,
 ) -> anyhow::Result<()> {
     let text = read_stdin(stdin)?;
     let value: serde_json::Value = serde_json::from_str(&text).map_err(|err| {
@@ -224,16 +253,15 @@ fn encode(
             err.column()
         )
     })?;
-    let options = toon::Options {
-        indent: indent as usize,
-        delimiter: match delimiter {
-            DelimiterArg::Comma => toon::Delimiter::Comma,
-            DelimiterArg::Tab => toon::Delimiter::Tab,
-            DelimiterArg::Pipe => toon::Delimiter::Pipe,
-        },
-    };
     // Encode into memory first so that a failure leaves nothing on stdout.
-    let encoded = toon::to_string(&value, &options)?;
+    let encoded = match (records, &value) {
+        (Some(records), serde_json::Value::Array(items)) => {
+            let (form, encoded) = toon::records::encode_auto(items, records)?;
+            writeln!(stderr, "form: {form}")?;
+            encoded
+        }
+        _ => toon::to_string(&value, &options)?,
+    };
     out.write_all(encoded.as_bytes())?;
     out.write_all(b"\n")?;
     Ok(())
