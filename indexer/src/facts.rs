@@ -21,6 +21,12 @@ pub(crate) struct Symbol {
     pub(crate) visibility: u8,
     pub(crate) parameters: Vec<String>,
     pub(crate) type_text: String,
+    /// Names bound inside this symbol's body (parameters, locals, nested functions), sorted:
+    /// a reference to one of them is not a reference to a module-level symbol.
+    pub(crate) locals: Vec<String>,
+    /// Exported under its own name (`export function f`, `export { f }`); `export { f as g }`
+    /// exports it only as `g`.
+    pub(crate) exports_own_name: bool,
 }
 
 /// One imported binding, or one re-exported name.

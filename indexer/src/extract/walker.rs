@@ -65,6 +65,8 @@ pub(super) fn file_only(facts: &mut FileFacts) {
         visibility: 0,
         parameters: Vec::new(),
         type_text: String::new(),
+        locals: Vec::new(),
+        exports_own_name: false,
     });
 }
 
@@ -82,6 +84,10 @@ pub(super) fn walk(tree: &Tree, source: &[u8], facts: &mut FileFacts) {
         walk.visit(frame);
     }
     walk.apply_export_aliases();
+    for symbol in &mut walk.facts.symbols {
+        symbol.locals.sort_unstable();
+        symbol.locals.dedup();
+    }
 }
 
 fn line_of(node: Node<'_>) -> u32 {
@@ -146,6 +152,14 @@ impl<'t> Walk<'t, '_, '_> {
         }
     }
 
+    /// Walks a function-like node's parameters and body as code of `scope` (parameters bind
+    /// names; their default values may call things).
+    fn push_callable(&mut self, callable: Node<'t>, scope: SymbolIndex, in_error: bool) {
+        self.bind(scope, callable.child_by_field_name("parameter"));
+        self.push_body(callable.child_by_field_name("body"), scope, in_error);
+        self.push_body(callable.child_by_field_name("parameters"), scope, in_error);
+    }
+
     fn visit(&mut self, frame: Frame<'t>) {
         let node = frame.node;
         if node.is_error() {
@@ -168,7 +182,9 @@ impl<'t> Walk<'t, '_, '_> {
             "function_declaration" | "generator_function_declaration" | "function_signature" => {
                 self.declare_function(frame, node, node);
             }
-            "class_declaration" | "abstract_class_declaration" => self.declare_class(frame, node),
+            "class_declaration" | "abstract_class_declaration" => {
+                self.declare_class(frame, node, None);
+            }
             // Inside an ERROR node a declaration often survives only as a named function
             // expression (its `export` keyword swallowed); keep it as the declaration it was.
             "function_expression"
@@ -280,7 +296,9 @@ impl<'t> Walk<'t, '_, '_> {
             kind if is_function_value(kind) => {
                 self.declare_function_named(frame, value, value, "default".to_owned());
             }
-            "class" => self.declare_class(frame, value),
+            "class" => {
+                self.declare_class(frame, value, None);
+            }
             "object" => {
                 let index = self.declare(
                     frame,
@@ -329,14 +347,23 @@ impl<'t> Walk<'t, '_, '_> {
             params,
             returns,
         );
-        self.push_body(signature.child_by_field_name("body"), index, frame.in_error);
+        self.push_callable(signature, index, frame.in_error);
         index
     }
 
-    fn declare_class(&mut self, frame: Frame<'t>, node: Node<'t>) {
-        let name = node
-            .child_by_field_name("name")
-            .map(|n| text(n, self.source).to_owned())
+    /// A class declaration or expression; `bound_name` names a class expression after the
+    /// variable it is assigned to (`const Foo = class extends Base {}`).
+    fn declare_class(
+        &mut self,
+        frame: Frame<'t>,
+        node: Node<'t>,
+        bound_name: Option<String>,
+    ) -> SymbolIndex {
+        let name = bound_name
+            .or_else(|| {
+                node.child_by_field_name("name")
+                    .map(|n| text(n, self.source).to_owned())
+            })
             .unwrap_or_else(|| "default".to_owned());
         let (mut flags, _) = modifiers(node, self.source);
         flags |= declaration_flags(&frame);
@@ -379,6 +406,7 @@ impl<'t> Walk<'t, '_, '_> {
         if let Some(body) = node.child_by_field_name("body") {
             self.push_children(body, Mode::Members, index, index, frame.in_error);
         }
+        index
     }
 
     fn declare_interface(&mut self, frame: Frame<'t>, node: Node<'t>) {
@@ -457,11 +485,8 @@ impl<'t> Walk<'t, '_, '_> {
             Some(value) if value.kind() == "class" => {
                 let mut class_frame = frame;
                 class_frame.range = frame.range.or(Some(declarator));
-                let start = self.facts.symbols.len();
-                self.declare_class_named(class_frame, value, name);
-                if let Some(symbol) = self.facts.symbols.get_mut(start) {
-                    symbol.flags |= flags;
-                }
+                let index = self.declare_class(class_frame, value, Some(name));
+                self.facts.symbols[index].flags |= flags;
             }
             _ => {
                 let ty = annotation(declarator.child_by_field_name("type"), self.source);
@@ -482,24 +507,6 @@ impl<'t> Walk<'t, '_, '_> {
                     other => self.push_body(other, index, frame.in_error),
                 }
             }
-        }
-    }
-
-    /// `const Foo = class { … }`: a class named by its variable.
-    fn declare_class_named(&mut self, frame: Frame<'t>, node: Node<'t>, name: String) {
-        let flags = declaration_flags(&frame);
-        let index = self.declare(
-            frame,
-            NodeKind::Class,
-            name,
-            node,
-            flags,
-            0,
-            Vec::new(),
-            String::new(),
-        );
-        if let Some(body) = node.child_by_field_name("body") {
-            self.push_children(body, Mode::Members, index, index, frame.in_error);
         }
     }
 
@@ -527,7 +534,7 @@ impl<'t> Walk<'t, '_, '_> {
                     params,
                     returns,
                 );
-                self.push_body(node.child_by_field_name("body"), index, frame.in_error);
+                self.push_callable(node, index, frame.in_error);
             }
             "public_field_definition" | "property_signature" => {
                 let Some(name) = member_name(self, "name") else {
@@ -551,7 +558,7 @@ impl<'t> Walk<'t, '_, '_> {
                             params,
                             returns,
                         );
-                        self.push_body(value.child_by_field_name("body"), index, frame.in_error);
+                        self.push_callable(value, index, frame.in_error);
                     }
                     _ => {
                         let ty = annotation(node.child_by_field_name("type"), self.source);
@@ -589,7 +596,7 @@ impl<'t> Walk<'t, '_, '_> {
                             params,
                             returns,
                         );
-                        self.push_body(value.child_by_field_name("body"), index, frame.in_error);
+                        self.push_callable(value, index, frame.in_error);
                     }
                     other => self.push_body(other, frame.scope, frame.in_error),
                 }
@@ -617,6 +624,27 @@ impl<'t> Walk<'t, '_, '_> {
                     self.reference(frame.scope, callee, EdgeKind::Calls, node);
                 }
             }
+            "variable_declarator" | "required_parameter" | "optional_parameter" => {
+                let field = if node.kind() == "variable_declarator" {
+                    "name"
+                } else {
+                    "pattern"
+                };
+                self.bind(frame.scope, node.child_by_field_name(field));
+            }
+            "function_declaration"
+            | "generator_function_declaration"
+            | "class_declaration"
+            | "abstract_class_declaration"
+            | "arrow_function" => {
+                self.bind(
+                    frame.scope,
+                    node.child_by_field_name("name")
+                        .or_else(|| node.child_by_field_name("parameter")),
+                );
+            }
+            "catch_clause" => self.bind(frame.scope, node.child_by_field_name("parameter")),
+            "for_in_statement" => self.bind(frame.scope, node.child_by_field_name("left")),
             "jsx_opening_element" | "jsx_self_closing_element" => {
                 let component = node
                     .child_by_field_name("name")
@@ -629,6 +657,36 @@ impl<'t> Walk<'t, '_, '_> {
             _ => {}
         }
         self.push_children(node, Mode::Body, frame.owner, frame.scope, frame.in_error);
+    }
+
+    /// Records the names a binding pattern introduces as locals of `scope`. Default values
+    /// (`{ a = f() }`) and property keys (`{ key: local }`) are not names bound.
+    fn bind(&mut self, scope: SymbolIndex, pattern: Option<Node<'_>>) {
+        let Some(pattern) = pattern else { return };
+        if scope == 0 {
+            // Module-level bindings are the file's own symbols.
+            return;
+        }
+        let mut stack = vec![pattern];
+        while let Some(node) = stack.pop() {
+            match node.kind() {
+                "identifier" | "shorthand_property_identifier_pattern" => {
+                    let name = text(node, self.source).to_owned();
+                    if let Some(symbol) = self.facts.symbols.get_mut(scope) {
+                        symbol.locals.push(name);
+                    }
+                }
+                "assignment_pattern" | "object_assignment_pattern" => {
+                    stack.extend(node.child_by_field_name("left"));
+                }
+                "pair_pattern" => stack.extend(node.child_by_field_name("value")),
+                "object_pattern" | "array_pattern" | "rest_pattern" => {
+                    let mut cursor = node.walk();
+                    stack.extend(node.named_children(&mut cursor));
+                }
+                _ => {}
+            }
+        }
     }
 
     /// How a call's function expression names its target, if it does so plainly.
@@ -795,7 +853,9 @@ impl<'t> Walk<'t, '_, '_> {
 
     /// Adds a symbol, merging it into an existing one with the same path and kind (overloads,
     /// interface merging, get/set pairs). A different kind under an existing path (a class and
-    /// an interface of one name) gets the path `Name~Kind`.
+    /// an interface of one name) gets the path `Name~Kind`; a static member declared after an
+    /// instance member of its name gets `name~static`, an instance one after a static one
+    /// `name~instance`.
     #[allow(clippy::too_many_arguments)]
     fn declare(
         &mut self,
@@ -816,8 +876,11 @@ impl<'t> Walk<'t, '_, '_> {
             _ => name.clone(),
         };
         if let Some(&existing) = self.by_path.get(&path) {
-            if self.facts.symbols[existing].kind == kind {
+            let other = &self.facts.symbols[existing];
+            let same_side = other.flags & NodeFlags::STATIC == flags & NodeFlags::STATIC;
+            if other.kind == kind && same_side {
                 let symbol = &mut self.facts.symbols[existing];
+                symbol.exports_own_name |= frame.exported && !frame.default_export;
                 symbol.start_line = symbol.start_line.min(start_line);
                 symbol.end_line = symbol.end_line.max(end_line);
                 symbol.flags |= flags;
@@ -829,7 +892,13 @@ impl<'t> Walk<'t, '_, '_> {
                 }
                 return existing;
             }
-            path = format!("{path}~{kind}");
+            // A static and an instance member may share a name; so may a value and a type.
+            let suffix = match (other.kind == kind, flags & NodeFlags::STATIC != 0) {
+                (true, true) => "static",
+                (true, false) => "instance",
+                (false, _) => kind.as_str(),
+            };
+            path = format!("{path}~{suffix}");
             if let Some(&existing) = self.by_path.get(&path) {
                 return existing;
             }
@@ -847,6 +916,8 @@ impl<'t> Walk<'t, '_, '_> {
             visibility,
             parameters,
             type_text,
+            locals: Vec::new(),
+            exports_own_name: frame.exported && !frame.default_export,
         });
         index
     }
@@ -857,6 +928,7 @@ impl<'t> Walk<'t, '_, '_> {
             for symbol in self.facts.symbols.iter_mut().skip(1) {
                 if symbol.parent == 0 && symbol.name == alias.local {
                     symbol.flags |= NodeFlags::EXPORTED;
+                    symbol.exports_own_name |= alias.exported == alias.local;
                     if alias.exported == "default" {
                         symbol.flags |= NodeFlags::DEFAULT_EXPORT;
                     }
