@@ -39,6 +39,9 @@ pub enum StoreError {
         /// The target ID.
         target_id: String,
     },
+    /// The same file appears twice in one batch (or is both written and removed).
+    #[error("file `{0}` appears twice in one batch")]
+    DuplicateFile(String),
     /// The same node ID appears twice in one batch.
     #[error("node ID `{0}` appears twice in one batch")]
     DuplicateId(String),

@@ -121,6 +121,13 @@ byte_enum! {
     }
 }
 
+impl UseContext {
+    /// The context stored as `byte`; an unknown byte reads as no context.
+    pub fn from_stored(byte: u8) -> UseContext {
+        UseContext::from_u8(byte).unwrap_or(UseContext::None)
+    }
+}
+
 byte_enum! {
     /// The declared visibility of a class member.
     pub enum Visibility {

@@ -8,7 +8,7 @@ use rkyv::{Archive, Deserialize, Serialize};
 use crate::error::StoreError;
 use crate::model::{EdgeKind, NodeKind, UseContext, Visibility};
 
-/// Boolean facts of a node, packed in one byte-sized bit set.
+/// Boolean facts of a node, packed in a 16-bit set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct NodeFlags(pub u16);
 
@@ -211,7 +211,7 @@ pub struct EdgeFacts {
 impl EdgeFacts {
     /// The use context (USES_TYPE, REFERENCES).
     pub fn use_context(&self) -> UseContext {
-        UseContext::from_u8(self.context).unwrap_or(UseContext::None)
+        UseContext::from_stored(self.context)
     }
 }
 

@@ -30,6 +30,15 @@ use tsgraph_engine::{EdgeKind, Store};
 pub use options::IndexOptions;
 pub use summary::{IndexError, IndexSummary, ParseSummary};
 
+/// The metadata key that marks a store as fully indexed (see [`is_indexed`]).
+pub const INDEXED_META_KEY: &str = "indexed";
+
+/// Whether `store` holds a completed index (an empty store, or one whose first index failed
+/// part-way, does not).
+pub fn is_indexed(store: &Store) -> Result<bool, IndexError> {
+    Ok(store.snapshot()?.meta(INDEXED_META_KEY)?.is_some())
+}
+
 /// Indexes the project under `root` into `store`, replacing whatever the store held.
 ///
 /// Broken TypeScript is not an error: what parsed is kept and the share of bytes inside
@@ -60,6 +69,9 @@ pub fn index_project(
     }
     store.replace_all(&batch)?;
     store.set_meta("project_root", root.to_string_lossy().as_bytes())?;
+    // Written last: a store without it was never fully indexed (an empty store, or a first
+    // index that failed), and callers index it again.
+    store.set_meta(INDEXED_META_KEY, b"1")?;
     let facts = &parsed.facts;
     Ok(IndexSummary {
         files: facts.len(),

@@ -399,7 +399,8 @@ fn link_imports(project: &Project<'_>, file: usize, batch: &mut GraphBatch) {
         }
     }
     for (target, mut facts_of_edge) in merged {
-        facts_of_edge.names.dedup();
+        let mut seen = std::collections::HashSet::new();
+        facts_of_edge.names.retain(|name| seen.insert(name.clone()));
         batch.edges.push(EdgeSpec {
             source: facts.path.clone(),
             target: project.files[target].path.clone(),

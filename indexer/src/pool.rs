@@ -70,7 +70,7 @@ fn run<T: Send>(
         for handle in handles {
             match handle.join() {
                 Ok(result) => result?,
-                Err(_) => return Err(IndexError::Grammar("a parser thread panicked".to_owned())),
+                Err(_) => return Err(IndexError::Worker("it panicked".to_owned())),
             }
         }
         warnings.sort();

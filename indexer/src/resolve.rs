@@ -15,7 +15,7 @@ const SOURCE_FOR_EMITTED: &[(&str, &[&str])] = &[
 ];
 
 /// Resolves `specifier`, written in the file `importer`, to the index of an indexed file.
-/// Only relative specifiers resolve here; package names are left for workspace resolution.
+/// Only relative specifiers resolve; package names (and tsconfig `paths`) are not resolved yet.
 pub(crate) fn resolve_specifier(
     importer: &str,
     specifier: &str,

@@ -67,4 +67,7 @@ pub enum IndexError {
     /// The tree-sitter grammar could not be loaded (an ABI mismatch between crates).
     #[error("cannot load the TypeScript grammar: {0}")]
     Grammar(String),
+    /// A parser thread died (a bug: extraction does not panic on any input it was tested on).
+    #[error("a parser thread failed: {0}")]
+    Worker(String),
 }

@@ -31,6 +31,17 @@ pub(crate) fn is_source_path(path: &str) -> bool {
     !is_declaration && SOURCE_EXTENSIONS.contains(&ext)
 }
 
+/// The path as IDs spell it: UTF-8 with forward slashes. On Windows the separator is `\\`;
+/// elsewhere a backslash is an ordinary character of a file name and stays.
+fn relative_id_path(relative: &Path) -> Option<String> {
+    let text = relative.to_str()?;
+    Some(if std::path::MAIN_SEPARATOR == '\\' {
+        text.replace('\\', "/")
+    } else {
+        text.to_owned()
+    })
+}
+
 pub(crate) fn walk(root: &Path, max_file_size: u64) -> WalkResult {
     let mut result = WalkResult::default();
     let walker = ignore::WalkBuilder::new(root)
@@ -54,7 +65,17 @@ pub(crate) fn walk(root: &Path, max_file_size: u64) -> WalkResult {
         let Ok(relative) = entry.path().strip_prefix(root) else {
             continue;
         };
-        let relative = relative.to_string_lossy().replace('\\', "/");
+        // IDs are built from paths, so a path must map to exactly one string: a name that is
+        // not UTF-8 is skipped rather than lossily converted (two such files could collide).
+        let Some(relative) = relative_id_path(relative) else {
+            if is_source_path(&relative.to_string_lossy()) {
+                result.errors.push(format!(
+                    "{}: skipped, the path is not UTF-8",
+                    relative.display()
+                ));
+            }
+            continue;
+        };
         if !is_source_path(&relative) {
             continue;
         }
@@ -74,7 +95,35 @@ pub(crate) fn walk(root: &Path, max_file_size: u64) -> WalkResult {
 
 #[cfg(test)]
 mod tests {
-    use super::is_source_path;
+    use super::{is_source_path, walk};
+
+    #[cfg(unix)]
+    #[test]
+    fn paths_that_are_not_utf8_are_skipped_with_a_warning() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(dir.path().join("ok.ts"), "export const a = 1;").expect("write");
+        std::fs::write(
+            dir.path().join(std::ffi::OsStr::from_bytes(b"\xff.ts")),
+            "x",
+        )
+        .expect("write");
+        std::fs::write(
+            dir.path().join(std::ffi::OsStr::from_bytes(b"\xfe.ts")),
+            "y",
+        )
+        .expect("write");
+        let result = walk(dir.path(), 1 << 20);
+        let files: Vec<&str> = result.files.iter().map(|f| f.relative.as_str()).collect();
+        assert_eq!(files, ["ok.ts"]);
+        assert_eq!(result.errors.len(), 2, "{:?}", result.errors);
+        assert!(
+            result
+                .errors
+                .iter()
+                .all(|e| e.ends_with("skipped, the path is not UTF-8"))
+        );
+    }
 
     #[test]
     fn declaration_files_and_other_extensions_are_not_sources() {

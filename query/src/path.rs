@@ -108,11 +108,14 @@ impl Query<'_> {
         let snapshot = self.snapshot();
         let mut graph = DiGraphMap::new();
         graph.add_node(from.0);
+        if from == to {
+            return Ok((graph, false));
+        }
         let mut seen: HashSet<NodeKey> = HashSet::from([from]);
         let mut frontier = vec![from];
         let mut truncated = false;
         for _ in 0..options.max_depth {
-            if frontier.is_empty() || seen.contains(&to) && from != to {
+            if frontier.is_empty() || seen.contains(&to) {
                 break;
             }
             let mut next = Vec::new();

@@ -130,7 +130,8 @@ pub trait ResultSink {
     fn begin(&mut self, header: &Header<'_>) -> io::Result<()>;
     /// One node, in position order (path order for paths).
     fn node(&mut self, node: &NodeView<'_>, info: &NodeInfo) -> io::Result<()>;
-    /// One edge, after all nodes.
+    /// One edge, after all nodes: path order for paths, otherwise sorted by the source's
+    /// position, then edge kind, then the target's position.
     fn edge(&mut self, edge: &EdgeInfo<'_>) -> io::Result<()>;
     /// The end; called once, last.
     fn finish(&mut self, summary: &Summary) -> io::Result<()>;

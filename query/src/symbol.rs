@@ -28,7 +28,18 @@ pub fn resolve_symbol(
     file: Option<&str>,
 ) -> Result<SymbolMatch, QueryError> {
     if let Some(key) = snapshot.key_of(symbol)? {
-        return Ok(SymbolMatch::Found(key));
+        // An exact ID wins, unless --file names another file.
+        let in_file = match file {
+            Some(file) => snapshot
+                .node(key)?
+                .map(|g| g.view().map(|v| file_matches(v.file(), file)))
+                .transpose()?
+                .unwrap_or(false),
+            None => true,
+        };
+        if in_file {
+            return Ok(SymbolMatch::Found(key));
+        }
     }
     if let Some(file) = file {
         let id = format!("{}:{symbol}", file.trim_start_matches("./"));
@@ -43,7 +54,9 @@ pub fn resolve_symbol(
             continue;
         };
         let view = guard.view()?;
-        let symbol_path = view.symbol();
+        // `Repo~Class` (a class sharing its name with an interface) answers to `Repo` too, so
+        // that such a pair is reported as ambiguous instead of answered for one of them.
+        let symbol_path = without_kind_suffixes(view.symbol());
         let path_matches = symbol_path == symbol
             || symbol_path.ends_with(&format!(".{symbol}"))
             || view.id() == symbol;
@@ -64,6 +77,14 @@ pub fn resolve_symbol(
                 .collect(),
         )),
     }
+}
+
+/// A symbol path with the `~Kind` / `~static` disambiguators the indexer adds removed.
+fn without_kind_suffixes(path: &str) -> String {
+    path.split('.')
+        .map(|segment| segment.split('~').next().unwrap_or(segment))
+        .collect::<Vec<_>>()
+        .join(".")
 }
 
 /// Whether the node's `path` is the file the user named (a suffix at a folder boundary).

@@ -237,11 +237,12 @@ impl Query<'_> {
         let center_guard = snapshot
             .node(center)?
             .ok_or(QueryError::MissingNode(center.0))?;
+        // The center counts against the limit here (the BFS limit counts only the others).
         let reached = bfs(
             snapshot,
             center,
             options.distance,
-            options.max_nodes.max(1),
+            options.max_nodes.saturating_sub(1),
             options.direction,
             None,
         )?;
@@ -262,7 +263,7 @@ impl Query<'_> {
                 }
             }
         }
-        edges.sort_by_key(|(from, to, edge)| (*from, *to, edge.kind()));
+        edges.sort_by_key(|(from, to, edge)| (*from, edge.kind(), *to));
         sink.begin(&Header {
             kind: QueryKind::Neighbors,
             root: Some(center_guard.view()?),

@@ -20,7 +20,6 @@ pub const STORE_FILE: &str = "graph.redb";
 pub struct Project {
     root: PathBuf,
     store: Store,
-    fresh: bool,
 }
 
 impl Project {
@@ -41,7 +40,6 @@ impl Project {
         let db = db
             .map(Path::to_path_buf)
             .unwrap_or_else(|| root.join(STORE_DIR).join(STORE_FILE));
-        let fresh = !db.exists();
         if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|source| Error::Io {
                 path: dir.to_path_buf(),
@@ -52,7 +50,6 @@ impl Project {
         Ok(Project {
             root: root.to_path_buf(),
             store,
-            fresh,
         })
     }
 
@@ -82,9 +79,10 @@ impl Project {
         &self.store
     }
 
-    /// Whether the store was created by this open (nothing indexed yet).
-    pub fn is_fresh(&self) -> bool {
-        self.fresh
+    /// Whether the store holds a completed index. A new store does not, nor does one whose
+    /// first index failed part-way; queries through the CLI index such a project first.
+    pub fn is_indexed(&self) -> Result<bool, Error> {
+        Ok(tsgraph_indexer::is_indexed(&self.store)?)
     }
 
     /// Indexes the project, replacing the stored graph in one transaction.

@@ -8,7 +8,9 @@
 //! - path: `{"query":"path","from":node,"to":node,"found","nodes":[node + "step"],
 //!   "edges":[{"source","target","kind"}],"truncated"}`.
 //! - neighbors: `{"query":"neighbors","center":node,"distance","direction","nodes":[node +
-//!   "distance"],"edges":[{"source","target","kind"(+ "count" for calls)}],"truncated"}`.
+//!   "distance"],"edges":[{"source","target","kind"(+ "count" for calls and includes)}],
+//!   "truncated"}`.
+//! - every result: `"truncated": true` adds `"limit"`, the node limit that applied.
 
 use std::io::{self, Write};
 
@@ -150,7 +152,11 @@ impl<W: Write> ResultSink for JsonSink<W> {
         } else {
             self.out.write_all(b"],\"edges\":[]")?;
         }
-        write!(self.out, ",\"truncated\":{}}}", summary.truncated)?;
+        write!(self.out, ",\"truncated\":{}", summary.truncated)?;
+        if summary.truncated {
+            write!(self.out, ",\"limit\":{}", summary.limit)?;
+        }
+        self.out.write_all(b"}")?;
         self.out.write_all(b"\n")?;
         self.out.flush()
     }

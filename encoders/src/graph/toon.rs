@@ -45,6 +45,9 @@ pub struct ToonSink<W: Write> {
     lines: String,
 }
 
+/// Why a sink refuses calls after `finish`: it writes one document.
+const FINISHED: &str = "the TOON sink already finished its document";
+
 fn io_error(err: EncodeError) -> io::Error {
     match err {
         EncodeError::Io(io) => io,
@@ -67,10 +70,9 @@ impl<W: Write> ToonSink<W> {
         }
     }
 
-    fn writer(&mut self) -> io::Result<&mut Writer<W>> {
-        self.writer
-            .as_mut()
-            .ok_or_else(|| io::Error::other("the TOON sink already finished its document"))
+    /// The writer of the document; gone once `finish` wrote it out.
+    fn writer(&mut self) -> Result<&mut Writer<W>, EncodeError> {
+        self.writer.as_mut().ok_or(EncodeError::Misuse(FINISHED))
     }
 
     fn columns(&self) -> Vec<&'static str> {
@@ -92,11 +94,7 @@ impl<W: Write> ToonSink<W> {
 
     fn begin_document(&mut self, header: &Header<'_>) -> Result<(), EncodeError> {
         let kind = header.kind;
-        let Some(w) = self.writer.as_mut() else {
-            return Err(EncodeError::Misuse(
-                "the TOON sink already finished its document",
-            ));
-        };
+        let w = self.writer()?;
         if let Some(root) = &header.root {
             w.field(kind.as_str(), root.id())?;
         }
@@ -135,10 +133,7 @@ impl<W: Write> ToonSink<W> {
         }
         w.key("nodes")?;
         let columns = self.columns();
-        let w = self
-            .writer
-            .as_mut()
-            .ok_or(EncodeError::Misuse("no writer"))?;
+        let w = self.writer()?;
         w.begin_table(header.nodes, &columns)?;
         if header.nodes == 0 {
             w.end()?;
@@ -168,10 +163,7 @@ impl<W: Write> ResultSink for ToonSink<W> {
         let last = self.nodes_left == 0;
         let lines = std::mem::take(&mut self.lines);
         let result = (|| -> Result<(), EncodeError> {
-            let w = self
-                .writer
-                .as_mut()
-                .ok_or(EncodeError::Misuse("no writer"))?;
+            let w = self.writer()?;
             w.row_begin()?;
             w.cell_str(node.id())?;
             w.cell_str(node.kind().as_str())?;
@@ -207,7 +199,7 @@ impl<W: Write> ResultSink for ToonSink<W> {
         self.edges_open = true;
         self.edges_left = self.edges_left.saturating_sub(1);
         let last = self.edges_left == 0;
-        let w = self.writer()?;
+        let w = self.writer().map_err(io_error)?;
         let result = (|| -> Result<(), EncodeError> {
             if kind == QueryKind::Path {
                 if first {
@@ -236,9 +228,7 @@ impl<W: Write> ResultSink for ToonSink<W> {
 
     fn finish(&mut self, summary: &Summary) -> io::Result<()> {
         let Some(mut w) = self.writer.take() else {
-            return Err(io::Error::other(
-                "the TOON sink already finished its document",
-            ));
+            return Err(io_error(EncodeError::Misuse(FINISHED)));
         };
         let result = (|| -> Result<W, EncodeError> {
             if summary.truncated {

@@ -17,7 +17,7 @@ use tables::{META, META_SCHEMA};
 /// store of another version is refused with [`StoreError::SchemaMismatch`].
 pub const SCHEMA_VERSION: u32 = 1;
 
-/// Counts of what a write left in the store.
+/// Counts of what one write wrote.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct StoreStats {
     /// Nodes written by the batch.
@@ -94,7 +94,9 @@ impl Store {
 
     /// Replaces the subgraphs of the batch's files and deletes those of `removed_files`, in one
     /// transaction. Nodes whose IDs survive keep their keys, so edges into them from other
-    /// files stay; edges into nodes that disappeared are dropped.
+    /// files stay; stored edges into nodes that disappeared are dropped. An edge of the batch
+    /// naming a node that is neither in the batch nor left in the store is an error
+    /// ([`StoreError::UnknownNode`]), and so is a file both written and removed.
     pub fn replace_files(
         &self,
         batch: &GraphBatch,

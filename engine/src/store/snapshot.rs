@@ -228,7 +228,6 @@ impl<'a> EdgeRef<'a> {
     }
     /// USES_TYPE / REFERENCES: where.
     pub fn context(&self) -> crate::model::UseContext {
-        crate::model::UseContext::from_u8(self.entry.facts.context)
-            .unwrap_or(crate::model::UseContext::None)
+        crate::model::UseContext::from_stored(self.entry.facts.context)
     }
 }

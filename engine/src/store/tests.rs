@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used)] // Test helpers unwrap: a failure is the test failing.
 
 use super::*;
-use crate::model::{EdgeKind, NodeKey, NodeKind};
+use crate::model::{EdgeKind, NodeKind};
 use crate::record::{EdgeSpec, NodeRecord};
 
 fn file_batch(path: &str, functions: &[&str], calls: &[(&str, &str)]) -> GraphBatch {
@@ -225,7 +225,6 @@ fn corrupt_record_bytes_are_reported() {
     shifted.extend_from_slice(&bytes);
     let view = crate::record::NodeView::from_bytes(&shifted[1..]).unwrap();
     assert_eq!((view.id(), view.start_line()), ("a.ts:f", 3));
-    let _ = NodeKey(0);
 }
 
 #[test]
@@ -252,5 +251,47 @@ fn a_snapshot_taken_during_an_open_write_sees_the_last_commit() {
             .key_of("c.ts:uncommitted")
             .unwrap()
             .is_some()
+    );
+}
+
+#[test]
+fn a_file_listed_twice_is_refused_and_an_edge_given_twice_is_stored_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_or_create(dir.path().join("g.redb")).unwrap();
+    let twice = merged(&[
+        file_batch("a.ts", &["f"], &[]),
+        file_batch("a.ts", &[], &[]),
+    ]);
+    assert!(
+        matches!(store.replace_all(&twice), Err(StoreError::DuplicateFile(path)) if path == "a.ts")
+    );
+    store.replace_all(&two_files()).unwrap();
+    let write_and_remove = file_batch("b.ts", &["save"], &[]);
+    assert!(matches!(
+        store.replace_files(&write_and_remove, &["b.ts"]),
+        Err(StoreError::DuplicateFile(_))
+    ));
+
+    let mut doubled = file_batch("c.ts", &["x", "y"], &[("c.ts:x", "c.ts:y")]);
+    let mut again = EdgeSpec::new("c.ts:x", "c.ts:y", EdgeKind::Calls);
+    again.facts.count = 2;
+    again.facts.sites = vec![7, 1];
+    doubled.edges[2].facts.count = 1;
+    doubled.edges[2].facts.sites = vec![1];
+    doubled.edges.push(again);
+    store.replace_all(&doubled).unwrap();
+    let snap = store.snapshot().unwrap();
+    let x = snap.key_of("c.ts:x").unwrap().unwrap();
+    let list = snap.out_edges(x).unwrap();
+    let calls: Vec<(u32, Vec<u32>)> = list
+        .edges()
+        .unwrap()
+        .map(|e| (e.count(), e.sites().collect()))
+        .collect();
+    assert_eq!(calls, vec![(3, vec![1, 7])]);
+    assert_eq!(
+        edges(&snap, "c.ts:y", false).len(),
+        2,
+        "CONTAINS and one CALLS"
     );
 }

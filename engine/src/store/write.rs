@@ -31,10 +31,12 @@ pub(super) fn create_tables(txn: &WriteTransaction) -> Result<(), StoreError> {
 
 pub(super) fn replace_all(db: &Database, batch: &GraphBatch) -> Result<StoreStats, StoreError> {
     let txn = db.begin_write().ctx("begin write")?;
-    for table in ["nodes", "ids", "files", "out_edges", "in_edges"] {
-        txn.delete_table(redb::TableDefinition::<u32, &[u8]>::new(table))
-            .ctx("clear table")?;
-    }
+    // By their definitions, not by name strings, so a renamed table is still cleared.
+    txn.delete_table(NODES).ctx("clear nodes")?;
+    txn.delete_table(IDS).ctx("clear ids")?;
+    txn.delete_table(FILES).ctx("clear files")?;
+    txn.delete_table(OUT_EDGES).ctx("clear out edges")?;
+    txn.delete_table(IN_EDGES).ctx("clear in edges")?;
     txn.delete_multimap_table(NAMES).ctx("clear names")?;
     create_tables(&txn)?;
     txn.open_table(META)
@@ -95,7 +97,10 @@ impl<'t> Tables<'t> {
 
     fn node(&self, key: u32) -> Result<NodeRecord, StoreError> {
         let bytes = self.nodes.get(key).ctx("read node")?.ok_or_else(|| {
-            StoreError::corrupted("files table", format!("names missing node {key}"))
+            StoreError::corrupted(
+                "files table",
+                format!("lists node {key}, which has no record"),
+            )
         })?;
         rkyv::from_bytes::<NodeRecord, rkyv::rancor::Error>(bytes.value())
             .map_err(|err| StoreError::corrupted("node record", err))
@@ -143,12 +148,16 @@ fn apply(
 
     // The old nodes of every file the batch rewrites or removes.
     let mut old_keys: Vec<u32> = Vec::new();
-    let touched_files = batch
+    let mut touched_files: HashSet<&str> = HashSet::new();
+    let paths = batch
         .files
         .iter()
         .map(|f| f.path.as_str())
         .chain(removed_files.iter().copied());
-    for path in touched_files {
+    for path in paths {
+        if !touched_files.insert(path) {
+            return Err(StoreError::DuplicateFile(path.to_owned()));
+        }
         if let Some(bytes) = tables.files.get(path).ctx("read files")? {
             let record = rkyv::from_bytes::<FileRecord, rkyv::rancor::Error>(bytes.value())
                 .map_err(|err| StoreError::corrupted(format!("file record of {path}"), err))?;
@@ -329,6 +338,7 @@ fn write_lists(
             continue;
         }
         entries.sort_by_key(|e| (e.kind, e.other));
+        merge_duplicates(&mut entries);
         let list = Adjacency { entries };
         let mut bytes = std::mem::take(buffer);
         bytes.clear();
@@ -338,4 +348,26 @@ fn write_lists(
         *buffer = bytes;
     }
     Ok(())
+}
+
+/// Folds entries with the same kind and other end (sorted next to each other) into one, so an
+/// edge given twice is stored once with the facts of both.
+fn merge_duplicates(entries: &mut Vec<EdgeEntry>) {
+    entries.dedup_by(|later, kept| {
+        if later.kind != kept.kind || later.other != kept.other {
+            return false;
+        }
+        let later = std::mem::take(&mut later.facts);
+        kept.facts.count = kept.facts.count.saturating_add(later.count);
+        kept.facts.sites.extend(later.sites);
+        kept.facts.sites.sort_unstable();
+        kept.facts.sites.dedup();
+        for name in later.names {
+            if !kept.facts.names.contains(&name) {
+                kept.facts.names.push(name);
+            }
+        }
+        kept.facts.type_only &= later.type_only;
+        true
+    });
 }

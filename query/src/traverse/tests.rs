@@ -47,6 +47,23 @@ fn store() -> (tempfile::TempDir, Store) {
         20,
         22,
     ));
+    // An interface and a class sharing a name, as the indexer names them.
+    batch.nodes.push(NodeRecord::new(
+        "b.ts:Store",
+        NodeKind::Interface,
+        "Store",
+        "b.ts",
+        30,
+        30,
+    ));
+    batch.nodes.push(NodeRecord::new(
+        "b.ts:Store~Class",
+        NodeKind::Class,
+        "Store",
+        "b.ts",
+        31,
+        40,
+    ));
     for (from, to) in [
         ("a.ts:f1", "a.ts:f2"),
         ("a.ts:f2", "a.ts:f3"),
@@ -243,13 +260,13 @@ fn neighbors_include_the_center_and_edges_between_results() {
         vec![
             (
                 "b.ts:g".to_owned(),
-                "REFERENCES".to_owned(),
-                "a.ts:f4".to_owned()
+                "CALLS".to_owned(),
+                "a.ts:f1".to_owned()
             ),
             (
                 "b.ts:g".to_owned(),
-                "CALLS".to_owned(),
-                "a.ts:f1".to_owned()
+                "REFERENCES".to_owned(),
+                "a.ts:f4".to_owned()
             ),
         ]
     );
@@ -291,4 +308,59 @@ fn symbols_resolve_exactly_or_list_candidates() {
         SymbolMatch::NotFound(names) => assert_eq!(names.first().map(String::as_str), Some("save")),
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn neighbors_count_the_center_against_the_limit() {
+    let (_dir, store) = store();
+    let snap = store.snapshot().unwrap();
+    let mut sink = CollectSink::default();
+    let options = NeighborOptions {
+        distance: 2,
+        direction: Direction::Both,
+        max_nodes: 2,
+    };
+    let summary = Query::new(&snap)
+        .neighbors(key(&store, "a.ts:f3"), &options, &mut sink)
+        .unwrap();
+    assert!(summary.truncated);
+    assert_eq!(sink.nodes.len(), 2);
+}
+
+#[test]
+fn a_path_to_itself_is_one_node() {
+    let (_dir, store) = store();
+    let snap = store.snapshot().unwrap();
+    let mut sink = CollectSink::default();
+    let f1 = key(&store, "a.ts:f1");
+    let summary = Query::new(&snap)
+        .path(f1, f1, &PathOptions::default(), &mut sink)
+        .unwrap();
+    assert!(summary.found);
+    assert_eq!(ids(&sink), vec![("a.ts:f1", 0)]);
+    assert!(sink.edges.is_empty());
+}
+
+#[test]
+fn an_exact_id_in_another_file_than_asked_is_not_taken() {
+    let (_dir, store) = store();
+    let snap = store.snapshot().unwrap();
+    assert!(matches!(
+        resolve_symbol(&snap, "a.ts:f1", Some("b.ts")).unwrap(),
+        SymbolMatch::NotFound(_)
+    ));
+}
+
+#[test]
+fn a_name_shared_by_a_class_and_an_interface_is_ambiguous() {
+    let (_dir, store) = store();
+    let snap = store.snapshot().unwrap();
+    assert_eq!(
+        resolve_symbol(&snap, "Store", None).unwrap(),
+        SymbolMatch::Ambiguous(vec!["b.ts:Store".to_owned(), "b.ts:Store~Class".to_owned()])
+    );
+    assert_eq!(
+        resolve_symbol(&snap, "b.ts:Store~Class", None).unwrap(),
+        SymbolMatch::Found(key(&store, "b.ts:Store~Class"))
+    );
 }

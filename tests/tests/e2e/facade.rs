@@ -181,7 +181,7 @@ fn impact_of_find_user() {
 }
 
 #[test]
-fn path_from_main_to_flush_and_no_path_back() {
+fn path_from_main_to_insert_row_and_no_path_back() {
     golden_query(
         "path-main-insertRow",
         QueryRequest::Path {

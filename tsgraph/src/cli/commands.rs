@@ -153,7 +153,7 @@ fn traversal(args: &TraversalArgs) -> TraversalOptions {
 /// Opens the project's store, indexing the project first when it has never been indexed.
 fn open_indexed(cli: &Cli, stderr: &mut dyn Write) -> anyhow::Result<Project> {
     let project = Project::open(&cli.project, cli.db.as_deref())?;
-    if project.is_fresh() {
+    if !project.is_indexed()? {
         let summary = project.index(&IndexOptions::default())?;
         write_summary(stderr, &summary, project.store().path())?;
     }
