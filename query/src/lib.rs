@@ -29,6 +29,7 @@ mod export;
 mod order;
 mod path;
 mod sink;
+mod subgraph;
 mod symbol;
 mod traverse;
 

@@ -1,13 +1,14 @@
 //! Bounded breadth-first traversals: callers, callees, impact and neighbors.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 
-use tsgraph_engine::{EdgeKind, EdgeRef, NodeKey, Snapshot};
+use tsgraph_engine::{EdgeKind, NodeKey, Snapshot};
 
 use crate::Query;
 use crate::error::QueryError;
 use crate::order::{load, sorted, uniform};
-use crate::sink::{Direction, EdgeInfo, Header, NodeInfo, QueryKind, ResultSink, Summary};
+use crate::sink::{Direction, Header, NodeInfo, QueryKind, ResultSink, Summary};
+use crate::subgraph::{self, OutsideEdges};
 
 /// Limits of callers, callees and impact.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,7 +75,7 @@ fn bfs(
     direction: Direction,
     kinds: Option<&[EdgeKind]>,
 ) -> Result<Reached, QueryError> {
-    let mut seen: HashMap<NodeKey, usize> = HashMap::new();
+    let mut seen: HashSet<NodeKey> = HashSet::new();
     let mut nodes = vec![(
         root,
         NodeInfo {
@@ -82,7 +83,7 @@ fn bfs(
             via: None,
         },
     )];
-    seen.insert(root, 0);
+    seen.insert(root);
     let mut frontier_start = 0;
     let mut truncated = false;
     'levels: for depth in 1..=max_depth {
@@ -99,7 +100,7 @@ fn bfs(
                 let list = list?;
                 for edge in list.edges()? {
                     if kinds.is_some_and(|kinds| !kinds.contains(&edge.kind()))
-                        || seen.contains_key(&edge.other())
+                        || seen.contains(&edge.other())
                     {
                         continue;
                     }
@@ -107,7 +108,7 @@ fn bfs(
                         truncated = true;
                         break 'levels;
                     }
-                    seen.insert(edge.other(), nodes.len());
+                    seen.insert(edge.other());
                     nodes.push((
                         edge.other(),
                         NodeInfo {
@@ -248,55 +249,23 @@ impl Query<'_> {
         )?;
         let held = load(snapshot, reached.nodes.iter().copied())?;
         let nodes = sorted(&held)?;
-        // Each node's place in the output, so edges follow the same order.
-        let rank: HashMap<NodeKey, usize> =
-            nodes.iter().enumerate().map(|(i, n)| (n.key, i)).collect();
-        let lists = nodes
-            .iter()
-            .map(|n| snapshot.out_edges(n.key))
-            .collect::<Result<Vec<_>, _>>()?;
-        let mut edges: Vec<(usize, usize, EdgeRef<'_>)> = Vec::new();
-        for (from, list) in lists.iter().enumerate() {
-            for edge in list.edges()? {
-                if let Some(&to) = rank.get(&edge.other()) {
-                    edges.push((from, to, edge));
-                }
-            }
-        }
-        edges.sort_by_key(|(from, to, edge)| (*from, edge.kind(), *to));
-        sink.begin(&Header {
+        let header = Header {
             kind: QueryKind::Neighbors,
             root: Some(center_guard.view()?),
             target: None,
             depth: options.distance,
             direction: options.direction,
-            nodes: nodes.len(),
-            edges: edges.len(),
-            package: uniform(&nodes, |v| v.package()),
-            module: uniform(&nodes, |v| v.module()),
-        })?;
-        for node in &nodes {
-            sink.node(&node.view, &node.info)?;
-        }
-        for (from, to, edge) in edges {
-            let (Some(source), Some(target)) = (nodes.get(from), nodes.get(to)) else {
-                continue;
-            };
-            sink.edge(&EdgeInfo {
-                kind: edge.kind(),
-                source: source.view.id(),
-                target: target.view.id(),
-                count: edge.count(),
-                stored: Some(edge),
-            })?;
-        }
+            nodes: 0,
+            edges: 0,
+            package: None,
+            module: None,
+        };
         let summary = Summary {
             truncated: reached.truncated,
             limit: options.max_nodes,
             found: true,
         };
-        sink.finish(&summary)?;
-        Ok(summary)
+        subgraph::stream(snapshot, header, &nodes, OutsideEdges::Skip, summary, sink)
     }
 }
 

@@ -257,23 +257,12 @@ impl<'t> Walk<'t, '_, '_> {
         }
         // `export { a, b as c }`: local names exported, maybe under other names.
         let mut cursor = node.walk();
-        for clause in node
+        let clauses: Vec<Node<'_>> = node
             .named_children(&mut cursor)
             .filter(|c| c.kind() == "export_clause")
-        {
-            let mut specs = clause.walk();
-            for spec in clause
-                .named_children(&mut specs)
-                .filter(|s| s.kind() == "export_specifier")
-            {
-                let Some(name) = spec.child_by_field_name("name") else {
-                    continue;
-                };
-                let local = string_value(name, self.source);
-                let exported = spec
-                    .child_by_field_name("alias")
-                    .map(|alias| string_value(alias, self.source))
-                    .unwrap_or_else(|| local.clone());
+            .collect();
+        for clause in clauses {
+            for (local, exported) in self.export_specifiers(clause) {
                 self.facts
                     .export_aliases
                     .push(ExportAlias { local, exported });
@@ -803,6 +792,23 @@ impl<'t> Walk<'t, '_, '_> {
         });
     }
 
+    /// The `(name, exported as)` pairs of an `export { a, b as c }` clause.
+    fn export_specifiers(&self, clause: Node<'_>) -> Vec<(String, String)> {
+        let mut cursor = clause.walk();
+        let specifiers = clause
+            .named_children(&mut cursor)
+            .filter(|s| s.kind() == "export_specifier");
+        specifiers
+            .filter_map(|spec| {
+                let name = string_value(spec.child_by_field_name("name")?, self.source);
+                let alias = spec
+                    .child_by_field_name("alias")
+                    .map(|a| string_value(a, self.source));
+                Some((name.clone(), alias.unwrap_or(name)))
+            })
+            .collect()
+    }
+
     fn record_reexport(&mut self, node: Node<'_>, source: Node<'_>) {
         let mut bindings = Vec::new();
         let mut reexport_all = false;
@@ -810,19 +816,7 @@ impl<'t> Walk<'t, '_, '_> {
         for child in node.named_children(&mut cursor) {
             match child.kind() {
                 "export_clause" => {
-                    let mut specs = child.walk();
-                    for spec in child
-                        .named_children(&mut specs)
-                        .filter(|s| s.kind() == "export_specifier")
-                    {
-                        let Some(name) = spec.child_by_field_name("name") else {
-                            continue;
-                        };
-                        let imported = string_value(name, self.source);
-                        let local = spec
-                            .child_by_field_name("alias")
-                            .map(|a| string_value(a, self.source))
-                            .unwrap_or_else(|| imported.clone());
+                    for (imported, local) in self.export_specifiers(child) {
                         bindings.push(ImportBinding { imported, local });
                     }
                 }
