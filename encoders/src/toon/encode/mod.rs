@@ -9,9 +9,15 @@
 //! its check pass and writes the rows in one walk. An [`Encoder`] keeps its buffers between
 //! calls, so encoding in a loop allocates nothing once warmed up.
 //!
+//! The commonest document of all, a root sequence of flat structs (`Vec<Row>`), skips the tape:
+//! [`direct`] serializes the value once to check that it is such a table and once more to
+//! write it, straight to the [`Writer`]. Every other value takes the tape.
+//!
 //! # Memory
 //!
-//! The tape holds the whole value at roughly its TOON size:
+//! A root table of flat structs ([`direct`]) needs nothing besides its output and one
+//! `&'static str` per column. Every other value is first recorded on the tape, which holds
+//! the whole value at roughly its TOON size:
 //!
 //! - `null`, `true`, `false`, integers `0..64`: 1 byte; other integers: 2–11 bytes (LEB128);
 //!   `f64`: 9 bytes; `f32`: 5 bytes; integers beyond 64 bits: their digits + 2;
@@ -30,6 +36,7 @@
 //! a deeper value is [`EncodeError::DepthLimit`] (before any output), not a stack overflow.
 //! The layout pass recurses along the same bounded nesting.
 
+mod direct;
 mod layout;
 mod schema;
 mod serializer;
@@ -40,6 +47,7 @@ use std::{io, mem};
 
 use serde::Serialize;
 
+use self::direct::Shape;
 use self::serializer::TapeSerializer;
 use self::tape::Tape;
 use self::uniform::Tracker;
@@ -75,6 +83,8 @@ pub struct Encoder {
     opts: Options,
     tape: Tape,
     track: Tracker,
+    /// The columns of a root table found by the direct path's probe.
+    shape: Shape,
     /// The output buffer of [`to_writer`](Self::to_writer), kept for the next call.
     buf: Vec<u8>,
 }
@@ -86,6 +96,7 @@ impl Encoder {
             opts,
             tape: Tape::default(),
             track: Tracker::default(),
+            shape: Shape::default(),
             buf: Vec::new(),
         }
     }
@@ -96,17 +107,25 @@ impl Encoder {
     }
 
     /// Encodes `value` into `w`. Nothing is written if serialization fails; I/O errors may
-    /// leave a partial document.
+    /// leave a partial document, and so may a `Serialize` implementation that serializes a
+    /// root sequence of structs differently each time (such a value is serialized twice).
     pub fn to_writer<W: io::Write, T: Serialize + ?Sized>(
         &mut self,
         w: &mut W,
         value: &T,
     ) -> Result<(), EncodeError> {
-        self.record(value)?;
+        let direct = self.shape.probe(value);
+        if !direct {
+            self.record(value)?;
+        }
         let mut buf = mem::take(&mut self.buf);
         buf.clear();
         let mut writer = Writer::with_buffer(w, self.opts, buf, FLUSH_AT);
-        layout::write_document(&self.tape, &mut writer)?;
+        if direct {
+            direct::write_table(value, &self.shape, &mut writer)?;
+        } else {
+            layout::write_document(&self.tape, &mut writer)?;
+        }
         self.buf = writer.finish_keep_buffer()?;
         Ok(())
     }
@@ -117,14 +136,22 @@ impl Encoder {
         out: &mut Vec<u8>,
         value: &T,
     ) -> Result<(), EncodeError> {
-        self.record(value)?;
+        let direct = self.shape.probe(value);
+        if !direct {
+            self.record(value)?;
+            // A table's text is about the tape's size (lists repeat their keys and grow past
+            // it); reserving a little more up front saves the regrowth copies in the common
+            // case.
+            out.reserve(self.tape.len() + self.tape.len() / 4);
+        }
         let start = out.len();
-        // A table's text is about the tape's size (lists repeat their keys and grow past it);
-        // reserving a little more up front saves the regrowth copies in the common case.
-        out.reserve(self.tape.len() + self.tape.len() / 4);
         let mut writer = Writer::with_buffer(io::sink(), self.opts, mem::take(out), usize::MAX);
-        let result =
-            layout::write_document(&self.tape, &mut writer).and_then(|()| writer.close_all());
+        let written = if direct {
+            direct::write_table(value, &self.shape, &mut writer)
+        } else {
+            layout::write_document(&self.tape, &mut writer)
+        };
+        let result = written.and_then(|()| writer.close_all());
         *out = writer.take_buffer();
         if result.is_err() {
             out.truncate(start);

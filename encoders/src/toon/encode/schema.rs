@@ -128,13 +128,7 @@ impl<'t> Schema<'t> {
         if self.ordered && self.cols.len() == self.width {
             // Flat columns and every row in column order (every struct): the fields are the
             // cells, one after the other.
-            let mut pos = body;
-            while !tape.at_end(pos)? {
-                let (atom, next) = tape.atom(tape.skip_key(pos)?)?.ok_or(BROKEN)?;
-                w.cell_verified(atom);
-                pos = next;
-            }
-            return Ok(());
+            return Ok(tape.for_each_flat_value(body, |atom| w.cell_verified(atom))?);
         }
         self.write_cells(tape, w, 0, self.cols.len(), body)
     }

@@ -63,7 +63,9 @@ impl<'t> TapeSerializer<'t> {
         }
     }
 
-    #[inline]
+    // Always inlined: it runs for every struct field, and as a call its prologue and epilogue
+    // cost more than its body.
+    #[inline(always)]
     fn static_key(&mut self, key: &'static str) {
         match self.track.predict(key) {
             Some(id) => self.tape.push_static_id(id),
@@ -426,7 +428,9 @@ impl ser::SerializeStruct for Compound<'_, '_> {
     type Ok = ();
     type Error = EncodeError;
 
-    #[inline]
+    // Always inlined into the derived `Serialize`: per field, the call cost as much as the
+    // recording.
+    #[inline(always)]
     fn serialize_field<T: ?Sized + Serialize>(
         &mut self,
         key: &'static str,

@@ -461,6 +461,81 @@ impl Tape {
         }))
     }
 
+    /// Calls `cell` with each value of the object at `body`, in field order, skipping the
+    /// keys. For the rows of a checked table whose columns are flat and in field order (every
+    /// struct), so a cell costs one tag dispatch: the common tags are decoded here, inlined
+    /// into the caller's writing, and the rest by [`atom`](Self::atom). A container value is
+    /// [`Corrupt`] (the table check ruled it out).
+    #[inline(always)]
+    pub(crate) fn for_each_flat_value(
+        &self,
+        body: usize,
+        mut cell: impl FnMut(Atom<'_>),
+    ) -> Result<(), Corrupt> {
+        let mut rest = self.bytes.get(body..).ok_or(CORRUPT)?;
+        loop {
+            let value = match rest.split_first().ok_or(CORRUPT)? {
+                (&END, _) => return Ok(()),
+                (SHORT_STATIC..SMALL_UINT, value) => value,
+                _ => self.rest_at(self.key(self.offset_of(rest))?.1)?,
+            };
+            let (&tag, after) = value.split_first().ok_or(CORRUPT)?;
+            rest = match tag {
+                SMALL_UINT..=0xFF => {
+                    cell(Atom::U64(u64::from(tag & 0x3f)));
+                    after
+                }
+                SHORT_STR..SHORT_STATIC => {
+                    let (s, after) = after
+                        .split_at_checked(usize::from(tag & 0x3f))
+                        .ok_or(CORRUPT)?;
+                    cell(Atom::Str(s));
+                    after
+                }
+                UINT => {
+                    let (v, after) = varint_in(after)?;
+                    cell(Atom::U64(v));
+                    after
+                }
+                NINT => {
+                    let (v, after) = varint_in(after)?;
+                    cell(Atom::I64(-1 - i64::try_from(v).map_err(|_| Corrupt)?));
+                    after
+                }
+                F64 => {
+                    let (raw, after) = after.split_first_chunk::<8>().ok_or(CORRUPT)?;
+                    cell(Atom::F64(f64::from_le_bytes(*raw)));
+                    after
+                }
+                TRUE => {
+                    cell(Atom::Bool(true));
+                    after
+                }
+                FALSE => {
+                    cell(Atom::Bool(false));
+                    after
+                }
+                _ => {
+                    let (atom, next) = self.atom(self.offset_of(value))?.ok_or(CORRUPT)?;
+                    cell(atom);
+                    self.rest_at(next)?
+                }
+            };
+        }
+    }
+
+    /// The position of `rest`, a suffix of the tape.
+    #[inline]
+    fn offset_of(&self, rest: &[u8]) -> usize {
+        self.bytes.len() - rest.len()
+    }
+
+    /// The tape from `pos` on.
+    #[inline]
+    fn rest_at(&self, pos: usize) -> Result<&[u8], Corrupt> {
+        self.bytes.get(pos..).ok_or(CORRUPT)
+    }
+
     /// The position of the value of the key at `pos`, without decoding the key.
     #[inline]
     pub(crate) fn skip_key(&self, pos: usize) -> Result<usize, Corrupt> {
@@ -578,6 +653,23 @@ impl Tape {
             }
         }
         Ok(pos)
+    }
+}
+
+/// A LEB128 value at the start of `bytes`, and the bytes after it.
+#[inline]
+fn varint_in(bytes: &[u8]) -> Result<(u64, &[u8]), Corrupt> {
+    let mut v = 0u64;
+    let mut shift = 0u32;
+    let mut rest = bytes;
+    loop {
+        let (&b, after) = rest.split_first().ok_or(CORRUPT)?;
+        rest = after;
+        v |= u64::from(b & 0x7f).checked_shl(shift).ok_or(CORRUPT)?;
+        if b < 0x80 {
+            return Ok((v, rest));
+        }
+        shift += 7;
     }
 }
 
