@@ -685,7 +685,8 @@ fn uniform_records_have_no_sidecar_section() {
 #[test]
 fn decode_hybrid_refuses_documents_that_are_not_records() {
     let opts = RecordsOptions::default();
-    let cases: [(&str, fn(&HybridError) -> bool); 8] = [
+    type Expect = fn(&HybridError) -> bool;
+    let cases: [(&str, Expect); 8] = [
         ("rows[1]{a}:\n  1\n  2", |e| {
             matches!(e, HybridError::Toon(_))
         }),

@@ -79,7 +79,7 @@ pub(super) fn is_list_item(text: &str) -> bool {
 mod tests {
     use super::*;
 
-    fn cells<'a>(text: &'a str, delimiter: u8) -> Vec<&'a str> {
+    fn cells(text: &str, delimiter: u8) -> Vec<&str> {
         split_cells(text, 0, delimiter)
             .into_iter()
             .map(|r| &text[r])
