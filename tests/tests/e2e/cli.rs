@@ -227,3 +227,26 @@ fn encode_auto_picks_the_form_from_the_records_shape() {
     let bad = run(&["encode", "--truncate", "content=10"], "[]");
     assert_eq!(bad.code, 2, "--truncate needs --auto");
 }
+
+#[test]
+fn a_corrupt_store_is_a_clear_error_and_index_rebuild_recovers() {
+    let db = tempfile::tempdir().expect("temp dir");
+    std::fs::write(db.path().join("graph.redb"), b"not a redb file".repeat(300)).expect("write");
+    let broken = query(&db, &["callers", "findUser"]);
+    assert_eq!(broken.code, 1);
+    assert!(broken.stdout.is_empty());
+    assert!(
+        broken.stderr.contains("corrupt") && broken.stderr.contains("tsgraph index --rebuild"),
+        "{}",
+        broken.stderr
+    );
+    let rebuilt = query(&db, &["index", "--rebuild"]);
+    assert_eq!(rebuilt.code, 0, "{}", rebuilt.stderr);
+    let again = query(&db, &["callers", "findUser"]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert!(
+        again.stderr.is_empty(),
+        "already indexed, so no implicit index: {}",
+        again.stderr
+    );
+}
