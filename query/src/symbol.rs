@@ -102,7 +102,9 @@ fn suggestions(snapshot: &Snapshot, name: &str) -> Result<Vec<String>, QueryErro
     for candidate in snapshot.names()? {
         let candidate_lower = candidate.to_lowercase();
         let distance = strsim::levenshtein(&candidate_lower, &lower);
+        // Containment only means something between names of a few letters at least.
         let contains = candidate.len() > 2
+            && lower.len() > 2
             && (candidate_lower.contains(&lower) || lower.contains(&candidate_lower));
         if distance > budget && !contains {
             continue;
