@@ -24,6 +24,9 @@ pub(crate) struct Symbol {
     /// Names bound inside this symbol's body (parameters, locals, nested functions), sorted:
     /// a reference to one of them is not a reference to a module-level symbol.
     pub(crate) locals: Vec<String>,
+    /// Locals whose class is known: `(local, class name)` from `new Class()` or a `: Class`
+    /// annotation, in declaration order.
+    pub(crate) local_types: Vec<(String, String)>,
     /// Exported under its own name (`export function f`, `export { f }`); `export { f as g }`
     /// exports it only as `g`.
     pub(crate) exports_own_name: bool,

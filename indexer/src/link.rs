@@ -36,6 +36,18 @@ enum Space {
     Type,
 }
 
+/// What a member access is made on, which decides between a static and an instance member of
+/// the same name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Receiver {
+    /// `this.m()`, or a local known to hold an instance.
+    Instance,
+    /// `Class.m()`.
+    Class,
+    /// An object literal's method.
+    Any,
+}
+
 fn is_type_kind(kind: NodeKind) -> bool {
     matches!(kind, NodeKind::Interface | NodeKind::TypeAlias)
 }
@@ -219,12 +231,17 @@ impl<'a> Project<'a> {
     /// The member `name` of the class/object `owner`, looking up `extends` chains. `depth`
     /// counts every resolution step taken so far: a base named through its own member
     /// (`interface A extends A.B`) would otherwise recurse forever.
-    fn member(&self, owner: Target, name: &str, depth: usize) -> Option<Target> {
+    fn member(
+        &self,
+        owner: Target,
+        name: &str,
+        receiver: Receiver,
+        depth: usize,
+    ) -> Option<Target> {
         let mut current = owner;
         for hop in depth..MAX_CHAIN {
             let (file, symbol) = current;
-            let path = format!("{}.{name}", self.files[file].symbols[symbol].path);
-            if let Some(&found) = self.paths[file].get(path.as_str()) {
+            if let Some(found) = self.own_member(file, symbol, name, receiver) {
                 return Some((file, found));
             }
             let base = self.files[file]
@@ -235,6 +252,35 @@ impl<'a> Project<'a> {
             current = self.resolve_callee(file, symbol, &base.callee, space, hop + 1)?;
         }
         None
+    }
+
+    /// The member `name` declared in `owner` itself. A static and an instance member may share
+    /// a name (the later one's path then ends in `~static` / `~instance`); the receiver picks.
+    fn own_member(
+        &self,
+        file: usize,
+        owner: SymbolIndex,
+        name: &str,
+        receiver: Receiver,
+    ) -> Option<SymbolIndex> {
+        let owner_path = &self.files[file].symbols[owner].path;
+        let candidates = ["", "~static", "~instance"].map(|suffix| {
+            self.paths[file]
+                .get(format!("{owner_path}.{name}{suffix}").as_str())
+                .copied()
+        });
+        let is_static =
+            |index: SymbolIndex| self.files[file].symbols[index].flags & NodeFlags::STATIC != 0;
+        let wanted = candidates
+            .iter()
+            .flatten()
+            .copied()
+            .find(|&index| match receiver {
+                Receiver::Instance => !is_static(index),
+                Receiver::Class => is_static(index),
+                Receiver::Any => true,
+            });
+        wanted.or(candidates[0])
     }
 
     /// The class a symbol belongs to (itself, or the nearest enclosing class).
@@ -276,6 +322,31 @@ impl<'a> Project<'a> {
         false
     }
 
+    /// The class name recorded for the local `name` of `from` or a symbol enclosing it.
+    fn local_type(&self, file: usize, mut from: SymbolIndex, name: &str) -> Option<&'a str> {
+        let symbols = &self.files[file].symbols;
+        for _ in 0..MAX_CHAIN {
+            if from == 0 {
+                return None;
+            }
+            let symbol = symbols.get(from)?;
+            if symbol
+                .locals
+                .binary_search_by(|local| local.as_str().cmp(name))
+                .is_ok()
+            {
+                // The nearest scope binding the name decides, typed or not.
+                return symbol
+                    .local_types
+                    .iter()
+                    .find(|(local, _)| local == name)
+                    .map(|(_, class)| class.as_str());
+            }
+            from = symbol.parent;
+        }
+        None
+    }
+
     /// The namespace a reference's target lives in.
     fn space_of(&self, file: usize, reference: &crate::facts::Reference) -> Space {
         let from_kind = self.files[file].symbols.get(reference.from).map(|s| s.kind);
@@ -306,17 +377,28 @@ impl<'a> Project<'a> {
             }
             Callee::This(name) => {
                 let class = self.enclosing_class(file, from)?;
-                self.member((file, class), name, depth + 1)
+                self.member((file, class), name, Receiver::Instance, depth + 1)
             }
             Callee::Member(object, name) => {
                 if self.is_local(file, from, object) {
-                    return None;
+                    // A local of a known class: `const s = new UserService(); s.save()`.
+                    let class = self.local_type(file, from, object)?;
+                    let owner = self.resolve_name(file, class, Space::Value, depth)?;
+                    return self.member(owner, name, Receiver::Instance, depth + 1);
                 }
                 match self.namespace(file, object) {
                     Some(module) => self.resolve_export(module, name, space, depth),
                     None => {
                         let owner = self.resolve_name(file, object, Space::Value, depth)?;
-                        self.member(owner, name, depth + 1)
+                        // `UserService.create()` names a static member; `api.get()` an
+                        // object-literal method.
+                        let kind = self.files[owner.0].symbols[owner.1].kind;
+                        let receiver = if kind == NodeKind::Class {
+                            Receiver::Class
+                        } else {
+                            Receiver::Any
+                        };
+                        self.member(owner, name, receiver, depth + 1)
                     }
                 }
             }
@@ -581,17 +663,42 @@ mod tests {
             "a.ts",
             "class Base { hello() {} }\n\
              export const Child = class extends Base { run() { this.hello(); } };\n\
-             class V { static equals(a: V) { return a.equals(a); } equals(o: V) { return V.equals(o); } }\n",
+             class V { static equals(a: V) { return a.equals(a); } equals(o: V) { return V.equals(o); } }\n\
+             class W { equals(o: W) { return W.equals(o); } static equals(a: W) { return a.equals(a); } }\n",
         )]);
         assert_eq!(
             edges,
             [
                 "a.ts:Child -EXTENDS-> a.ts:Base",
                 "a.ts:Child.run -CALLS-> a.ts:Base.hello",
-                // `V.equals(o)` names the static member, which keeps the plain path because it
-                // was declared first. FIXME: declared second, it would be `V.equals~static`
-                // and the call would go to the instance member.
+                // `a.equals(a)` on an instance of V goes to the instance member, `V.equals(o)`
+                // to the static one, whichever was declared first.
+                "a.ts:V.equals -CALLS-> a.ts:V.equals~instance",
                 "a.ts:V.equals~instance -CALLS-> a.ts:V.equals",
+                "a.ts:W.equals -CALLS-> a.ts:W.equals~static",
+                "a.ts:W.equals~static -CALLS-> a.ts:W.equals",
+            ]
+        );
+    }
+
+    #[test]
+    fn locals_of_a_known_class_resolve_their_method_calls() {
+        let edges = calls(&[
+            ("svc.ts", "export class UserService { save() {} }\n"),
+            (
+                "a.ts",
+                "import { UserService } from './svc';\n\
+                 export function viaNew() { const s = new UserService(); s.save(); }\n\
+                 export function viaAnnotation(s: UserService) { s.save(); }\n\
+                 export function unknown(s: any) { s.save(); }\n",
+            ),
+        ]);
+        assert_eq!(
+            edges,
+            [
+                "a.ts:viaNew -CALLS-> svc.ts:UserService",
+                "a.ts:viaNew -CALLS-> svc.ts:UserService.save",
+                "a.ts:viaAnnotation -CALLS-> svc.ts:UserService.save",
             ]
         );
     }

@@ -66,6 +66,7 @@ pub(super) fn file_only(facts: &mut FileFacts) {
         parameters: Vec::new(),
         type_text: String::new(),
         locals: Vec::new(),
+        local_types: Vec::new(),
         exports_own_name: false,
     });
 }
@@ -620,6 +621,7 @@ impl<'t> Walk<'t, '_, '_> {
                     "pattern"
                 };
                 self.bind(frame.scope, node.child_by_field_name(field));
+                self.record_local_type(frame.scope, node, field);
             }
             "function_declaration"
             | "generator_function_declaration"
@@ -646,6 +648,38 @@ impl<'t> Walk<'t, '_, '_> {
             _ => {}
         }
         self.push_children(node, Mode::Body, frame.owner, frame.scope, frame.in_error);
+    }
+
+    /// `const s = new UserService(…)`, `const s: UserService = …` and `(s: UserService)`: the
+    /// class a local stands for, so `s.save()` can resolve to `UserService.save`.
+    fn record_local_type(&mut self, scope: SymbolIndex, binding: Node<'_>, name_field: &str) {
+        if scope == 0 {
+            return;
+        }
+        let Some(name) = binding
+            .child_by_field_name(name_field)
+            .filter(|n| n.kind() == "identifier")
+        else {
+            return;
+        };
+        let annotated = binding
+            .child_by_field_name("type")
+            .and_then(|annotation| annotation.named_child(0))
+            .filter(|ty| ty.kind() == "type_identifier");
+        let constructed = binding
+            .child_by_field_name("value")
+            .filter(|value| value.kind() == "new_expression")
+            .and_then(|value| value.child_by_field_name("constructor"))
+            .filter(|class| class.kind() == "identifier");
+        if let Some(class) = annotated.or(constructed) {
+            let entry = (
+                text(name, self.source).to_owned(),
+                text(class, self.source).to_owned(),
+            );
+            if let Some(symbol) = self.facts.symbols.get_mut(scope) {
+                symbol.local_types.push(entry);
+            }
+        }
     }
 
     /// Records the names a binding pattern introduces as locals of `scope`. Default values
@@ -911,6 +945,7 @@ impl<'t> Walk<'t, '_, '_> {
             parameters,
             type_text,
             locals: Vec::new(),
+            local_types: Vec::new(),
             exports_own_name: frame.exported && !frame.default_export,
         });
         index

@@ -98,6 +98,8 @@ fn calls_resolve_across_files_through_imports_reexports_and_classes() {
         "src/api/handlers.ts:handlers.get -CALLS-> src/db/user.ts:findUser",
         "src/api/handlers.ts:handlers.create -CALLS-> src/services/UserService.ts:UserService",
         "src/api/handlers.ts:handlers.create -CALLS-> src/db/client.ts:Connection",
+        // A local holding `new UserService(…)`: its method call resolves on the class.
+        "src/api/handlers.ts:handlers.create -CALLS-> src/services/UserService.ts:UserService.save",
         // TSX: a component includes another; an arrow-function constant is called.
         "src/ui/UserCard.tsx:UserCard -INCLUDES-> src/ui/UserCard.tsx:Avatar",
         "src/ui/UserCard.tsx:Avatar -CALLS-> src/ui/UserCard.tsx:initials",
