@@ -7,48 +7,32 @@
 //! `zmij` (the shortest-round-trip algorithm serde_json uses); its own layout (`1e20`, `1.0`)
 //! is not canonical TOON, so it is re-laid out here from a stack buffer.
 
-/// Appends an unsigned integer.
+/// Appends an integer of any width exactly.
 #[inline]
-pub(crate) fn write_u64(out: &mut Vec<u8>, v: u64) {
-    out.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
-}
-
-/// Appends a signed integer.
-#[inline]
-pub(crate) fn write_i64(out: &mut Vec<u8>, v: i64) {
-    out.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
-}
-
-/// Appends a 128-bit signed integer.
-pub(crate) fn write_i128(out: &mut Vec<u8>, v: i128) {
-    out.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
-}
-
-/// Appends a 128-bit unsigned integer.
-pub(crate) fn write_u128(out: &mut Vec<u8>, v: u128) {
+pub(crate) fn write_int<I: itoa::Integer>(out: &mut Vec<u8>, v: I) {
     out.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
 }
 
 /// Appends a double in canonical form (`null` for NaN and infinities).
 #[inline]
 pub(crate) fn write_f64(out: &mut Vec<u8>, v: f64) {
-    if !v.is_finite() {
-        out.extend_from_slice(b"null");
-    } else if v == 0.0 {
-        // Also catches -0.0, which compares equal to 0.0.
-        out.push(b'0');
-    } else {
-        let mut buf = zmij::Buffer::new();
-        layout(out, buf.format_finite(v).as_bytes());
-    }
+    write_float(out, v, v);
 }
 
 /// Appends a single-precision float in canonical form, using the shortest digits that
 /// round-trip *as an f32* (so `0.1f32` is `0.1`, not `0.10000000149011612`).
 pub(crate) fn write_f32(out: &mut Vec<u8>, v: f32) {
-    if !v.is_finite() {
+    // Widening is exact, so the f64 answers the finite and zero checks for the f32.
+    write_float(out, v, f64::from(v));
+}
+
+/// Appends `v`, whose value `wide` is, in canonical form.
+#[inline]
+fn write_float<F: zmij::Float>(out: &mut Vec<u8>, v: F, wide: f64) {
+    if !wide.is_finite() {
         out.extend_from_slice(b"null");
-    } else if v == 0.0 {
+    } else if wide == 0.0 {
+        // Also catches -0.0, which compares equal to 0.0.
         out.push(b'0');
     } else {
         let mut buf = zmij::Buffer::new();
@@ -317,13 +301,13 @@ mod tests {
     #[test]
     fn integers_are_exact() {
         let mut out = Vec::new();
-        write_u64(&mut out, u64::MAX);
+        write_int(&mut out, u64::MAX);
         out.push(b' ');
-        write_i64(&mut out, i64::MIN);
+        write_int(&mut out, i64::MIN);
         out.push(b' ');
-        write_i128(&mut out, i128::MIN);
+        write_int(&mut out, i128::MIN);
         out.push(b' ');
-        write_u128(&mut out, u128::MAX);
+        write_int(&mut out, u128::MAX);
         assert_eq!(
             String::from_utf8(out).expect("ascii"),
             "18446744073709551615 -9223372036854775808 \

@@ -794,7 +794,7 @@ impl<W: io::Write> Writer<W> {
     /// `[N]`, `[N|]`, `[N:]`, `[N:\t]`, ...
     fn bracket(&mut self, len: usize, keyed: bool) {
         self.buf.push(b'[');
-        number::write_u64(&mut self.buf, len as u64);
+        number::write_int(&mut self.buf, len as u64);
         if keyed {
             self.buf.push(b':');
         }
@@ -864,8 +864,8 @@ impl<W: io::Write> Writer<W> {
             Atom::Null => buf.extend_from_slice(b"null"),
             Atom::Bool(true) => buf.extend_from_slice(b"true"),
             Atom::Bool(false) => buf.extend_from_slice(b"false"),
-            Atom::I64(v) => number::write_i64(buf, v),
-            Atom::U64(v) => number::write_u64(buf, v),
+            Atom::I64(v) => number::write_int(buf, v),
+            Atom::U64(v) => number::write_int(buf, v),
             Atom::F64(v) => number::write_f64(buf, v),
             Atom::F32(v) => number::write_f32(buf, v),
             Atom::Num(text) => buf.extend_from_slice(text),

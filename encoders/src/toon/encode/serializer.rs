@@ -186,7 +186,7 @@ impl<'a, 't> ser::Serializer for &'a mut TapeSerializer<'t> {
     fn serialize_i128(self, v: i128) -> Result<(), EncodeError> {
         match i64::try_from(v) {
             Ok(small) => self.tape.push_i64(small),
-            Err(_) => self.tape.push_num(|out| number::write_i128(out, v)),
+            Err(_) => self.tape.push_num(|out| number::write_int(out, v)),
         }
         Ok(())
     }
@@ -212,7 +212,7 @@ impl<'a, 't> ser::Serializer for &'a mut TapeSerializer<'t> {
     fn serialize_u128(self, v: u128) -> Result<(), EncodeError> {
         match u64::try_from(v) {
             Ok(small) => self.tape.push_u64(small),
-            Err(_) => self.tape.push_num(|out| number::write_u128(out, v)),
+            Err(_) => self.tape.push_num(|out| number::write_int(out, v)),
         }
         Ok(())
     }
