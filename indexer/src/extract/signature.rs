@@ -33,9 +33,13 @@ pub(super) fn annotation(node: Option<Node<'_>>, source: &[u8]) -> String {
         .unwrap_or(folded)
 }
 
-/// `name: Type` strings for the parameters of a `formal_parameters` node.
-pub(super) fn parameters(params: Option<Node<'_>>, source: &[u8]) -> Vec<String> {
-    let Some(params) = params else {
+/// `name: Type` strings for the parameters of a function-like node, including the bare
+/// `x => …` form.
+pub(super) fn parameters(callable: Node<'_>, source: &[u8]) -> Vec<String> {
+    if let Some(single) = callable.child_by_field_name("parameter") {
+        return vec![text(single, source).to_owned()];
+    }
+    let Some(params) = callable.child_by_field_name("parameters") else {
         return Vec::new();
     };
     let mut cursor = params.walk();

@@ -39,6 +39,16 @@ struct Frame<'t> {
     in_error: bool,
 }
 
+/// What a declaration records beyond its kind, name and lines.
+#[derive(Debug, Default)]
+struct Facts {
+    flags: u16,
+    visibility: u8,
+    parameters: Vec<String>,
+    /// Return type of a callable, declared type of a property or variable.
+    type_text: String,
+}
+
 struct Walk<'t, 's, 'f> {
     source: &'s [u8],
     facts: &'f mut FileFacts,
@@ -153,6 +163,33 @@ impl<'t> Walk<'t, '_, '_> {
         }
     }
 
+    /// Modifiers, parameters and return type of a function-like node.
+    fn callable_facts(&self, callable: Node<'_>) -> Facts {
+        let (flags, visibility) = modifiers(callable, self.source);
+        Facts {
+            flags,
+            visibility,
+            parameters: parameters(callable, self.source),
+            type_text: annotation(callable.child_by_field_name("return_type"), self.source),
+        }
+    }
+
+    /// Declares a function or method spanning `node` whose signature and body are on
+    /// `callable`, and walks them.
+    fn declare_callable(
+        &mut self,
+        frame: Frame<'t>,
+        kind: NodeKind,
+        name: String,
+        node: Node<'t>,
+        callable: Node<'t>,
+        facts: Facts,
+    ) -> SymbolIndex {
+        let index = self.declare(frame, kind, name, node, facts);
+        self.push_callable(callable, index, frame.in_error);
+        index
+    }
+
     /// Walks a function-like node's parameters and body as code of `scope` (parameters bind
     /// names; their default values may call things).
     fn push_callable(&mut self, callable: Node<'t>, scope: SymbolIndex, in_error: bool) {
@@ -207,10 +244,10 @@ impl<'t> Walk<'t, '_, '_> {
                         kind,
                         name,
                         node,
-                        declaration_flags(&frame),
-                        0,
-                        Vec::new(),
-                        String::new(),
+                        Facts {
+                            flags: declaration_flags(&frame),
+                            ..Facts::default()
+                        },
                     );
                 }
             }
@@ -295,10 +332,10 @@ impl<'t> Walk<'t, '_, '_> {
                     NodeKind::Variable,
                     "default".to_owned(),
                     statement,
-                    flags,
-                    0,
-                    Vec::new(),
-                    String::new(),
+                    Facts {
+                        flags,
+                        ..Facts::default()
+                    },
                 );
                 self.push_children(value, Mode::Members, index, index, frame.in_error);
             }
@@ -323,22 +360,9 @@ impl<'t> Walk<'t, '_, '_> {
         signature: Node<'t>,
         name: String,
     ) -> SymbolIndex {
-        let (mut flags, _) = modifiers(signature, self.source);
-        flags |= declaration_flags(&frame);
-        let params = function_parameters(signature, self.source);
-        let returns = annotation(signature.child_by_field_name("return_type"), self.source);
-        let index = self.declare(
-            frame,
-            NodeKind::Function,
-            name,
-            node,
-            flags,
-            0,
-            params,
-            returns,
-        );
-        self.push_callable(signature, index, frame.in_error);
-        index
+        let mut facts = self.callable_facts(signature);
+        facts.flags |= declaration_flags(&frame);
+        self.declare_callable(frame, NodeKind::Function, name, node, signature, facts)
     }
 
     /// A class declaration or expression; `bound_name` names a class expression after the
@@ -365,10 +389,10 @@ impl<'t> Walk<'t, '_, '_> {
             NodeKind::Class,
             name,
             node,
-            flags,
-            0,
-            Vec::new(),
-            String::new(),
+            Facts {
+                flags,
+                ..Facts::default()
+            },
         );
         let mut cursor = node.walk();
         for heritage in node
@@ -409,10 +433,10 @@ impl<'t> Walk<'t, '_, '_> {
             NodeKind::Interface,
             name,
             node,
-            declaration_flags(&frame),
-            0,
-            Vec::new(),
-            String::new(),
+            Facts {
+                flags: declaration_flags(&frame),
+                ..Facts::default()
+            },
         );
         let mut cursor = node.walk();
         for clause in node
@@ -485,10 +509,11 @@ impl<'t> Walk<'t, '_, '_> {
                     NodeKind::Variable,
                     name,
                     declarator,
-                    flags,
-                    0,
-                    Vec::new(),
-                    ty,
+                    Facts {
+                        flags,
+                        type_text: ty,
+                        ..Facts::default()
+                    },
                 );
                 match value {
                     Some(object) if object.kind() == "object" => {
@@ -511,20 +536,8 @@ impl<'t> Walk<'t, '_, '_> {
                 let Some(name) = member_name(self, "name") else {
                     return;
                 };
-                let (flags, visibility) = modifiers(node, self.source);
-                let params = parameters(node.child_by_field_name("parameters"), self.source);
-                let returns = annotation(node.child_by_field_name("return_type"), self.source);
-                let index = self.declare(
-                    member(frame),
-                    NodeKind::Method,
-                    name,
-                    node,
-                    flags,
-                    visibility,
-                    params,
-                    returns,
-                );
-                self.push_callable(node, index, frame.in_error);
+                let facts = self.callable_facts(node);
+                self.declare_callable(member(frame), NodeKind::Method, name, node, node, facts);
             }
             "public_field_definition" | "property_signature" => {
                 let Some(name) = member_name(self, "name") else {
@@ -534,21 +547,19 @@ impl<'t> Walk<'t, '_, '_> {
                 let value = node.child_by_field_name("value");
                 match value {
                     Some(value) if is_function_value(value.kind()) => {
-                        let (async_flags, _) = modifiers(value, self.source);
-                        let params = function_parameters(value, self.source);
-                        let returns =
-                            annotation(value.child_by_field_name("return_type"), self.source);
-                        let index = self.declare(
+                        // `private handle = async () => …`: the field's modifiers, the
+                        // arrow's signature.
+                        let mut facts = self.callable_facts(value);
+                        facts.flags |= flags;
+                        facts.visibility = visibility;
+                        self.declare_callable(
                             member(frame),
                             NodeKind::Method,
                             name,
                             node,
-                            flags | async_flags,
-                            visibility,
-                            params,
-                            returns,
+                            value,
+                            facts,
                         );
-                        self.push_callable(value, index, frame.in_error);
                     }
                     _ => {
                         let ty = annotation(node.child_by_field_name("type"), self.source);
@@ -557,10 +568,12 @@ impl<'t> Walk<'t, '_, '_> {
                             NodeKind::Property,
                             name,
                             node,
-                            flags,
-                            visibility,
-                            Vec::new(),
-                            ty,
+                            Facts {
+                                flags,
+                                visibility,
+                                type_text: ty,
+                                ..Facts::default()
+                            },
                         );
                         self.push_body(value, index, frame.in_error);
                     }
@@ -572,21 +585,15 @@ impl<'t> Walk<'t, '_, '_> {
                 };
                 match node.child_by_field_name("value") {
                     Some(value) if is_function_value(value.kind()) => {
-                        let (flags, _) = modifiers(value, self.source);
-                        let params = function_parameters(value, self.source);
-                        let returns =
-                            annotation(value.child_by_field_name("return_type"), self.source);
-                        let index = self.declare(
+                        let facts = self.callable_facts(value);
+                        self.declare_callable(
                             member(frame),
                             NodeKind::Method,
                             name,
                             node,
-                            flags,
-                            0,
-                            params,
-                            returns,
+                            value,
+                            facts,
                         );
-                        self.push_callable(value, index, frame.in_error);
                     }
                     other => self.push_body(other, frame.scope, frame.in_error),
                 }
@@ -884,18 +891,20 @@ impl<'t> Walk<'t, '_, '_> {
     /// an interface of one name) gets the path `Name~Kind`; a static member declared after an
     /// instance member of its name gets `name~static`, an instance one after a static one
     /// `name~instance`.
-    #[allow(clippy::too_many_arguments)]
     fn declare(
         &mut self,
         frame: Frame<'t>,
         kind: NodeKind,
         name: String,
         node: Node<'t>,
-        flags: u16,
-        visibility: u8,
-        parameters: Vec<String>,
-        type_text: String,
+        facts: Facts,
     ) -> SymbolIndex {
+        let Facts {
+            flags,
+            visibility,
+            parameters,
+            type_text,
+        } = facts;
         let parent = frame.owner;
         let range = frame.range.unwrap_or(node);
         let (start_line, end_line) = (line_of(range), end_line_of(range));
@@ -986,14 +995,6 @@ fn declaration_flags(frame: &Frame<'_>) -> u16 {
         flags |= NodeFlags::DEFAULT_EXPORT;
     }
     flags
-}
-
-/// Parameters of a function-like node, including the bare `x => …` form.
-fn function_parameters(node: Node<'_>, source: &[u8]) -> Vec<String> {
-    match node.child_by_field_name("parameter") {
-        Some(single) => vec![text(single, source).to_owned()],
-        None => parameters(node.child_by_field_name("parameters"), source),
-    }
 }
 
 fn member_name_text(node: Node<'_>, source: &[u8]) -> String {
