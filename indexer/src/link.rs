@@ -7,7 +7,7 @@ use std::path::Path;
 
 use tsgraph_engine::{EdgeFacts, EdgeKind, EdgeSpec, GraphBatch, NodeFlags, NodeKind, NodeRecord};
 
-use crate::facts::{Callee, FileFacts, SymbolIndex};
+use crate::facts::{Callee, FileFacts, Symbol, SymbolIndex};
 use crate::package::Packages;
 use crate::resolve::resolve_specifier;
 
@@ -299,31 +299,9 @@ impl<'a> Project<'a> {
         None
     }
 
-    /// Whether `name` is bound inside `from` or a symbol enclosing it (a parameter, a local,
-    /// a nested function), so that it does not mean the module-level symbol of that name.
-    fn is_local(&self, file: usize, mut from: SymbolIndex, name: &str) -> bool {
-        let symbols = &self.files[file].symbols;
-        for _ in 0..MAX_CHAIN {
-            let Some(symbol) = symbols.get(from) else {
-                return false;
-            };
-            if from == 0 {
-                return false;
-            }
-            if symbol
-                .locals
-                .binary_search_by(|local| local.as_str().cmp(name))
-                .is_ok()
-            {
-                return true;
-            }
-            from = symbol.parent;
-        }
-        false
-    }
-
-    /// The class name recorded for the local `name` of `from` or a symbol enclosing it.
-    fn local_type(&self, file: usize, mut from: SymbolIndex, name: &str) -> Option<&'a str> {
+    /// The nearest symbol, `from` or one enclosing it, whose body binds `name` (a parameter,
+    /// a local, a nested function): there `name` does not mean the module-level symbol.
+    fn binding_scope(&self, file: usize, mut from: SymbolIndex, name: &str) -> Option<&'a Symbol> {
         let symbols = &self.files[file].symbols;
         for _ in 0..MAX_CHAIN {
             if from == 0 {
@@ -335,12 +313,7 @@ impl<'a> Project<'a> {
                 .binary_search_by(|local| local.as_str().cmp(name))
                 .is_ok()
             {
-                // The nearest scope binding the name decides, typed or not.
-                return symbol
-                    .local_types
-                    .iter()
-                    .find(|(local, _)| local == name)
-                    .map(|(_, class)| class.as_str());
+                return Some(symbol);
             }
             from = symbol.parent;
         }
@@ -370,7 +343,7 @@ impl<'a> Project<'a> {
         }
         match callee {
             Callee::Name(name) => {
-                if self.is_local(file, from, name) {
+                if self.binding_scope(file, from, name).is_some() {
                     return None;
                 }
                 self.resolve_name(file, name, space, depth)
@@ -380,9 +353,13 @@ impl<'a> Project<'a> {
                 self.member((file, class), name, Receiver::Instance, depth + 1)
             }
             Callee::Member(object, name) => {
-                if self.is_local(file, from, object) {
-                    // A local of a known class: `const s = new UserService(); s.save()`.
-                    let class = self.local_type(file, from, object)?;
+                if let Some(scope) = self.binding_scope(file, from, object) {
+                    // A local of a known class: `const s = new UserService(); s.save()`. The
+                    // nearest scope binding the name decides, typed or not.
+                    let (_, class) = scope
+                        .local_types
+                        .iter()
+                        .find(|(local, _)| local == object)?;
                     let owner = self.resolve_name(file, class, Space::Value, depth)?;
                     return self.member(owner, name, Receiver::Instance, depth + 1);
                 }

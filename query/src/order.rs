@@ -16,6 +16,14 @@ pub(crate) struct Placed<'g> {
     pub(crate) info: NodeInfo,
 }
 
+/// The record of `key`, which an edge or a caller named, so it must exist.
+pub(crate) fn existing<'s>(
+    snapshot: &'s Snapshot,
+    key: NodeKey,
+) -> Result<NodeGuard<'s>, QueryError> {
+    snapshot.node(key)?.ok_or(QueryError::MissingNode(key.0))
+}
+
 /// Loads the record guard of every result node.
 pub(crate) fn load<'s>(
     snapshot: &'s Snapshot,
@@ -23,13 +31,7 @@ pub(crate) fn load<'s>(
 ) -> Result<Vec<Held<'s>>, QueryError> {
     items
         .into_iter()
-        .map(|(key, info)| {
-            Ok((
-                key,
-                snapshot.node(key)?.ok_or(QueryError::MissingNode(key.0))?,
-                info,
-            ))
-        })
+        .map(|(key, info)| Ok((key, existing(snapshot, key)?, info)))
         .collect()
 }
 

@@ -9,7 +9,7 @@ use tsgraph_engine::{EdgeKind, NodeKey};
 
 use crate::Query;
 use crate::error::QueryError;
-use crate::order::{load, placed, uniform};
+use crate::order::{existing, load, placed, uniform};
 use crate::sink::{Direction, EdgeInfo, Header, NodeInfo, QueryKind, ResultSink, Summary};
 
 /// Limits of a path search.
@@ -57,10 +57,8 @@ impl Query<'_> {
         });
         let held = load(snapshot, infos)?;
         let nodes = placed(&held)?;
-        let from_guard = snapshot
-            .node(from)?
-            .ok_or(QueryError::MissingNode(from.0))?;
-        let to_guard = snapshot.node(to)?.ok_or(QueryError::MissingNode(to.0))?;
+        let from_guard = existing(snapshot, from)?;
+        let to_guard = existing(snapshot, to)?;
         sink.begin(&Header {
             kind: QueryKind::Path,
             root: Some(from_guard.view()?),

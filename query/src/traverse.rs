@@ -6,7 +6,7 @@ use tsgraph_engine::{EdgeKind, NodeKey, Snapshot};
 
 use crate::Query;
 use crate::error::QueryError;
-use crate::order::{load, sorted, uniform};
+use crate::order::{existing, load, sorted, uniform};
 use crate::sink::{Direction, Header, NodeInfo, QueryKind, ResultSink, Summary};
 use crate::subgraph::{self, OutsideEdges};
 
@@ -190,9 +190,7 @@ impl Query<'_> {
         sink: &mut dyn ResultSink,
     ) -> Result<Summary, QueryError> {
         let snapshot = self.snapshot();
-        let root_guard = snapshot
-            .node(root)?
-            .ok_or(QueryError::MissingNode(root.0))?;
+        let root_guard = existing(snapshot, root)?;
         let reached = bfs(
             snapshot,
             root,
@@ -235,9 +233,7 @@ impl Query<'_> {
         sink: &mut dyn ResultSink,
     ) -> Result<Summary, QueryError> {
         let snapshot = self.snapshot();
-        let center_guard = snapshot
-            .node(center)?
-            .ok_or(QueryError::MissingNode(center.0))?;
+        let center_guard = existing(snapshot, center)?;
         // The center counts against the limit here (the BFS limit counts only the others).
         let reached = bfs(
             snapshot,
