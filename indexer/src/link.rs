@@ -65,7 +65,7 @@ struct Project<'a> {
     /// Export resolutions already made. An entry is `None` while its resolution is under way,
     /// which cuts `export *` cycles, and every (file, name, space) is resolved once, which
     /// keeps barrels re-exporting each other linear instead of exponential.
-    exports: RefCell<HashMap<(usize, String, Space), Option<Target>>>,
+    exports: RefCell<HashMap<(usize, &'a str, Space), Option<Target>>>,
 }
 
 impl<'a> Project<'a> {
@@ -118,7 +118,7 @@ impl<'a> Project<'a> {
         }
     }
 
-    fn top_level(&self, file: usize, name: &str, space: Space) -> Option<SymbolIndex> {
+    fn top_level(&self, file: usize, name: &'a str, space: Space) -> Option<SymbolIndex> {
         let names = match space {
             Space::Value => &self.values[file],
             Space::Type => &self.types[file],
@@ -127,7 +127,13 @@ impl<'a> Project<'a> {
     }
 
     /// What `name` means at the top level of `file`: a local declaration or an import.
-    fn resolve_name(&self, file: usize, name: &str, space: Space, depth: usize) -> Option<Target> {
+    fn resolve_name(
+        &self,
+        file: usize,
+        name: &'a str,
+        space: Space,
+        depth: usize,
+    ) -> Option<Target> {
         if let Some(local) = self.top_level(file, name, space) {
             return Some((file, local));
         }
@@ -150,24 +156,30 @@ impl<'a> Project<'a> {
     fn resolve_export(
         &self,
         file: usize,
-        name: &str,
+        name: &'a str,
         space: Space,
         depth: usize,
     ) -> Option<Target> {
         if depth > MAX_CHAIN {
             return None;
         }
-        let key = (file, name.to_owned(), space);
+        let key = (file, name, space);
         if let Some(known) = self.exports.borrow().get(&key) {
             return *known;
         }
-        self.exports.borrow_mut().insert(key.clone(), None);
+        self.exports.borrow_mut().insert(key, None);
         let found = self.find_export(file, name, space, depth);
         self.exports.borrow_mut().insert(key, found);
         found
     }
 
-    fn find_export(&self, file: usize, name: &str, space: Space, depth: usize) -> Option<Target> {
+    fn find_export(
+        &self,
+        file: usize,
+        name: &'a str,
+        space: Space,
+        depth: usize,
+    ) -> Option<Target> {
         let facts = &self.files[file];
         if name == "default" {
             let declared = facts
@@ -212,7 +224,7 @@ impl<'a> Project<'a> {
     }
 
     /// The module a namespace import `local` (`import * as local`) of `file` stands for.
-    fn namespace(&self, file: usize, local: &str) -> Option<usize> {
+    fn namespace(&self, file: usize, local: &'a str) -> Option<usize> {
         let facts = &self.files[file];
         facts
             .imports
@@ -234,7 +246,7 @@ impl<'a> Project<'a> {
     fn member(
         &self,
         owner: Target,
-        name: &str,
+        name: &'a str,
         receiver: Receiver,
         depth: usize,
     ) -> Option<Target> {
@@ -260,7 +272,7 @@ impl<'a> Project<'a> {
         &self,
         file: usize,
         owner: SymbolIndex,
-        name: &str,
+        name: &'a str,
         receiver: Receiver,
     ) -> Option<SymbolIndex> {
         let owner_path = &self.files[file].symbols[owner].path;
@@ -301,7 +313,12 @@ impl<'a> Project<'a> {
 
     /// The nearest symbol, `from` or one enclosing it, whose body binds `name` (a parameter,
     /// a local, a nested function): there `name` does not mean the module-level symbol.
-    fn binding_scope(&self, file: usize, mut from: SymbolIndex, name: &str) -> Option<&'a Symbol> {
+    fn binding_scope(
+        &self,
+        file: usize,
+        mut from: SymbolIndex,
+        name: &'a str,
+    ) -> Option<&'a Symbol> {
         let symbols = &self.files[file].symbols;
         for _ in 0..MAX_CHAIN {
             if from == 0 {
@@ -334,7 +351,7 @@ impl<'a> Project<'a> {
         &self,
         file: usize,
         from: SymbolIndex,
-        callee: &Callee,
+        callee: &'a Callee,
         space: Space,
         depth: usize,
     ) -> Option<Target> {
