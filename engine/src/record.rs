@@ -289,6 +289,8 @@ pub struct GraphBatch {
     pub nodes: Vec<NodeRecord>,
     /// The edges whose source is one of those nodes.
     pub edges: Vec<EdgeSpec>,
+    /// Metadata written in the same transaction (project root, completion markers, …).
+    pub meta: Vec<(String, Vec<u8>)>,
 }
 
 impl GraphBatch {

@@ -60,7 +60,16 @@ pub fn index_project(
     let parsed = pool::extract_all(&walked.files, options.threads)?;
     warnings.extend(parsed.warnings);
     let parse_time = started.elapsed();
-    let (batch, link_stats) = link::link(root, &parsed.facts);
+    let (mut batch, link_stats) = link::link(root, &parsed.facts);
+    // Committed with the graph, so a store carries the marker exactly when an index of it
+    // completed (an empty store, or one whose first index failed, does not).
+    batch.meta.push((
+        "project_root".to_owned(),
+        root.to_string_lossy().as_bytes().to_vec(),
+    ));
+    batch
+        .meta
+        .push((INDEXED_META_KEY.to_owned(), b"1".to_vec()));
     let mut edges_by_kind: Vec<(EdgeKind, usize)> = EdgeKind::ALL.iter().map(|k| (*k, 0)).collect();
     for edge in &batch.edges {
         if let Some(slot) = edges_by_kind.iter_mut().find(|(k, _)| *k == edge.kind) {
@@ -68,10 +77,6 @@ pub fn index_project(
         }
     }
     store.replace_all(&batch)?;
-    store.set_meta("project_root", root.to_string_lossy().as_bytes())?;
-    // Written last: a store without it was never fully indexed (an empty store, or a first
-    // index that failed), and callers index it again.
-    store.set_meta(INDEXED_META_KEY, b"1")?;
     let facts = &parsed.facts;
     Ok(IndexSummary {
         files: facts.len(),

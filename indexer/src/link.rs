@@ -17,6 +17,9 @@ const MAX_CHAIN: usize = 16;
 /// A symbol anywhere in the project: (file index, symbol index).
 type Target = (usize, SymbolIndex);
 
+/// An export looked up: (file index, exported name, namespace).
+type ExportKey<'a> = (usize, &'a str, Space);
+
 /// Counts the linker reports.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct LinkStats {
@@ -65,7 +68,7 @@ struct Project<'a> {
     /// Export resolutions already made. An entry is `None` while its resolution is under way,
     /// which cuts `export *` cycles, and every (file, name, space) is resolved once, which
     /// keeps barrels re-exporting each other linear instead of exponential.
-    exports: RefCell<HashMap<(usize, &'a str, Space), Option<Target>>>,
+    exports: RefCell<HashMap<ExportKey<'a>, Option<Target>>>,
 }
 
 impl<'a> Project<'a> {

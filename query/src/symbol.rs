@@ -48,6 +48,8 @@ pub fn resolve_symbol(
         }
     }
     let name = symbol.rsplit('.').next().unwrap_or(symbol);
+    // `Repo.save` also matches `Service.Repo.save`.
+    let dotted_suffix = format!(".{symbol}");
     let mut matches: Vec<(String, NodeKey)> = Vec::new();
     for key in snapshot.keys_named(name)? {
         let Some(guard) = snapshot.node(key)? else {
@@ -57,9 +59,8 @@ pub fn resolve_symbol(
         // `Repo~Class` (a class sharing its name with an interface) answers to `Repo` too, so
         // that such a pair is reported as ambiguous instead of answered for one of them.
         let symbol_path = without_kind_suffixes(view.symbol());
-        let path_matches = symbol_path == symbol
-            || symbol_path.ends_with(&format!(".{symbol}"))
-            || view.id() == symbol;
+        let path_matches =
+            symbol_path == symbol || symbol_path.ends_with(&dotted_suffix) || view.id() == symbol;
         let file_matches = file.is_none_or(|f| file_matches(view.file(), f));
         if path_matches && file_matches {
             matches.push((view.id().to_owned(), key));

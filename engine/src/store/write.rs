@@ -261,6 +261,12 @@ fn apply(
         .meta
         .insert(META_NEXT_KEY, next_key.to_le_bytes().as_slice())
         .ctx("write meta")?;
+    for (key, value) in &batch.meta {
+        tables
+            .meta
+            .insert(key.as_str(), value.as_slice())
+            .ctx("write meta")?;
+    }
 
     // Edges: outgoing lists of batch nodes are new; incoming lists start from what survived.
     for (key, entries) in kept_incoming {
