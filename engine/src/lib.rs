@@ -28,7 +28,7 @@ mod record;
 mod store;
 
 pub use error::StoreError;
-pub use model::{EdgeKind, NodeKey, NodeKind, UseContext, Visibility};
+pub use model::{EdgeKind, NodeKey, NodeKind, Resolution, UseContext, Visibility};
 pub use record::{
     EdgeEntry, EdgeFacts, EdgeSpec, FileEntry, GraphBatch, NodeFlags, NodeRecord, NodeView,
 };

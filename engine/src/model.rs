@@ -14,6 +14,7 @@ macro_rules! byte_enum {
     ) => {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
         #[repr(u8)]
         pub enum $name { $( $(#[$vmeta])* $variant = $value, )+ }
 
@@ -118,6 +119,37 @@ byte_enum! {
         Argument = 5 => "argument",
         /// Any other expression.
         Expression = 6 => "expression",
+        /// In an `extends` or `implements` clause (type arguments of a base).
+        Heritage = 7 => "heritage",
+    }
+}
+
+byte_enum! {
+    /// How a CALLS edge's target was found (its provenance).
+    pub enum Resolution {
+        /// Not recorded (edges of other kinds).
+        Unknown = 0 => "unknown",
+        /// A name declared in the same file.
+        Direct = 1 => "direct",
+        /// A name imported from another module, or a namespace member.
+        Import = 2 => "import",
+        /// `this.m()`, `super.m()`, `super(…)`.
+        This = 3 => "this",
+        /// A member on a receiver whose type is declared.
+        Typed = 4 => "typed",
+        /// A member on a receiver whose type was inferred.
+        Inferred = 5 => "inferred",
+        /// A variable that holds a function.
+        Alias = 6 => "alias",
+        /// An implementation reached through an interface or abstract member.
+        Dispatch = 7 => "dispatch",
+    }
+}
+
+impl Resolution {
+    /// The resolution stored as `byte`; an unknown byte reads as unknown.
+    pub fn from_stored(byte: u8) -> Resolution {
+        Resolution::from_u8(byte).unwrap_or(Resolution::Unknown)
     }
 }
 

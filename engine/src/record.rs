@@ -206,12 +206,19 @@ pub struct EdgeFacts {
     pub type_only: bool,
     /// USES_TYPE / REFERENCES: the [`UseContext`] byte.
     pub context: u8,
+    /// CALLS: the [`crate::Resolution`] byte (how the target was found).
+    pub resolution: u8,
 }
 
 impl EdgeFacts {
     /// The use context (USES_TYPE, REFERENCES).
     pub fn use_context(&self) -> UseContext {
         UseContext::from_stored(self.context)
+    }
+
+    /// How a CALLS edge's target was found.
+    pub fn resolution(&self) -> crate::Resolution {
+        crate::Resolution::from_stored(self.resolution)
     }
 }
 

@@ -1,91 +1,438 @@
-//! What extraction learns from one file, before anything is resolved across files.
+//! The per-file semantic summary: what extraction learns from one file before anything is
+//! resolved across files. Declarations with their scopes, type expressions kept as structure
+//! (not text), every call site as an expression over receivers, and the imports and exports.
+//!
+//! Everything is addressed by `u32` indices into the file's own arrays, names are interned per
+//! file, and the whole summary is serialisable, so it can be persisted and re-linked later
+//! without parsing the file again.
 
-use tsgraph_engine::{EdgeKind, NodeKind};
+use serde::{Deserialize, Serialize};
+use tsgraph_engine::{NodeKind, UseContext};
 
-/// Index of a symbol within its file's [`FileFacts::symbols`]; 0 is always the file itself.
-pub(crate) type SymbolIndex = usize;
+/// A declaration of this file; 0 is the file itself.
+pub(crate) type DeclId = u32;
+/// A scope of this file; 0 is the module scope.
+pub(crate) type ScopeId = u32;
+/// An expression of this file.
+pub(crate) type ExprId = u32;
+/// A type expression of this file.
+pub(crate) type TypeId = u32;
+/// An interned name of this file (an index into [`FileFacts::names`]).
+pub(crate) type Name = u32;
 
-/// A declared symbol.
-#[derive(Debug, Clone)]
-pub(crate) struct Symbol {
-    pub(crate) kind: NodeKind,
-    /// The simple name (`save`).
-    pub(crate) name: String,
-    /// The dot-joined symbol path (`UserService.save`); empty for the file symbol.
-    pub(crate) path: String,
-    /// The symbol that contains this one (a class for its members); the file is index 0.
-    pub(crate) parent: SymbolIndex,
+/// The file declaration and the module scope.
+pub(crate) const FILE_DECL: DeclId = 0;
+pub(crate) const MODULE_SCOPE: ScopeId = 0;
+
+/// What a declaration is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) enum DeclKind {
+    File,
+    /// A function declaration, or a function/arrow expression (named by its context or not).
+    Function,
+    Class,
+    /// A class or object-literal method, or a function-valued class field / object property.
+    Method,
+    Getter,
+    Setter,
+    /// A class constructor; its calls are credited to the class.
+    Constructor,
+    /// A class field that does not hold a function.
+    Field,
+    Interface,
+    TypeAlias,
+    Enum,
+    EnumMember,
+    /// A variable (module-level, local, or a destructured binding).
+    Variable,
+    Parameter,
+    Namespace,
+    /// An interface or type-literal property.
+    PropertySig,
+    /// An interface or type-literal method.
+    MethodSig,
+    /// A call signature `(x: A): B` of an interface or type literal (member name `()`), or a
+    /// function type `(x: A) => B`.
+    CallSig,
+    /// A construct signature `new (x: A): B` (member name `new()`).
+    ConstructSig,
+    /// An index signature `[key: string]: T` (member name `[]`).
+    IndexSig,
+    /// An object literal's data property.
+    ObjectProp,
+    /// An object literal that no name holds.
+    ObjectLiteral,
+    /// A type literal `{ … }` that no name holds.
+    TypeLiteral,
+    TypeParam,
+}
+
+impl DeclKind {
+    /// Whether a declaration of this kind has parameters and a body or a return type.
+    pub(crate) fn is_callable(self) -> bool {
+        matches!(
+            self,
+            DeclKind::Function
+                | DeclKind::Method
+                | DeclKind::Getter
+                | DeclKind::Setter
+                | DeclKind::Constructor
+                | DeclKind::MethodSig
+                | DeclKind::CallSig
+                | DeclKind::ConstructSig
+        )
+    }
+
+    /// Whether the declaration names a type (it lives in the type namespace only).
+    pub(crate) fn is_type_only(self) -> bool {
+        matches!(
+            self,
+            DeclKind::Interface | DeclKind::TypeAlias | DeclKind::TypeParam | DeclKind::TypeLiteral
+        )
+    }
+}
+
+/// Extra facts of a declaration, as bits.
+pub(crate) mod decl_flags {
+    /// `async` function.
+    pub(crate) const ASYNC: u32 = 1;
+    /// Generator function.
+    pub(crate) const GENERATOR: u32 = 1 << 1;
+    /// A binding made by destructuring (`const { a } = …`): calls of it are not resolved.
+    pub(crate) const DESTRUCTURED: u32 = 1 << 2;
+    /// Declared inside a function body (a local).
+    pub(crate) const LOCAL: u32 = 1 << 3;
+    /// A rest parameter `...xs`.
+    pub(crate) const REST: u32 = 1 << 4;
+    /// `declare` / ambient, or a body-less overload signature.
+    pub(crate) const AMBIENT: u32 = 1 << 5;
+    /// The iteration variable of a `for … of` loop: its initializer is the iterated value.
+    pub(crate) const ITERATED: u32 = 1 << 6;
+    /// An arrow function (keeps the enclosing `this`).
+    pub(crate) const ARROW: u32 = 1 << 7;
+    /// A variable that credits the calls inside the functions of its initializer to itself.
+    pub(crate) const WRAPPER: u32 = 1 << 8;
+    /// `export =` / default-exported expression target.
+    pub(crate) const EXPORT_ASSIGNED: u32 = 1 << 9;
+    /// A `get`/`set` accessor pair member, or a field declared through a constructor parameter.
+    pub(crate) const PARAMETER_PROPERTY: u32 = 1 << 10;
+}
+
+/// One declaration.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct Decl {
+    pub(crate) kind: DeclKind,
+    pub(crate) name: Name,
+    /// The named scope whose path qualifies this declaration's path (`Class` for its methods).
+    pub(crate) path_parent: DeclId,
+    /// The scope the declaration's name is bound in.
+    pub(crate) scope: ScopeId,
+    /// The scope of its body or members, if it has one.
+    pub(crate) body_scope: Option<ScopeId>,
+    /// The graph node this declaration becomes, if any (locals, parameters and anonymous
+    /// functions are not nodes).
+    pub(crate) node: Option<NodeKind>,
     pub(crate) start_line: u32,
     pub(crate) end_line: u32,
-    pub(crate) flags: u16,
+    /// [`tsgraph_engine::NodeFlags`] bits.
+    pub(crate) node_flags: u16,
     pub(crate) visibility: u8,
-    pub(crate) parameters: Vec<String>,
+    /// [`decl_flags`] bits.
+    pub(crate) flags: u32,
+    /// Parameters as `name: Type` text, for display.
+    pub(crate) params_text: Vec<String>,
+    /// Return type (callables) or declared type (variables, properties), as text for display.
     pub(crate) type_text: String,
-    /// Names bound inside this symbol's body (parameters, locals, nested functions), sorted:
-    /// a reference to one of them is not a reference to a module-level symbol.
-    pub(crate) locals: Vec<String>,
-    /// Locals whose class is known: `(local, class name)` from `new Class()` or a `: Class`
-    /// annotation, in declaration order.
-    pub(crate) local_types: Vec<(String, String)>,
-    /// Exported under its own name (`export function f`, `export { f }`); `export { f as g }`
-    /// exports it only as `g`.
-    pub(crate) exports_own_name: bool,
+    /// Declared type: of a variable, field, parameter or property signature; the value of a
+    /// type alias; the constraint of a type parameter.
+    pub(crate) ty: Option<TypeId>,
+    /// Initializer or default value.
+    pub(crate) init: Option<ExprId>,
+    /// Parameters (declarations of kind Parameter), in order.
+    pub(crate) params: Vec<DeclId>,
+    /// Type parameters (declarations of kind TypeParam), in order.
+    pub(crate) type_params: Vec<DeclId>,
+    /// Declared return type of a callable.
+    pub(crate) ret: Option<TypeId>,
+    /// Returned expressions of a callable with a body (for return-type inference); an arrow
+    /// with an expression body returns it.
+    pub(crate) returns: Vec<ExprId>,
+    /// Members by declaration (classes, interfaces, object and type literals, enums,
+    /// namespaces).
+    pub(crate) members: Vec<DeclId>,
+    /// `class … extends X<T>`: the base expression.
+    pub(crate) extends_expr: Option<ExprId>,
+    /// Type arguments of a class's base, or the bases of an interface.
+    pub(crate) extends_types: Vec<TypeId>,
+    /// `implements` clauses.
+    pub(crate) implements: Vec<TypeId>,
+    /// Fields assigned in the class body's methods as `this.x = value`, with the value.
+    pub(crate) this_assignments: Vec<(Name, ExprId)>,
+    /// The class whose constructor this is, or whose members `this` refers to inside this
+    /// function (methods, accessors, field initializers); the object literal for its methods.
+    pub(crate) this_owner: Option<DeclId>,
+    /// Where a function expression or object literal is written, which gives its parameters
+    /// and properties their types when nothing is declared (contextual typing).
+    pub(crate) context: Option<Context>,
 }
 
-/// One imported binding, or one re-exported name.
-#[derive(Debug, Clone, PartialEq)]
+/// Where a function expression or an object literal sits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) enum Context {
+    /// Argument `index` of the call or `new` expression `call`.
+    Arg { call: ExprId, index: u32 },
+    /// The value of property `name` of the object literal `object`.
+    Prop { object: DeclId, name: Name },
+    /// The initializer of a declaration with this declared type.
+    Typed(TypeId),
+    /// Returned from this callable.
+    Return(DeclId),
+}
+
+/// What kind of region a scope is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) enum ScopeKind {
+    Module,
+    /// A function's parameters and body.
+    Function,
+    Block,
+    Class,
+    /// A namespace body.
+    Namespace,
+    /// Type parameters of a type alias, interface or signature.
+    TypeParams,
+}
+
+/// Which namespaces a binding lives in.
+pub(crate) mod space {
+    pub(crate) const VALUE: u8 = 1;
+    pub(crate) const TYPE: u8 = 2;
+    pub(crate) const NAMESPACE: u8 = 4;
+    pub(crate) const ALL: u8 = VALUE | TYPE | NAMESPACE;
+}
+
+/// What a name in a scope stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) enum BindingTarget {
+    Decl(DeclId),
+    /// An imported name: (import, binding index within it).
+    Import(u32, u32),
+}
+
+/// A name bound in a scope.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Binding {
+    pub(crate) name: Name,
+    /// [`space`] bits.
+    pub(crate) space: u8,
+    pub(crate) target: BindingTarget,
+}
+
+/// A region of code where names are bound.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct Scope {
+    /// The enclosing scope (the module scope is its own parent).
+    pub(crate) parent: ScopeId,
+    pub(crate) kind: ScopeKind,
+    /// The declaration that owns the scope (a function, class or namespace; 0 for blocks).
+    pub(crate) owner: DeclId,
+    /// Sorted by name after extraction; several entries of one name differ in space.
+    pub(crate) bindings: Vec<Binding>,
+}
+
+/// Primitive types (their members live outside the project, so they only matter as "known,
+/// and not an object of the project").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub(crate) enum Prim {
+    String,
+    Number,
+    Boolean,
+    BigInt,
+    Symbol,
+    Null,
+    Undefined,
+    Void,
+    Never,
+    Any,
+    Unknown,
+    Object,
+    RegExp,
+}
+
+/// An expression, as much of it as typing receivers needs.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) enum Expr {
+    Ident {
+        name: Name,
+        scope: ScopeId,
+    },
+    This {
+        scope: ScopeId,
+    },
+    Super {
+        scope: ScopeId,
+    },
+    /// `a.b`, `a?.b`, `a["b"]`.
+    Member {
+        object: ExprId,
+        name: Name,
+    },
+    /// `a[i]` with a computed index: the element type.
+    Element {
+        object: ExprId,
+    },
+    Call {
+        callee: ExprId,
+        args: Vec<ExprId>,
+        type_args: Vec<TypeId>,
+    },
+    New {
+        callee: ExprId,
+        args: Vec<ExprId>,
+        type_args: Vec<TypeId>,
+    },
+    /// A function or arrow expression, or a class expression, or an object literal: its
+    /// declaration.
+    Decl(DeclId),
+    Array(Vec<ExprId>),
+    Await(ExprId),
+    /// `x as T`, `<T>x`.
+    Assert {
+        expr: ExprId,
+        ty: TypeId,
+    },
+    /// One of two values (`a || b`, `a ?? b`, `c ? a : b`).
+    Either(ExprId, ExprId),
+    /// The value of a declaration (destructuring roots, `for … of` sources).
+    DeclValue(DeclId),
+    /// The element produced by iterating a value (`for (x of xs)`).
+    Iterated(ExprId),
+    Literal(Prim),
+    Unknown,
+}
+
+/// A type expression.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) enum TypeExpr {
+    /// `Foo`, `ns.Foo<A, B>`: the name looked up from `scope`.
+    Ref {
+        path: Vec<Name>,
+        args: Vec<TypeId>,
+        scope: ScopeId,
+    },
+    /// A type literal `{ … }`, a function type or a constructor type: a declaration holding
+    /// the members or the signature.
+    Decl(DeclId),
+    Union(Vec<TypeId>),
+    Intersection(Vec<TypeId>),
+    Array(TypeId),
+    Tuple(Vec<TypeId>),
+    /// `typeof x.y`.
+    Query(ExprId),
+    /// `T["key"]`.
+    Indexed {
+        object: TypeId,
+        key: Option<Name>,
+    },
+    Prim(Prim),
+    This {
+        scope: ScopeId,
+    },
+    /// Anything the evaluator does not look into (conditional, mapped, template types…).
+    Opaque,
+}
+
+/// One imported name (or re-exported name).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct ImportBinding {
-    /// The name as exported by the other module (`default`, `*` for a whole namespace).
-    pub(crate) imported: String,
-    /// The local name it is bound to (for re-exports: the name this module exports it as).
-    pub(crate) local: String,
+    /// The name as exported by the other module (`default`, `*` for the namespace).
+    pub(crate) imported: Name,
+    /// The local name (for re-exports: the name this module exports it as).
+    pub(crate) local: Name,
 }
 
-/// An `import … from` or an `export … from` statement.
-#[derive(Debug, Clone)]
+/// An `import … from`, an `export … from`, an `import x = require(…)`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct Import {
-    /// The module specifier as written (`./db/user.js`).
     pub(crate) specifier: String,
     pub(crate) bindings: Vec<ImportBinding>,
-    /// `import type …` / `export type … from`.
     pub(crate) type_only: bool,
-    /// `export … from` (re-export) rather than `import`.
+    /// `export … from` rather than `import`.
     pub(crate) reexport: bool,
     /// `export * from` (every name but `default`).
     pub(crate) reexport_all: bool,
     pub(crate) line: u32,
 }
 
-/// How a reference names its target.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Callee {
-    /// `f()` or `new F()` or `<F/>`.
-    Name(String),
-    /// `this.m()`.
-    This(String),
-    /// `x.m()` where `x` is a plain identifier.
-    Member(String, String),
+/// A name this module exports from its own scope: `export { a as b }`, `export default a`,
+/// `export function f`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct Export {
+    pub(crate) exported: Name,
+    pub(crate) target: ExportTarget,
 }
 
-/// A reference that may become an edge (CALLS, INCLUDES, EXTENDS, IMPLEMENTS).
-#[derive(Debug, Clone)]
-pub(crate) struct Reference {
-    /// The symbol whose body holds the reference (the file for module-level code).
-    pub(crate) from: SymbolIndex,
-    pub(crate) callee: Callee,
-    pub(crate) kind: EdgeKind,
+/// What an export names.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub(crate) enum ExportTarget {
+    /// A name of the module scope (looked up in every namespace).
+    Local(Name),
+    /// A declaration (an exported declaration, or an anonymous default export).
+    Decl(DeclId),
+    /// `export default <expression>`.
+    Expr(ExprId),
+}
+
+/// How a call is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) enum CallKind {
+    /// `f()`, `a.b()`, `` tag`…` ``.
+    Call,
+    /// `new X()`.
+    New,
+    /// `super(…)`.
+    Super,
+}
+
+/// A call site.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct CallSite {
+    /// The declaration the call is credited to (the nearest named container).
+    pub(crate) caller: DeclId,
+    /// The call (or `new`) expression; for `super(…)` the `super` expression.
+    pub(crate) expr: ExprId,
+    pub(crate) kind: CallKind,
     pub(crate) line: u32,
 }
 
-/// A local name exported under another name (`export { a as b }`, `export default a`).
-#[derive(Debug, Clone)]
-pub(crate) struct ExportAlias {
-    pub(crate) local: String,
-    pub(crate) exported: String,
+/// A JSX element naming a component (`<Foo />`, `<ui.Button />`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct JsxSite {
+    pub(crate) caller: DeclId,
+    pub(crate) tag: ExprId,
+    pub(crate) line: u32,
+}
+
+/// A value used without being called: passed, stored, assigned or returned (REFERENCES when
+/// it names a function, method or class).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct ValueRef {
+    pub(crate) from: DeclId,
+    pub(crate) expr: ExprId,
+    pub(crate) context: UseContext,
+    pub(crate) line: u32,
+}
+
+/// A type written in a declaration's signature or annotation (USES_TYPE).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct TypeUse {
+    pub(crate) from: DeclId,
+    pub(crate) ty: TypeId,
+    pub(crate) context: UseContext,
 }
 
 /// Everything extracted from one file.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub(crate) struct FileFacts {
     /// Path relative to the project root, forward slashes.
     pub(crate) path: String,
@@ -94,9 +441,46 @@ pub(crate) struct FileFacts {
     pub(crate) lines: u32,
     /// Bytes inside ERROR (or MISSING) nodes.
     pub(crate) error_bytes: u64,
-    /// Symbol 0 is the file.
-    pub(crate) symbols: Vec<Symbol>,
+    pub(crate) names: Vec<String>,
+    pub(crate) decls: Vec<Decl>,
+    pub(crate) scopes: Vec<Scope>,
+    pub(crate) exprs: Vec<Expr>,
+    pub(crate) types: Vec<TypeExpr>,
     pub(crate) imports: Vec<Import>,
-    pub(crate) references: Vec<Reference>,
-    pub(crate) export_aliases: Vec<ExportAlias>,
+    pub(crate) exports: Vec<Export>,
+    pub(crate) calls: Vec<CallSite>,
+    pub(crate) jsx: Vec<JsxSite>,
+    pub(crate) refs: Vec<ValueRef>,
+    pub(crate) type_uses: Vec<TypeUse>,
+}
+
+impl FileFacts {
+    pub(crate) fn name(&self, name: Name) -> &str {
+        self.names
+            .get(name as usize)
+            .map(String::as_str)
+            .unwrap_or("")
+    }
+
+    pub(crate) fn decl(&self, id: DeclId) -> &Decl {
+        &self.decls[id as usize]
+    }
+
+    pub(crate) fn expr(&self, id: ExprId) -> &Expr {
+        self.exprs.get(id as usize).unwrap_or(&Expr::Unknown)
+    }
+
+    pub(crate) fn ty(&self, id: TypeId) -> &TypeExpr {
+        self.types.get(id as usize).unwrap_or(&TypeExpr::Opaque)
+    }
+
+    /// The name id of `text` in this file, if the file uses that name at all.
+    pub(crate) fn find_name(&self, text: &str) -> Option<Name> {
+        // Names are few per file; a linear scan beats building a map for one-off lookups.
+        // Hot paths use `NameIndex` instead.
+        self.names
+            .iter()
+            .position(|n| n == text)
+            .and_then(|i| u32::try_from(i).ok())
+    }
 }

@@ -14,12 +14,14 @@
 
 mod extract;
 mod facts;
-mod link;
+mod graph;
 mod options;
 mod package;
 mod pool;
 mod resolve;
+mod specifier;
 mod summary;
+mod syntax;
 mod walk;
 
 use std::path::Path;
@@ -60,7 +62,32 @@ pub fn index_project(
     let parsed = pool::extract_all(&walked.files, options.threads)?;
     warnings.extend(parsed.warnings);
     let parse_time = started.elapsed();
-    let (mut batch, link_stats) = link::link(root, &parsed.facts);
+    let mut extractor =
+        extract::Extractor::new().map_err(|err| IndexError::Grammar(err.to_string()))?;
+    let builtins = resolve::builtin_facts(&mut extractor);
+    let files = &parsed.facts;
+    let by_path: std::collections::HashMap<&str, usize> = files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.path.as_str(), i))
+        .collect();
+    let resolve_module = |importer: usize, specifier: &str| match specifier::resolve_specifier(
+        &files[importer].path,
+        specifier,
+        &by_path,
+    ) {
+        Some(found) => resolve::ModuleTarget::File(u32::try_from(found).unwrap_or(u32::MAX)),
+        None if specifier.starts_with('.') => resolve::ModuleTarget::Unresolved,
+        None => resolve::ModuleTarget::External(specifier::package_name(specifier).to_owned()),
+    };
+    let packages = std::cell::RefCell::new(package::Packages::new(root));
+    let package_of = |path: &str| {
+        let info = packages.borrow_mut().of_file(path);
+        (info.module, info.name)
+    };
+    let linked = graph::link(files, &builtins, &resolve_module, &package_of);
+    let mut batch = linked.batch;
+    let link_stats = linked.stats;
     // Committed with the graph, so a store carries the marker exactly when an index of it
     // completed (an empty store, or one whose first index failed, does not).
     batch.meta.push((
@@ -88,6 +115,11 @@ pub fn index_project(
         edges_by_kind,
         resolved_calls: link_stats.resolved_calls,
         unresolved_calls: link_stats.unresolved_calls,
+        unresolved_by_reason: link_stats
+            .unresolved_by_reason
+            .iter()
+            .map(|(reason, count)| ((*reason).to_owned(), *count))
+            .collect(),
         skipped_too_large: walked.too_large,
         warnings,
         parse_time,

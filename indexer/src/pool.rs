@@ -17,6 +17,9 @@ pub(crate) struct Extracted {
     pub(crate) warnings: Vec<String>,
 }
 
+/// Stack of each worker thread.
+const WORKER_STACK: usize = 64 * 1024 * 1024;
+
 fn thread_count(requested: usize) -> usize {
     if requested > 0 {
         return requested;
@@ -45,7 +48,10 @@ fn run<T: Send>(
         for _ in 0..thread_count(threads) {
             let job_rx = job_rx.clone();
             let out_tx = out_tx.clone();
-            handles.push(scope.spawn(move || -> Result<(), IndexError> {
+            // Extraction recurses (to a bounded depth); a deep expression needs more than the
+            // default 2 MiB of stack in a debug build.
+            let worker = thread::Builder::new().stack_size(WORKER_STACK);
+            let spawned = worker.spawn_scoped(scope, move || -> Result<(), IndexError> {
                 let mut extractor =
                     Extractor::new().map_err(|err| IndexError::Grammar(err.to_string()))?;
                 for file in job_rx {
@@ -56,7 +62,11 @@ fn run<T: Send>(
                     let _ = out_tx.send(result);
                 }
                 Ok(())
-            }));
+            });
+            match spawned {
+                Ok(handle) => handles.push(handle),
+                Err(err) => return Err(IndexError::Worker(err.to_string())),
+            }
         }
         drop(out_tx);
         let mut done = Vec::with_capacity(files.len());

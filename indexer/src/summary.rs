@@ -25,6 +25,8 @@ pub struct IndexSummary {
     pub resolved_calls: usize,
     /// Call sites left unresolved (globals, methods on values, package imports).
     pub unresolved_calls: usize,
+    /// Unresolved call sites by reason (`external`, `parameter`, `unknown-receiver`, …).
+    pub unresolved_by_reason: Vec<(String, usize)>,
     /// Files skipped for their size, with the size in bytes.
     pub skipped_too_large: Vec<(String, u64)>,
     /// Files or folders that could not be read, and other warnings.

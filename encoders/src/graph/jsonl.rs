@@ -64,6 +64,12 @@ impl<W: Write> ResultSink for JsonLinesSink<W> {
                         write!(self.out, "{line}")?;
                     }
                     self.out.write_all(b"]")?;
+                    if edge.kind == EdgeKind::Calls {
+                        write!(self.out, ",\"resolution\":\"{}\"", stored.resolution())?;
+                    }
+                }
+                EdgeKind::UsesType | EdgeKind::References => {
+                    write!(self.out, ",\"context\":\"{}\"", stored.context())?;
                 }
                 EdgeKind::Imports => {
                     self.out.write_all(b",\"names\":[")?;

@@ -230,4 +230,8 @@ impl<'a> EdgeRef<'a> {
     pub fn context(&self) -> crate::model::UseContext {
         crate::model::UseContext::from_stored(self.entry.facts.context)
     }
+    /// CALLS: how the target was found.
+    pub fn resolution(&self) -> crate::model::Resolution {
+        crate::model::Resolution::from_stored(self.entry.facts.resolution)
+    }
 }

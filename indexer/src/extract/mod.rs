@@ -1,18 +1,24 @@
-//! Extraction: one tree-sitter parse per file, then one iterative walk that collects symbols,
-//! imports and references. Broken code is not an error: ERROR nodes are walked like any other
-//! node (keeping whatever parsed inside them) and their bytes are counted.
+//! Extraction: one tree-sitter parse per file, then one walk that lowers the tree into the
+//! file's semantic summary ([`FileFacts`]). Broken code is not an error: ERROR nodes are
+//! walked like any other node (keeping whatever parsed inside them) and their bytes counted.
 
+mod expr;
+mod lower;
+mod members;
+mod module;
+pub(crate) mod prepass;
 mod signature;
-mod walker;
+mod types;
 
-use tree_sitter::{Language, Parser, Tree};
+use tree_sitter::{Parser, Tree};
 
-use crate::facts::FileFacts;
+use crate::facts::{Decl, DeclKind, FileFacts, MODULE_SCOPE, Scope, ScopeKind};
+use crate::syntax::Grammar;
 
 /// A per-thread extraction context: one parser per grammar, reused for every file.
 pub(crate) struct Extractor {
-    typescript: Parser,
-    tsx: Parser,
+    typescript: (Parser, Grammar),
+    tsx: (Parser, Grammar),
 }
 
 /// Which grammar parses a path.
@@ -22,52 +28,105 @@ fn uses_tsx_grammar(path: &str) -> bool {
     matches!(ext, "tsx" | "jsx" | "js" | "mjs" | "cjs")
 }
 
+fn grammar(
+    language: tree_sitter::Language,
+) -> Result<(Parser, Grammar), tree_sitter::LanguageError> {
+    let mut parser = Parser::new();
+    parser.set_language(&language)?;
+    Ok((parser, Grammar::new(language)))
+}
+
 impl Extractor {
     pub(crate) fn new() -> Result<Extractor, tree_sitter::LanguageError> {
-        let typescript = parser_for(tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into())?;
-        let tsx = parser_for(tree_sitter_typescript::LANGUAGE_TSX.into())?;
-        Ok(Extractor { typescript, tsx })
+        Ok(Extractor {
+            typescript: grammar(tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into())?,
+            tsx: grammar(tree_sitter_typescript::LANGUAGE_TSX.into())?,
+        })
+    }
+
+    fn for_path(&mut self, path: &str) -> &mut (Parser, Grammar) {
+        if uses_tsx_grammar(path) {
+            &mut self.tsx
+        } else {
+            &mut self.typescript
+        }
     }
 
     /// Parses only, keeping nothing: the benchmark's parse-only baseline. Returns whether
     /// tree-sitter produced a tree.
     pub(crate) fn parse_only(&mut self, path: &str, source: &[u8]) -> bool {
-        let parser = if uses_tsx_grammar(path) {
-            &mut self.tsx
-        } else {
-            &mut self.typescript
-        };
-        parser.parse(source, None).is_some()
+        self.for_path(path).0.parse(source, None).is_some()
     }
 
-    /// Extracts the facts of one file. `path` is relative to the project root.
+    /// Extracts the summary of one file. `path` is relative to the project root.
     pub(crate) fn extract(&mut self, path: &str, source: &[u8], hash: u64) -> FileFacts {
-        let parser = if uses_tsx_grammar(path) {
-            &mut self.tsx
-        } else {
-            &mut self.typescript
-        };
-        let mut facts = FileFacts {
-            path: path.to_owned(),
-            hash,
-            bytes: source.len() as u64,
-            lines: line_count(source),
-            ..FileFacts::default()
-        };
-        match parser.parse(source, None) {
+        let repaired = prepass::repair(source);
+        let text: &[u8] = repaired.as_deref().unwrap_or(source);
+        let (parser, grammar) = self.for_path(path);
+        let mut facts = file_facts(path, source, hash);
+        match parser.parse(text, None) {
             Some(tree) => {
-                walker::walk(&tree, source, &mut facts);
                 facts.error_bytes = error_bytes(&tree);
+                let mut lower = lower::Lower::new(grammar, text, facts);
+                lower.program(tree.root_node());
+                facts = lower.finish();
             }
             // Only a cancellation or timeout makes tree-sitter return no tree; neither is set,
             // but if it happens the file still gets its File node and counts as all-error.
-            None => {
-                walker::file_only(&mut facts);
-                facts.error_bytes = facts.bytes;
-            }
+            None => facts.error_bytes = facts.bytes,
         }
         facts
     }
+}
+
+/// The summary of a file before its contents are walked: its File declaration and module
+/// scope.
+fn file_facts(path: &str, source: &[u8], hash: u64) -> FileFacts {
+    let file_name = path.rsplit('/').next().unwrap_or(path).to_owned();
+    let lines = line_count(source);
+    let mut facts = FileFacts {
+        path: path.to_owned(),
+        hash,
+        bytes: source.len() as u64,
+        lines,
+        names: vec![file_name],
+        ..FileFacts::default()
+    };
+    facts.decls.push(Decl {
+        kind: DeclKind::File,
+        name: 0,
+        path_parent: 0,
+        scope: MODULE_SCOPE,
+        body_scope: Some(MODULE_SCOPE),
+        node: Some(tsgraph_engine::NodeKind::File),
+        start_line: 1,
+        end_line: lines.max(1),
+        node_flags: 0,
+        visibility: 0,
+        flags: 0,
+        params_text: Vec::new(),
+        type_text: String::new(),
+        ty: None,
+        init: None,
+        params: Vec::new(),
+        type_params: Vec::new(),
+        ret: None,
+        returns: Vec::new(),
+        members: Vec::new(),
+        extends_expr: None,
+        extends_types: Vec::new(),
+        implements: Vec::new(),
+        this_assignments: Vec::new(),
+        this_owner: None,
+        context: None,
+    });
+    facts.scopes.push(Scope {
+        parent: MODULE_SCOPE,
+        kind: ScopeKind::Module,
+        owner: 0,
+        bindings: Vec::new(),
+    });
+    facts
 }
 
 /// Bytes inside ERROR nodes (nested ones counted once). Only subtrees that contain an error
@@ -76,7 +135,7 @@ fn error_bytes(tree: &Tree) -> u64 {
     let mut total = 0;
     let mut stack = vec![tree.root_node()];
     while let Some(node) = stack.pop() {
-        if node.is_error() {
+        if node.is_error() || node.is_missing() {
             total += (node.end_byte() - node.start_byte()) as u64;
             continue;
         }
@@ -87,12 +146,6 @@ fn error_bytes(tree: &Tree) -> u64 {
         stack.extend(node.children(&mut cursor));
     }
     total
-}
-
-fn parser_for(language: Language) -> Result<Parser, tree_sitter::LanguageError> {
-    let mut parser = Parser::new();
-    parser.set_language(&language)?;
-    Ok(parser)
 }
 
 fn line_count(source: &[u8]) -> u32 {

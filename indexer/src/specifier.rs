@@ -1,4 +1,4 @@
-//! Module specifier resolution against the set of indexed files (no file-system access):
+//! Relative module specifier resolution against the set of indexed files (no file-system access):
 //! relative specifiers with `.js`→`.ts` mapping, extensionless paths and `index` files.
 
 use std::collections::HashMap;
@@ -56,6 +56,18 @@ pub(crate) fn resolve_specifier(
     TRY_EXTENSIONS
         .iter()
         .find_map(|ext| lookup(&format!("{base}{ext}")))
+}
+
+/// The package a bare specifier names: `react` for `react/jsx-runtime`, `@scope/pkg` for
+/// `@scope/pkg/sub`, `node:fs` as written.
+pub(crate) fn package_name(specifier: &str) -> &str {
+    let mut slashes = specifier.match_indices('/').map(|(i, _)| i);
+    let end = if specifier.starts_with('@') {
+        slashes.nth(1)
+    } else {
+        slashes.next()
+    };
+    end.map_or(specifier, |end| &specifier[..end])
 }
 
 /// Joins a relative specifier onto a directory, folding `.` and `..`; `None` if it climbs

@@ -1,0 +1,155 @@
+//! Node IDs: `{file}:{symbol path}`, deterministic and independent of declaration order.
+//!
+//! Declarations that share a path become one node when they are one symbol (overloads,
+//! merged interfaces and namespaces, get/set pairs). When a value and a type share a name,
+//! the value keeps the plain ID and the type gets `~Kind` (`Repo~Interface`); when a static
+//! and an instance member share a name, the instance member keeps the plain ID and the
+//! static one gets `~static`.
+
+use std::collections::HashMap;
+
+use tsgraph_engine::NodeFlags;
+
+use crate::facts::{DeclId, DeclKind, FILE_DECL, FileFacts, decl_flags};
+
+/// The nodes of one file: each node's ID and the declarations it stands for.
+#[derive(Debug, Default)]
+pub(crate) struct FileNodes {
+    /// One entry per node: its ID and its declarations (the representative first).
+    pub(crate) nodes: Vec<(String, Vec<DeclId>)>,
+    /// Per declaration: the index of its node in `nodes`, if it has one.
+    pub(crate) node_of: Vec<Option<u32>>,
+}
+
+impl FileNodes {
+    /// The node standing for `decl`, or for the nearest enclosing declaration that is one
+    /// (the file at the top).
+    pub(crate) fn owner_node(&self, facts: &FileFacts, mut decl: DeclId) -> u32 {
+        for _ in 0..256 {
+            if let Some(Some(node)) = self.node_of.get(decl as usize) {
+                return *node;
+            }
+            if decl == FILE_DECL {
+                break;
+            }
+            decl = facts.decl(decl).path_parent;
+        }
+        0
+    }
+}
+
+/// The dotted symbol path of a declaration: the names of its path parents, then its own.
+fn symbol_path(facts: &FileFacts, decl: DeclId) -> String {
+    let mut segments: Vec<&str> = Vec::new();
+    let mut current = decl;
+    for _ in 0..256 {
+        if current == FILE_DECL {
+            break;
+        }
+        let d = facts.decl(current);
+        segments.push(facts.name(d.name));
+        current = d.path_parent;
+    }
+    segments.reverse();
+    segments.join(".")
+}
+
+fn is_type(kind: DeclKind) -> bool {
+    matches!(kind, DeclKind::Interface | DeclKind::TypeAlias)
+}
+
+/// Assigns the nodes of a file.
+pub(crate) fn assign(facts: &FileFacts) -> FileNodes {
+    let mut by_path: HashMap<String, Vec<DeclId>> = HashMap::new();
+    let mut order: Vec<String> = Vec::new();
+    for (index, decl) in facts.decls.iter().enumerate() {
+        if decl.node.is_none() {
+            continue;
+        }
+        let id = u32::try_from(index).unwrap_or(u32::MAX);
+        let path = if id == FILE_DECL {
+            String::new()
+        } else {
+            symbol_path(facts, id)
+        };
+        let entry = by_path.entry(path.clone()).or_default();
+        if entry.is_empty() {
+            order.push(path);
+        }
+        entry.push(id);
+    }
+    let mut out = FileNodes {
+        nodes: Vec::new(),
+        node_of: vec![None; facts.decls.len()],
+    };
+    for path in order {
+        let Some(decls) = by_path.remove(&path) else {
+            continue;
+        };
+        for (suffix, group) in split(facts, decls) {
+            let id = if path.is_empty() {
+                facts.path.clone()
+            } else {
+                format!("{}:{path}{suffix}", facts.path)
+            };
+            let node = u32::try_from(out.nodes.len()).unwrap_or(u32::MAX);
+            for decl in &group {
+                out.node_of[*decl as usize] = Some(node);
+            }
+            out.nodes.push((id, representative_first(facts, group)));
+        }
+    }
+    out
+}
+
+/// Splits the declarations sharing one path into the nodes they make, each with the suffix
+/// its ID gets.
+fn split(facts: &FileFacts, decls: Vec<DeclId>) -> Vec<(String, Vec<DeclId>)> {
+    if decls.len() == 1 {
+        return vec![(String::new(), decls)];
+    }
+    let (types, values): (Vec<DeclId>, Vec<DeclId>) = decls
+        .into_iter()
+        .partition(|d| is_type(facts.decl(*d).kind));
+    let mut out = Vec::new();
+    let is_static = |d: &DeclId| facts.decl(*d).node_flags & NodeFlags::STATIC != 0;
+    let (statics, instance): (Vec<DeclId>, Vec<DeclId>) = values.into_iter().partition(is_static);
+    match (instance.is_empty(), statics.is_empty()) {
+        (false, false) => {
+            out.push((String::new(), instance));
+            out.push(("~static".to_owned(), statics));
+        }
+        (false, true) => out.push((String::new(), instance)),
+        (true, false) => out.push((String::new(), statics)),
+        (true, true) => {}
+    }
+    if !types.is_empty() {
+        if out.is_empty() {
+            out.push((String::new(), types));
+        } else {
+            let (interfaces, aliases): (Vec<DeclId>, Vec<DeclId>) = types
+                .into_iter()
+                .partition(|d| facts.decl(*d).kind == DeclKind::Interface);
+            if !interfaces.is_empty() {
+                out.push(("~Interface".to_owned(), interfaces));
+            }
+            if !aliases.is_empty() {
+                out.push(("~TypeAlias".to_owned(), aliases));
+            }
+        }
+    }
+    out
+}
+
+/// Orders a node's declarations so the one that describes it best comes first: a
+/// declaration with a body before overload signatures.
+fn representative_first(facts: &FileFacts, mut group: Vec<DeclId>) -> Vec<DeclId> {
+    if let Some(pos) = group
+        .iter()
+        .position(|d| facts.decl(*d).flags & decl_flags::AMBIENT == 0)
+    {
+        let chosen = group.remove(pos);
+        group.insert(0, chosen);
+    }
+    group
+}

@@ -1,0 +1,637 @@
+//! From resolved summaries to the graph: nodes with deterministic IDs, and CALLS (with
+//! provenance, and dispatch to implementations), INCLUDES, EXTENDS, IMPLEMENTS (class to
+//! interface and member to member), REFERENCES, USES_TYPE, IMPORTS and CONTAINS edges; plus
+//! the call sites nothing was found for.
+
+mod ids;
+
+use std::collections::{BTreeMap, HashMap};
+
+use tsgraph_engine::{
+    EdgeFacts, EdgeKind, EdgeSpec, GraphBatch, NodeFlags, NodeRecord, Resolution, UseContext,
+};
+
+use crate::facts::{DeclKind, Expr, ExprId, FileFacts, TypeExpr, TypeId};
+use crate::resolve::{
+    CallTarget, DeclRef, FileId, Hierarchy, ModuleTarget, Program, Provenance, Resolver, Ty,
+    Unresolved,
+};
+
+/// A call site no declaration of the project was found for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct UnresolvedSite {
+    /// The caller's node ID.
+    pub(crate) caller: String,
+    /// The callee as written, receivers included (`this.repo.save`).
+    pub(crate) callee: String,
+    pub(crate) line: u32,
+    pub(crate) reason: &'static str,
+}
+
+/// What linking counted.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct LinkStats {
+    pub(crate) resolved_calls: usize,
+    pub(crate) unresolved_calls: usize,
+    /// Unresolved call sites by reason.
+    pub(crate) unresolved_by_reason: BTreeMap<&'static str, usize>,
+}
+
+/// The linked graph.
+pub(crate) struct Linked {
+    pub(crate) batch: GraphBatch,
+    pub(crate) stats: LinkStats,
+    pub(crate) unresolved: Vec<UnresolvedSite>,
+    /// `(file, package)` for every import of a package outside the project.
+    pub(crate) external_imports: Vec<(String, String)>,
+}
+
+/// The package (module folder, package name) a file belongs to.
+pub(crate) type PackageOf<'a> = dyn Fn(&str) -> (String, String) + 'a;
+
+/// Links every file's summary into one graph.
+pub(crate) fn link(
+    files: &[FileFacts],
+    builtins: &FileFacts,
+    resolve_module: &dyn Fn(usize, &str) -> ModuleTarget,
+    package_of: &PackageOf<'_>,
+) -> Linked {
+    let program = Program::new(files, builtins, resolve_module);
+    let resolver = Resolver::new(&program);
+    let hierarchy = Hierarchy::build(&resolver, files.len());
+    let nodes: Vec<ids::FileNodes> = files.iter().map(ids::assign).collect();
+    let mut builder = Builder {
+        program: &program,
+        resolver: &resolver,
+        hierarchy: &hierarchy,
+        nodes: &nodes,
+        batch: GraphBatch::default(),
+        edges: BTreeMap::new(),
+        stats: LinkStats::default(),
+        unresolved: Vec::new(),
+        dispatch: HashMap::new(),
+        external_imports: Vec::new(),
+    };
+    for (index, facts) in files.iter().enumerate() {
+        builder.add_nodes(index, facts, package_of);
+    }
+    for (index, facts) in files.iter().enumerate() {
+        let file = FileId::try_from(index).unwrap_or(u32::MAX);
+        builder.contains(file, facts);
+        builder.imports(file, facts);
+        builder.calls(file, facts);
+        builder.jsx(file, facts);
+        builder.heritage(file, facts);
+        builder.references(file, facts);
+        builder.type_uses(file, facts);
+    }
+    builder.finish()
+}
+
+/// A node: (file, index among the file's nodes).
+type NodeRef = (u32, u32);
+
+struct Builder<'p, 'a> {
+    program: &'p Program<'a>,
+    resolver: &'p Resolver<'p, 'a>,
+    hierarchy: &'p Hierarchy,
+    nodes: &'p [ids::FileNodes],
+    batch: GraphBatch,
+    /// Edges merged per (source, kind, target), in a stable order.
+    edges: BTreeMap<(NodeRef, u8, NodeRef), EdgeFacts>,
+    stats: LinkStats,
+    unresolved: Vec<UnresolvedSite>,
+    /// Implementations found for an interface or abstract member.
+    dispatch: HashMap<DeclRef, Vec<DeclRef>>,
+    external_imports: Vec<(String, String)>,
+}
+
+impl<'p, 'a> Builder<'p, 'a> {
+    fn node_of(&self, decl: DeclRef) -> Option<NodeRef> {
+        if self.program.is_builtin(decl.file) {
+            return None;
+        }
+        let local = self.nodes[decl.file as usize]
+            .node_of
+            .get(decl.decl as usize)
+            .copied()
+            .flatten()?;
+        Some((decl.file, local))
+    }
+
+    /// The node credited for code of `decl` (itself or the nearest enclosing node).
+    fn owner_node(&self, file: FileId, decl: crate::facts::DeclId) -> NodeRef {
+        let facts = self.program.file(file);
+        (file, self.nodes[file as usize].owner_node(facts, decl))
+    }
+
+    fn id(&self, node: NodeRef) -> &str {
+        &self.nodes[node.0 as usize].nodes[node.1 as usize].0
+    }
+
+    fn add_nodes(&mut self, index: usize, facts: &FileFacts, package_of: &PackageOf<'_>) {
+        self.batch.add_file(facts.path.clone(), facts.hash);
+        let (module, package) = package_of(&facts.path);
+        for (id, decls) in &self.nodes[index].nodes {
+            let Some(first) = decls.first() else { continue };
+            let d = facts.decl(*first);
+            let Some(kind) = d.node else { continue };
+            let mut record = NodeRecord::new(
+                id.clone(),
+                kind,
+                facts.name(d.name).to_owned(),
+                facts.path.clone(),
+                d.start_line,
+                d.end_line,
+            );
+            if *first == crate::facts::FILE_DECL {
+                record.name = facts
+                    .path
+                    .rsplit('/')
+                    .next()
+                    .unwrap_or(&facts.path)
+                    .to_owned();
+            }
+            record.module = module.clone();
+            record.package = package.clone();
+            record.visibility = d.visibility;
+            record.parameters = d.params_text.clone();
+            record.type_text = d.type_text.clone();
+            let mut flags = 0u16;
+            for decl in decls {
+                let other = facts.decl(*decl);
+                flags |= other.node_flags;
+                record.start_line = record.start_line.min(other.start_line);
+                record.end_line = record.end_line.max(other.end_line);
+                if record.parameters.is_empty() {
+                    record.parameters = other.params_text.clone();
+                }
+                if record.type_text.is_empty() {
+                    record.type_text = other.type_text.clone();
+                }
+            }
+            if d.flags & crate::facts::decl_flags::ASYNC != 0 {
+                flags |= NodeFlags::ASYNC;
+            }
+            record.flags = flags & !NodeFlags::OPTIONAL | (d.node_flags & NodeFlags::OPTIONAL);
+            self.batch.nodes.push(record);
+        }
+    }
+
+    fn add_edge(
+        &mut self,
+        source: NodeRef,
+        target: NodeRef,
+        kind: EdgeKind,
+        line: u32,
+        update: impl FnOnce(&mut EdgeFacts),
+    ) {
+        let facts = self
+            .edges
+            .entry((source, kind.as_u8(), target))
+            .or_default();
+        if matches!(
+            kind,
+            EdgeKind::Calls | EdgeKind::Includes | EdgeKind::References
+        ) {
+            facts.count = facts.count.saturating_add(1);
+            if line > 0 && !facts.sites.contains(&line) {
+                facts.sites.push(line);
+            }
+        }
+        update(facts);
+    }
+
+    fn contains(&mut self, file: FileId, facts: &FileFacts) {
+        let nodes = &self.nodes[file as usize];
+        let mut pairs = Vec::new();
+        for (local, (_, decls)) in nodes.nodes.iter().enumerate() {
+            let Some(first) = decls.first() else { continue };
+            if *first == crate::facts::FILE_DECL {
+                continue;
+            }
+            let parent_decl = facts.decl(*first).path_parent;
+            let parent = nodes.owner_node(facts, parent_decl);
+            let local = u32::try_from(local).unwrap_or(u32::MAX);
+            if parent != local {
+                pairs.push(((file, parent), (file, local)));
+            }
+        }
+        for (parent, child) in pairs {
+            self.add_edge(parent, child, EdgeKind::Contains, 0, |_| {});
+        }
+    }
+
+    fn imports(&mut self, file: FileId, facts: &FileFacts) {
+        for (index, import) in facts.imports.iter().enumerate() {
+            match &self.program.modules[file as usize][index] {
+                ModuleTarget::File(target) => {
+                    let names: Vec<String> = import
+                        .bindings
+                        .iter()
+                        .map(|b| facts.name(b.imported).to_owned())
+                        .collect();
+                    let type_only = import.type_only;
+                    let line = import.line;
+                    self.add_edge((file, 0), (*target, 0), EdgeKind::Imports, 0, |edge| {
+                        let first = edge.names.is_empty() && edge.sites.is_empty();
+                        for name in names {
+                            if !edge.names.contains(&name) {
+                                edge.names.push(name);
+                            }
+                        }
+                        edge.type_only = if first {
+                            type_only
+                        } else {
+                            edge.type_only && type_only
+                        };
+                        if !edge.sites.contains(&line) {
+                            edge.sites.push(line);
+                        }
+                    });
+                }
+                ModuleTarget::External(package) => {
+                    self.external_imports
+                        .push((facts.path.clone(), package.clone()));
+                }
+                ModuleTarget::Unresolved => {}
+            }
+        }
+    }
+
+    fn calls(&mut self, file: FileId, facts: &FileFacts) {
+        for site in &facts.calls {
+            let caller = self.owner_node(file, site.caller);
+            match self.resolver.resolve_call(file, site) {
+                Ok(targets) => {
+                    let mut linked = false;
+                    for target in targets {
+                        linked |= self.call_edge(caller, target, site.line);
+                    }
+                    if linked {
+                        self.stats.resolved_calls += 1;
+                    } else {
+                        self.unresolved_site(
+                            file,
+                            caller,
+                            site.expr,
+                            site.line,
+                            Unresolved::External,
+                        );
+                    }
+                }
+                Err(reason) => self.unresolved_site(file, caller, site.expr, site.line, reason),
+            }
+        }
+    }
+
+    fn unresolved_site(
+        &mut self,
+        file: FileId,
+        caller: NodeRef,
+        expr: ExprId,
+        line: u32,
+        reason: Unresolved,
+    ) {
+        self.stats.unresolved_calls += 1;
+        *self
+            .stats
+            .unresolved_by_reason
+            .entry(reason.as_str())
+            .or_default() += 1;
+        if matches!(reason, Unresolved::External) {
+            return;
+        }
+        let callee = render_callee(self.program.file(file), expr);
+        self.unresolved.push(UnresolvedSite {
+            caller: self.id(caller).to_owned(),
+            callee,
+            line,
+            reason: reason.as_str(),
+        });
+    }
+
+    /// A CALLS edge to `target`, and to the implementations it dispatches to.
+    fn call_edge(&mut self, caller: NodeRef, target: CallTarget, line: u32) -> bool {
+        let Some(node) = self.node_of(target.decl) else {
+            return false;
+        };
+        let resolution = target.provenance.as_resolution();
+        self.add_edge(caller, node, EdgeKind::Calls, line, |edge| {
+            if edge.count == 1 || resolution.as_u8() < edge.resolution {
+                edge.resolution = resolution.as_u8();
+            }
+        });
+        for implementation in self.implementations(target.decl) {
+            if let Some(imp) = self.node_of(implementation)
+                && imp != node
+            {
+                self.add_edge(caller, imp, EdgeKind::Calls, line, |edge| {
+                    if edge.count == 1 {
+                        edge.resolution = Resolution::Dispatch.as_u8();
+                    }
+                });
+            }
+        }
+        let _ = Provenance::Dispatch;
+        true
+    }
+
+    /// The class members an interface member or abstract method dispatches to.
+    fn implementations(&mut self, member: DeclRef) -> Vec<DeclRef> {
+        if let Some(found) = self.dispatch.get(&member) {
+            return found.clone();
+        }
+        let d = self.program.decl(member);
+        let owner = DeclRef::new(member.file, d.path_parent);
+        let owner_kind = self.program.decl(owner).kind;
+        let is_interface_member = matches!(d.kind, DeclKind::MethodSig | DeclKind::PropertySig)
+            && matches!(owner_kind, DeclKind::Interface | DeclKind::TypeAlias);
+        let is_abstract = d.kind == DeclKind::Method
+            && owner_kind == DeclKind::Class
+            && d.node_flags & NodeFlags::ABSTRACT != 0;
+        let mut found = Vec::new();
+        if is_interface_member || is_abstract {
+            let name = self.program.decl_name(member);
+            for sub in self.hierarchy.below(owner) {
+                if self.program.decl(sub).kind != DeclKind::Class {
+                    continue;
+                }
+                let members = self
+                    .resolver
+                    .members(&Ty::Object(sub, crate::resolve::ty_empty_env()), name);
+                if let Some(m) = members.first()
+                    && m.decl != member
+                    && self
+                        .program
+                        .decl(DeclRef::new(
+                            m.decl.file,
+                            self.program.decl(m.decl).path_parent,
+                        ))
+                        .kind
+                        == DeclKind::Class
+                    && !found.contains(&m.decl)
+                {
+                    found.push(m.decl);
+                }
+            }
+        }
+        self.dispatch.insert(member, found.clone());
+        found
+    }
+
+    fn jsx(&mut self, file: FileId, facts: &FileFacts) {
+        for site in &facts.jsx {
+            let caller = self.owner_node(file, site.caller);
+            if let Some(target) = self.resolver.resolve_jsx(file, site.tag)
+                && let Some(node) = self.node_of(target)
+            {
+                self.add_edge(caller, node, EdgeKind::Includes, site.line, |_| {});
+            }
+        }
+    }
+
+    fn heritage(&mut self, file: FileId, facts: &FileFacts) {
+        for (index, decl) in facts.decls.iter().enumerate() {
+            let here = DeclRef::new(file, u32::try_from(index).unwrap_or(u32::MAX));
+            if !matches!(decl.kind, DeclKind::Class | DeclKind::Interface) {
+                continue;
+            }
+            let Some(source) = self.node_of(here) else {
+                continue;
+            };
+            if decl.kind == DeclKind::Class {
+                if let Some(base) = self.hierarchy.base(here)
+                    && let Some(target) = self.node_of(base)
+                {
+                    self.add_edge(source, target, EdgeKind::Extends, 0, |_| {});
+                }
+                for iface in self.hierarchy.supers(here).to_vec() {
+                    if let Some(target) = self.node_of(iface) {
+                        self.add_edge(source, target, EdgeKind::Implements, 0, |_| {});
+                    }
+                }
+                self.member_implements(here);
+            } else {
+                for base in self.hierarchy.supers(here).to_vec() {
+                    if let Some(target) = self.node_of(base) {
+                        self.add_edge(source, target, EdgeKind::Extends, 0, |_| {});
+                    }
+                }
+            }
+        }
+    }
+
+    /// IMPLEMENTS from each class member to the interface members it implements.
+    fn member_implements(&mut self, class: DeclRef) {
+        let instance = Ty::Object(class, crate::resolve::ty_empty_env());
+        for iface in self.hierarchy.interfaces_of(class) {
+            let members = self.program.decl(iface).members.clone();
+            for member in members {
+                let member = DeclRef::new(iface.file, member);
+                let m = self.program.decl(member);
+                if !matches!(m.kind, DeclKind::MethodSig | DeclKind::PropertySig) {
+                    continue;
+                }
+                let Some(target) = self.node_of(member) else {
+                    continue;
+                };
+                let name = self.program.decl_name(member);
+                let found = self.resolver.members(&instance, name);
+                let Some(implementation) = found.first() else {
+                    continue;
+                };
+                let owner = self.program.decl(implementation.decl).path_parent;
+                if self
+                    .program
+                    .decl(DeclRef::new(implementation.decl.file, owner))
+                    .kind
+                    != DeclKind::Class
+                {
+                    continue;
+                }
+                if let Some(source) = self.node_of(implementation.decl)
+                    && source != target
+                {
+                    self.add_edge(source, target, EdgeKind::Implements, 0, |_| {});
+                }
+            }
+        }
+    }
+
+    fn references(&mut self, file: FileId, facts: &FileFacts) {
+        for reference in &facts.refs {
+            let Some(target) = self.resolver.resolve_value_reference(file, reference.expr) else {
+                continue;
+            };
+            let Some(node) = self.node_of(target) else {
+                continue;
+            };
+            let source = self.owner_node(file, reference.from);
+            if source == node {
+                continue;
+            }
+            let context = reference.context;
+            self.add_edge(source, node, EdgeKind::References, reference.line, |edge| {
+                if edge.context == UseContext::None.as_u8() {
+                    edge.context = context.as_u8();
+                }
+            });
+        }
+    }
+
+    fn type_uses(&mut self, file: FileId, facts: &FileFacts) {
+        for type_use in &facts.type_uses {
+            let source = self.owner_node(file, type_use.from);
+            let mut targets = Vec::new();
+            self.named_types(file, facts, type_use.ty, &mut targets, 0);
+            for target in targets {
+                let Some(node) = self.node_of(target) else {
+                    continue;
+                };
+                if node == source {
+                    continue;
+                }
+                let context = type_use.context;
+                self.add_edge(source, node, EdgeKind::UsesType, 0, |edge| {
+                    if edge.context == UseContext::None.as_u8() {
+                        edge.context = context.as_u8();
+                    }
+                });
+            }
+        }
+    }
+
+    /// Every declared type a type expression names.
+    fn named_types(
+        &self,
+        file: FileId,
+        facts: &FileFacts,
+        ty: TypeId,
+        out: &mut Vec<DeclRef>,
+        depth: u32,
+    ) {
+        if depth > 32 {
+            return;
+        }
+        match facts.ty(ty) {
+            TypeExpr::Ref { path, args, scope } => {
+                if let Some(decl) = self.resolver.resolve_type_path(file, *scope, path)
+                    && matches!(
+                        self.program.decl(decl).kind,
+                        DeclKind::Class
+                            | DeclKind::Interface
+                            | DeclKind::TypeAlias
+                            | DeclKind::Enum
+                    )
+                    && !out.contains(&decl)
+                {
+                    out.push(decl);
+                }
+                for arg in args {
+                    self.named_types(file, facts, *arg, out, depth + 1);
+                }
+            }
+            TypeExpr::Union(parts) | TypeExpr::Intersection(parts) | TypeExpr::Tuple(parts) => {
+                for part in parts {
+                    self.named_types(file, facts, *part, out, depth + 1);
+                }
+            }
+            TypeExpr::Array(inner) => self.named_types(file, facts, *inner, out, depth + 1),
+            TypeExpr::Indexed { object, .. } => {
+                self.named_types(file, facts, *object, out, depth + 1)
+            }
+            TypeExpr::Decl(decl) => {
+                let d = facts.decl(*decl);
+                if matches!(d.kind, DeclKind::CallSig | DeclKind::ConstructSig) {
+                    for param in &d.params {
+                        if let Some(param_ty) = facts.decl(*param).ty {
+                            self.named_types(file, facts, param_ty, out, depth + 1);
+                        }
+                    }
+                    if let Some(ret) = d.ret {
+                        self.named_types(file, facts, ret, out, depth + 1);
+                    }
+                } else {
+                    for member in &d.members {
+                        if let Some(member_ty) = facts.decl(*member).ty {
+                            self.named_types(file, facts, member_ty, out, depth + 1);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn finish(mut self) -> Linked {
+        let edges = std::mem::take(&mut self.edges);
+        for ((source, kind, target), mut facts) in edges {
+            let Some(kind) = EdgeKind::from_u8(kind) else {
+                continue;
+            };
+            facts.sites.sort_unstable();
+            if !matches!(
+                kind,
+                EdgeKind::Calls | EdgeKind::Includes | EdgeKind::References | EdgeKind::Imports
+            ) {
+                facts.sites.clear();
+            }
+            self.batch.edges.push(EdgeSpec {
+                source: self.id(source).to_owned(),
+                target: self.id(target).to_owned(),
+                kind,
+                facts,
+            });
+        }
+        Linked {
+            batch: self.batch,
+            stats: self.stats,
+            unresolved: self.unresolved,
+            external_imports: self.external_imports,
+        }
+    }
+}
+
+/// A callee as it is written (`this.repo.save`, `make().run`), for unresolved sites.
+fn render_callee(facts: &FileFacts, expr: ExprId) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut current = match facts.expr(expr) {
+        Expr::Call { callee, .. } | Expr::New { callee, .. } => *callee,
+        _ => expr,
+    };
+    for _ in 0..32 {
+        match facts.expr(current) {
+            Expr::Member { object, name } => {
+                parts.push(facts.name(*name).to_owned());
+                current = *object;
+            }
+            Expr::Ident { name, .. } => {
+                parts.push(facts.name(*name).to_owned());
+                break;
+            }
+            Expr::This { .. } => {
+                parts.push("this".to_owned());
+                break;
+            }
+            Expr::Super { .. } => {
+                parts.push("super".to_owned());
+                break;
+            }
+            Expr::Call { callee, .. } => {
+                parts.push("()".to_owned());
+                current = *callee;
+            }
+            Expr::Element { object } => {
+                parts.push("[]".to_owned());
+                current = *object;
+            }
+            _ => {
+                parts.push("…".to_owned());
+                break;
+            }
+        }
+    }
+    parts.reverse();
+    parts.join(".").replace(".()", "()").replace(".[]", "[]")
+}
