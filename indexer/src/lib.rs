@@ -29,6 +29,7 @@ use std::time::Instant;
 
 use tsgraph_engine::{EdgeKind, Store};
 
+pub use extract::syntax_errors;
 pub use options::IndexOptions;
 pub use summary::{IndexError, IndexSummary, ParseSummary};
 
@@ -110,6 +111,7 @@ pub fn index_project(
         lines: facts.iter().map(|f| u64::from(f.lines)).sum(),
         bytes: facts.iter().map(|f| f.bytes).sum(),
         error_bytes: facts.iter().map(|f| f.error_bytes).sum(),
+        error_files: error_files(facts),
         nodes: batch.nodes.len(),
         edges: batch.edges.len(),
         edges_by_kind,
@@ -125,6 +127,17 @@ pub fn index_project(
         parse_time,
         total_time: started.elapsed(),
     })
+}
+
+/// The files with parse errors, most error bytes first (ties by path).
+fn error_files(facts: &[facts::FileFacts]) -> Vec<(String, u64, u64)> {
+    let mut files: Vec<(String, u64, u64)> = facts
+        .iter()
+        .filter(|f| f.error_bytes > 0)
+        .map(|f| (f.path.clone(), f.error_bytes, f.bytes))
+        .collect();
+    files.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    files
 }
 
 /// Walks and parses the project without extracting anything: the baseline the benchmark

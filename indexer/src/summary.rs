@@ -15,6 +15,9 @@ pub struct IndexSummary {
     pub bytes: u64,
     /// Bytes inside tree-sitter ERROR nodes.
     pub error_bytes: u64,
+    /// Files with bytes inside ERROR nodes: `(path, error bytes, file bytes)`, most error
+    /// bytes first.
+    pub error_files: Vec<(String, u64, u64)>,
     /// Nodes written.
     pub nodes: usize,
     /// Edges written.

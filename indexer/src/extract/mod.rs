@@ -67,7 +67,9 @@ impl Extractor {
         match parser.parse(text, None) {
             Some(tree) => {
                 facts.error_bytes = error_bytes(&tree);
-                let mut lower = lower::Lower::new(grammar, text, facts);
+                // The tree is of the repaired text; names are read from the original, which
+                // has the same byte positions.
+                let mut lower = lower::Lower::new(grammar, source, facts);
                 lower.program(tree.root_node());
                 facts = lower.finish();
             }
@@ -77,6 +79,38 @@ impl Extractor {
         }
         facts
     }
+}
+
+/// The ERROR regions of a source as the extractor parses it (after the pre-pass repairs):
+/// `(line, column, bytes)` of each outermost ERROR node, in source order.
+pub fn syntax_errors(path: &str, source: &[u8]) -> Vec<(u32, u32, u64)> {
+    let Ok(mut extractor) = Extractor::new() else {
+        return Vec::new();
+    };
+    let repaired = prepass::repair(source);
+    let text: &[u8] = repaired.as_deref().unwrap_or(source);
+    let Some(tree) = extractor.for_path(path).0.parse(text, None) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut stack = vec![tree.root_node()];
+    while let Some(node) = stack.pop() {
+        if node.is_error() || node.is_missing() {
+            let at = node.start_position();
+            out.push((
+                u32::try_from(at.row + 1).unwrap_or(u32::MAX),
+                u32::try_from(at.column + 1).unwrap_or(u32::MAX),
+                (node.end_byte() - node.start_byte()) as u64,
+            ));
+            continue;
+        }
+        if node.has_error() {
+            let mut cursor = node.walk();
+            let children: Vec<_> = node.children(&mut cursor).collect();
+            stack.extend(children.into_iter().rev());
+        }
+    }
+    out
 }
 
 /// The summary of a file before its contents are walked: its File declaration and module

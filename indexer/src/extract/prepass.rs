@@ -8,10 +8,13 @@
 //! - a generic call signature starting a line after a member with no `;` (the `dual`
 //!   overload style: `<A>(…): R⏎  <B>(…): S`) gets a `;` in place of one space of its
 //!   indentation (TypeScript files only: in TSX a line may start a JSX element);
-//! - `in`/`out` variance annotations on type parameters (`<in out A>`) become spaces;
+//! - `in`/`out` variance annotations and `const` modifiers on type parameters (`<in out A>`,
+//!   `<const K>`) become spaces;
 //! - the `accessor` keyword of auto-accessor fields becomes spaces;
 //! - `export type *` loses its `type`;
-//! - an escaped backtick inside a template literal becomes `\t`.
+//! - an escape inside a template literal becomes blanks (template literal types take none);
+//! - a member named `in`, `abstract` or `accessor` gets `_` for its first letter (the
+//!   extractor reads names from the original text, so the name stays what it was).
 
 /// Returns the repaired source, or `None` when nothing needed repair.
 pub(crate) fn repair(source: &[u8]) -> Option<Vec<u8>> {
@@ -20,6 +23,10 @@ pub(crate) fn repair(source: &[u8]) -> Option<Vec<u8>> {
     let len = source.len();
     let mut i = 0;
     let mut line_start = true;
+    // The last byte of code seen (comments and blanks skipped): what the previous line ended
+    // with, for the call-signature repair.
+    let mut last_code: u8 = b'{';
+    let mut before_last: u8 = b' ';
     while i < len {
         let b = source[i];
         match lexer.state {
@@ -46,6 +53,7 @@ pub(crate) fn repair(source: &[u8]) -> Option<Vec<u8>> {
                 } else {
                     if b == quote || b == b'\n' {
                         lexer.state = State::Code;
+                        last_code = quote;
                     }
                     i += 1;
                 }
@@ -53,12 +61,20 @@ pub(crate) fn repair(source: &[u8]) -> Option<Vec<u8>> {
             }
             State::Template => {
                 if b == b'\\' {
-                    if source.get(i + 1) == Some(&b'`') {
-                        edit(&mut out, source)[i + 1] = b't';
+                    // Template literal types take no escapes: the escape becomes blanks (a
+                    // line continuation keeps its newline, a non-ASCII byte stays whole).
+                    let buffer = edit(&mut out, source);
+                    buffer[i] = b' ';
+                    if source
+                        .get(i + 1)
+                        .is_some_and(|b| b.is_ascii() && *b != b'\n')
+                    {
+                        buffer[i + 1] = b' ';
                     }
                     i += 2;
                 } else if b == b'`' {
                     lexer.state = State::Code;
+                    last_code = b'`';
                     i += 1;
                 } else if b == b'$' && source.get(i + 1) == Some(&b'{') {
                     lexer.braces.push(Brace::Substitution);
@@ -111,15 +127,31 @@ pub(crate) fn repair(source: &[u8]) -> Option<Vec<u8>> {
                 i += 1;
                 continue;
             }
-            b'<' if line_start => repair_call_signature(source, i, &mut out),
+            b'<' if line_start => {
+                let after_arrow = last_code == b'>' && before_last == b'=';
+                if !after_arrow {
+                    repair_call_signature(source, i, last_code, &mut out);
+                }
+            }
             b'<' | b',' => repair_variance(source, i, &mut out),
-            b'a' if is_word_at(source, i, b"accessor") => repair_accessor(source, i, &mut out),
+            b'a' if is_word_at(source, i, b"accessor") => {
+                repair_keyword_name(source, i, 8, &mut out);
+                repair_accessor(source, i, &mut out);
+            }
+            b'a' if is_word_at(source, i, b"abstract") => {
+                repair_keyword_name(source, i, 8, &mut out)
+            }
+            b'i' if is_word_at(source, i, b"in") => repair_keyword_name(source, i, 2, &mut out),
+            b'u' if is_word_at(source, i, b"using") => repair_using(source, i, &mut out),
+            b'a' if is_word_at(source, i, b"as") => repair_as(source, i, &mut out),
             b'e' if is_word_at(source, i, b"export") => {
                 repair_export_type_star(source, i, &mut out)
             }
             _ => {}
         }
         line_start = false;
+        before_last = last_code;
+        last_code = b;
         i += 1;
     }
     out
@@ -181,24 +213,44 @@ fn skip_ident(source: &[u8], mut i: usize) -> usize {
 
 /// `<A>(…): R⏎  <B>(…): S`: a line starting with a generic call signature after a line that
 /// ends a type. The `;` goes where the last indentation byte was.
-fn repair_call_signature(source: &[u8], at: usize, out: &mut Option<Vec<u8>>) {
-    // `<` then an identifier then `,`, `>` or ` extends`, and a `(` before the line ends.
-    let name_end = skip_ident(source, at + 1);
-    if name_end == at + 1 {
+fn repair_call_signature(source: &[u8], at: usize, last_code: u8, out: &mut Option<Vec<u8>>) {
+    // `<`, then (across lines) an identifier, possibly after a `const`/`in`/`out` modifier.
+    let mut name = skip_space(source, at + 1);
+    for modifier in [b"const".as_slice(), b"in", b"out"] {
+        if is_word_at(source, name, modifier) {
+            name = skip_space(source, name + modifier.len());
+        }
+    }
+    let name_end = skip_ident(source, name);
+    if name_end == name {
         return;
     }
-    let after = skip_blanks(source, name_end);
-    if !matches!(source.get(after), Some(b',' | b'>')) && !is_word_at(source, after, b"extends") {
+    let after = skip_space(source, name_end);
+    if !matches!(source.get(after), Some(b',' | b'>' | b'='))
+        && !is_word_at(source, after, b"extends")
+    {
         return;
     }
-    let line_end = source[at..]
-        .iter()
-        .position(|b| *b == b'\n')
-        .map_or(source.len(), |p| at + p);
-    let Some(close) = source[at..line_end].iter().position(|b| *b == b'>') else {
-        return;
-    };
-    if source.get(at + close + 1) != Some(&b'(') {
+    // The `>` closing the type parameters (nested `<…>` counted, `=>` skipped), then `(`.
+    let mut depth = 0usize;
+    let mut close = None;
+    let end = source.len().min(at + MAX_SIGNATURE_SCAN);
+    for p in at..end {
+        match source[p] {
+            b'<' => depth += 1,
+            b'>' if p > 0 && source[p - 1] == b'=' => {}
+            b'>' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    close = Some(p);
+                    break;
+                }
+            }
+            b';' => return,
+            _ => {}
+        }
+    }
+    if close.and_then(|c| source.get(c + 1)) != Some(&b'(') {
         return;
     }
     // One byte of indentation to turn into `;`.
@@ -208,35 +260,50 @@ fn repair_call_signature(source: &[u8], at: usize, out: &mut Option<Vec<u8>>) {
     else {
         return;
     };
-    // The previous non-blank line must end like a type does.
-    let mut p = indent;
-    while p > 0 && matches!(source[p - 1], b' ' | b'\t' | b'\r') {
-        p -= 1;
-    }
-    if p == 0 || source[p - 1] != b'\n' {
-        return;
-    }
-    let mut q = p - 1;
-    while q > 0 && matches!(source[q - 1], b' ' | b'\t' | b'\r' | b'\n') {
-        q -= 1;
-    }
-    let Some(&last) = q.checked_sub(1).and_then(|q| source.get(q)) else {
-        return;
-    };
-    if is_ident_byte(last) || matches!(last, b'>' | b')' | b']' | b'}') {
+    // The code before (comments skipped) must end like a type does.
+    if is_ident_byte(last_code)
+        || matches!(last_code, b'>' | b')' | b']' | b'}' | b'"' | b'\'' | b'`')
+    {
         edit(out, source)[indent] = b';';
+    }
+}
+
+/// How far a generic signature's type parameters are looked through for their closing `>`.
+const MAX_SIGNATURE_SCAN: usize = 8192;
+
+/// Skips white space and comments.
+fn skip_space(source: &[u8], mut i: usize) -> usize {
+    loop {
+        match source.get(i) {
+            Some(b) if b.is_ascii_whitespace() => i += 1,
+            Some(b'/') if source.get(i + 1) == Some(&b'/') => {
+                while source.get(i).is_some_and(|b| *b != b'\n') {
+                    i += 1;
+                }
+            }
+            Some(b'/') if source.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i < source.len() && !(source[i] == b'*' && source.get(i + 1) == Some(&b'/')) {
+                    i += 1;
+                }
+                i += 2;
+            }
+            _ => return i,
+        }
     }
 }
 
 /// `<in T>`, `<out T>`, `<in out T>`, `, out U`: the variance words become spaces.
 fn repair_variance(source: &[u8], at: usize, out: &mut Option<Vec<u8>>) {
-    let mut i = skip_blanks(source, at + 1);
+    let mut i = skip_space(source, at + 1);
     let mut found = Vec::new();
     loop {
         let word = if is_word_at(source, i, b"in") {
             2
         } else if is_word_at(source, i, b"out") {
             3
+        } else if is_word_at(source, i, b"const") {
+            5
         } else {
             break;
         };
@@ -252,7 +319,7 @@ fn repair_variance(source: &[u8], at: usize, out: &mut Option<Vec<u8>>) {
     }
     // The parameter name, then what may follow a type parameter.
     let name_end = skip_ident(source, i);
-    let after = skip_blanks(source, name_end);
+    let after = skip_space(source, name_end);
     let follows = matches!(source.get(after), Some(b',' | b'>' | b'='))
         || is_word_at(source, after, b"extends");
     if name_end == i || !follows || is_word_at(source, i, b"in") || is_word_at(source, i, b"out") {
@@ -293,6 +360,43 @@ fn repair_accessor(source: &[u8], at: usize, out: &mut Option<Vec<u8>>) {
         .any(|m| p >= m.len() && &source[p - m.len()..p] == *m);
     if starts_name && before_ok {
         edit(out, source)[at..at + 8].fill(b' ');
+    }
+}
+
+/// A member named like a keyword the grammar treats specially (`in: string`,
+/// `abstract?: boolean`): its first letter becomes `_`. The extractor reads names from the
+/// original text, so the member keeps its name.
+fn repair_keyword_name(source: &[u8], at: usize, len: usize, out: &mut Option<Vec<u8>>) {
+    let mut next = skip_blanks(source, at + len);
+    if source.get(next) == Some(&b'?') {
+        next = skip_blanks(source, next + 1);
+    }
+    if source.get(next) == Some(&b':') {
+        edit(out, source)[at] = b'_';
+    }
+}
+
+/// `using` as a name (`function using(…)`, `= using;`) rather than a `using x = …`
+/// declaration: its first letter becomes `_`.
+fn repair_using(source: &[u8], at: usize, out: &mut Option<Vec<u8>>) {
+    let next = skip_blanks(source, at + 5);
+    let declares = next > at + 5 && source.get(next).copied().is_some_and(is_ident_byte);
+    if !declares && source.get(at.wrapping_sub(1)) != Some(&b'.') {
+        edit(out, source)[at] = b'_';
+    }
+}
+
+/// `as` as a name (`let as = …`, `f(as)`) rather than an assertion: its first letter
+/// becomes `_`.
+fn repair_as(source: &[u8], at: usize, out: &mut Option<Vec<u8>>) {
+    let next = skip_blanks(source, at + 2);
+    let is_name = match source.get(next) {
+        Some(b';' | b',' | b')' | b'.') => true,
+        Some(b'=') => !matches!(source.get(next + 1), Some(b'=' | b'>')),
+        _ => false,
+    };
+    if is_name && source.get(at.wrapping_sub(1)) != Some(&b'.') {
+        edit(out, source)[at] = b'_';
     }
 }
 
@@ -355,11 +459,34 @@ mod tests {
     }
 
     #[test]
+    fn keywords_used_as_names_get_an_underscore() {
+        assert_eq!(
+            fixed("interface O {\n  in: string\n  abstract?: boolean\n}"),
+            "interface O {\n  _n: string\n  _bstract?: boolean\n}"
+        );
+        assert_eq!(fixed("const x = a in b;"), "const x = a in b;");
+        assert_eq!(
+            fixed("function using(r) {}\nexports.using = using;"),
+            "function _sing(r) {}\nexports.using = _sing;"
+        );
+        assert_eq!(fixed("using res = open();"), "using res = open();");
+        assert_eq!(fixed("let as = 1; f(as);"), "let _s = 1; f(_s);");
+        assert_eq!(
+            fixed("x as Foo; import { a as b }"),
+            "x as Foo; import { a as b }"
+        );
+        assert_eq!(
+            fixed("interface A<\n  // note\n  in out T,\n> {}"),
+            "interface A<\n  // note\n         T,\n> {}"
+        );
+    }
+
+    #[test]
     fn strings_comments_and_templates_are_left_alone_but_escaped_backticks() {
         let source = "// <in T>\nconst s = '<in T>';\n/* accessor x */\ntype T = `a\\`b${'`'}`;\n";
         assert_eq!(
             fixed(source),
-            "// <in T>\nconst s = '<in T>';\n/* accessor x */\ntype T = `a\\tb${'`'}`;\n"
+            "// <in T>\nconst s = '<in T>';\n/* accessor x */\ntype T = `a  b${'`'}`;\n"
         );
     }
 }

@@ -200,6 +200,12 @@ fn write_summary(out: &mut dyn Write, summary: &IndexSummary, store: &Path) -> i
         "syntax errors: {:.2}% of bytes inside ERROR nodes",
         summary.error_share() * 100.0
     )?;
+    for (path, errors, bytes) in summary.error_files.iter().take(5) {
+        writeln!(
+            out,
+            "  {path}: {errors} of {bytes} bytes inside ERROR nodes"
+        )?;
+    }
     for (path, size) in &summary.skipped_too_large {
         writeln!(out, "skipped: {path} ({size} bytes, over the size limit)")?;
     }
