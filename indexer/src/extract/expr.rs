@@ -381,9 +381,14 @@ impl<'t> Lower<'t, '_, '_> {
             Expr::Ident { .. } | Expr::Member { .. }
         );
         let node = self.unwrap_outer(node);
-        if named && matches!(self.k(node), K::Identifier | K::MemberExpression) {
+        let plain = matches!(
+            self.k(node),
+            K::Identifier | K::MemberExpression | K::ShorthandPropertyIdentifier
+        );
+        if named && plain {
             self.out.refs.push(ValueRef {
-                from: ctx.owner,
+                // A value stored while initializing a variable is referenced by it.
+                from: ctx.wrapper.unwrap_or(ctx.owner),
                 expr,
                 context,
                 line: Self::line(node),

@@ -635,3 +635,6 @@ fn render_callee(facts: &FileFacts, expr: ExprId) -> String {
     parts.reverse();
     parts.join(".").replace(".()", "()").replace(".[]", "[]")
 }
+
+#[cfg(test)]
+mod tests;

@@ -307,7 +307,12 @@ impl<'a> Resolver<'_, 'a> {
                 let receiver = self.type_of_expr(file, *object);
                 let members = self.members(&receiver, text);
                 if members.is_empty() {
-                    if receiver.is_unknown() {
+                    if receiver.is_unknown()
+                        || matches!(
+                            receiver,
+                            Ty::Prim(crate::facts::Prim::Any | crate::facts::Prim::Unknown)
+                        )
+                    {
                         return Err(self.unknown_receiver_reason(file, *object));
                     }
                     return Err(if self.is_external_type(&receiver) {
@@ -429,7 +434,7 @@ impl<'a> Resolver<'_, 'a> {
                     Ty::Func(func, _) if !annotated && self.is_concrete_callable(func) => {
                         Ok(vec![CallTarget {
                             decl: func,
-                            provenance,
+                            provenance: Provenance::Alias,
                         }])
                     }
                     _ if d.node.is_some() => Ok(vec![CallTarget { decl, provenance }]),
