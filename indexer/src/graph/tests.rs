@@ -629,3 +629,45 @@ export function after() {}
         assert!(ids.iter().any(|id| id == expected), "{expected} in {ids:?}");
     }
 }
+
+#[test]
+fn a_class_and_an_interface_of_one_name_share_their_members() {
+    check(
+        calls(
+            "//- a.ts
+export interface Router { extra?: boolean }
+export class Router { navigate() {} }
+type Wrapped = Router & { flag?: boolean };
+export function go(r: Wrapped) { r.navigate(); }
+",
+        ),
+        &["a.ts:go -> a.ts:Router.navigate (typed)"],
+    );
+}
+
+#[test]
+fn aliases_of_functions_outside_the_project_call_nothing_of_it() {
+    let linked = link_fixture(
+        "//- a.ts
+import lodash from 'lodash';
+const O = Object;
+export const keys = O.keys;
+export const get = lodash.get;
+export function f() {
+  keys({});
+  get({}, 'a');
+  const local = make();
+  local();
+}
+function make() { return () => 1; }
+",
+    );
+    let edges: Vec<String> = linked
+        .batch
+        .edges
+        .iter()
+        .filter(|e| e.kind == EdgeKind::Calls)
+        .map(|e| format!("{} -> {}", e.source, e.target))
+        .collect();
+    assert_eq!(edges, ["a.ts:f -> a.ts:make"]);
+}

@@ -162,7 +162,8 @@ impl<'a> Resolver<'_, 'a> {
             Expr::Ident { name, scope } => {
                 let Some(named) = self.program.resolve_name(file, *scope, *name, space::VALUE)
                 else {
-                    return Err(Unresolved::Unbound);
+                    // Bound nowhere in the project: a global of the runtime.
+                    return Err(Unresolved::External);
                 };
                 let provenance = if named.imported {
                     Provenance::Import
@@ -265,7 +266,8 @@ impl<'a> Resolver<'_, 'a> {
             Expr::Ident { name, scope } => {
                 let Some(named) = self.program.resolve_name(file, *scope, *name, space::VALUE)
                 else {
-                    return Err(Unresolved::Unbound);
+                    // Bound nowhere in the project: a global of the runtime.
+                    return Err(Unresolved::External);
                 };
                 let provenance = if named.imported {
                     Provenance::Import
@@ -399,6 +401,14 @@ impl<'a> Resolver<'_, 'a> {
                             provenance: Provenance::Alias,
                         }])
                     }
+                    // An alias of a function outside the project (`const isArray =
+                    // Array.isArray`) calls that function.
+                    Ty::Func(func, _) if self.program.is_builtin(func.file) => {
+                        Err(Unresolved::External)
+                    }
+                    _ if self.aliases_outside(decl) => Err(Unresolved::External),
+                    // A local holding a value: what it holds is not known by name.
+                    _ if d.flags & decl_flags::LOCAL != 0 => Err(Unresolved::Local),
                     _ if d.node.is_some() => Ok(vec![CallTarget { decl, provenance }]),
                     _ => Err(Unresolved::Local),
                 }
@@ -406,6 +416,39 @@ impl<'a> Resolver<'_, 'a> {
             DeclKind::Class => Err(Unresolved::NoMember),
             _ => Err(Unresolved::Anonymous),
         }
+    }
+
+    /// Whether a variable is initialized with a member of something outside the project
+    /// (`const get = lodash.get`, `const keys = Object.keys`): calling it calls that.
+    fn aliases_outside(&self, decl: DeclRef) -> bool {
+        let d = self.program.decl(decl);
+        if d.ty.is_some() {
+            return false;
+        }
+        let Some(mut expr) = d.init else {
+            return false;
+        };
+        let facts = self.program.file(decl.file);
+        for _ in 0..32 {
+            match facts.expr(expr) {
+                Expr::Member { object, .. } => expr = *object,
+                Expr::Ident { name, scope } => {
+                    return match self
+                        .program
+                        .resolve_name(decl.file, *scope, *name, space::VALUE)
+                    {
+                        None => true,
+                        Some(named) => match named.symbol {
+                            Symbol::External => true,
+                            Symbol::Decl(found) => self.program.is_builtin(found.file),
+                            _ => false,
+                        },
+                    };
+                }
+                _ => return false,
+            }
+        }
+        false
     }
 
     /// Calling a member found on a receiver.

@@ -113,17 +113,65 @@ impl<'a> Resolver<'_, 'a> {
         static_side: bool,
         depth: u32,
     ) -> Option<Member> {
-        let d = self.program.decl(owner);
-        let want_static = (d.kind == DeclKind::Class).then_some(static_side);
-        if let Some(found) = self.own_member(owner, name, want_static) {
-            return Some(Member {
-                decl: found,
-                env: env.clone(),
-            });
+        // A class and interfaces of its name (or several interfaces of one name) are one
+        // merged declaration: look at every part.
+        let parts = self.merged_parts(owner);
+        for part in &parts {
+            let d = self.program.decl(*part);
+            let want_static = (d.kind == DeclKind::Class).then_some(static_side);
+            if let Some(found) = self.own_member(*part, name, want_static) {
+                return Some(Member {
+                    decl: found,
+                    env: env.clone(),
+                });
+            }
         }
         if depth >= MAX_BASES {
             return None;
         }
+        for part in &parts {
+            if let Some(found) = self.inherited_member(*part, env, name, static_side, depth) {
+                return Some(found);
+            }
+        }
+        self.index_member(owner, env)
+    }
+
+    /// The declarations merged with `owner` (itself first): the classes and interfaces bound
+    /// to its name in its scope.
+    fn merged_parts(&self, owner: DeclRef) -> Vec<DeclRef> {
+        let d = self.program.decl(owner);
+        if !matches!(d.kind, DeclKind::Class | DeclKind::Interface) {
+            return vec![owner];
+        }
+        let mut parts = vec![owner];
+        for other in self
+            .program
+            .bound_in_scope(owner.file, d.scope, d.name, space::TYPE)
+        {
+            if other != owner
+                && matches!(
+                    self.program.decl(other).kind,
+                    DeclKind::Class | DeclKind::Interface
+                )
+            {
+                parts.push(other);
+            }
+        }
+        parts
+    }
+
+    /// A member reached through `owner`'s bases (a class's base class, an interface's
+    /// extended interfaces, an object literal's spread sources).
+    fn inherited_member(
+        &self,
+        owner: DeclRef,
+        env: &Env,
+        name: &str,
+        static_side: bool,
+        depth: u32,
+    ) -> Option<Member> {
+        let d = self.program.decl(owner);
         match d.kind {
             DeclKind::Class => {
                 let base = self.base_instance_with(owner, env)?;
@@ -150,7 +198,7 @@ impl<'a> Resolver<'_, 'a> {
                         return Some(member);
                     }
                 }
-                self.index_member(owner, env)
+                None
             }
             DeclKind::ObjectLiteral
             | DeclKind::Variable
@@ -172,7 +220,7 @@ impl<'a> Resolver<'_, 'a> {
                 }
                 None
             }
-            _ => self.index_member(owner, env),
+            _ => None,
         }
     }
 
