@@ -15,6 +15,7 @@
 mod extract;
 mod facts;
 mod link;
+pub mod model;
 mod options;
 mod package;
 mod pool;
