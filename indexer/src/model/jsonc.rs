@@ -134,7 +134,7 @@ mod tests {
         assert_eq!(read.value.unwrap()["b"], 2);
         assert_eq!(read.problem.unwrap().line, Some(2));
         let err = parse_jsonc("{\n \"a\": 1\n \"b\": }").unwrap_err();
-        assert_eq!(err.line, Some(3));
+        assert_eq!(err.line, Some(2));
         assert!(err.message.starts_with("invalid JSON"), "{}", err.message);
     }
 

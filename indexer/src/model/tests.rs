@@ -716,7 +716,7 @@ fn broken_configs_warn_with_file_and_line() {
             "tsconfig.json:6: paths `single`: target `nothing/index.ts` matches no source file",
         ]
     );
-    check(fixture, &[("packages/c/src/y.ts", "dup", "packages/b/src/x.ts")]);
+    check(fixture, &[("packages/c/src/y.ts", "dup/src/x", "packages/b/src/x.ts")]);
     let paths = r##"
         //- tsconfig.json
         {
@@ -738,4 +738,54 @@ fn broken_configs_warn_with_file_and_line() {
             "tsconfig.json:6: paths `single`: target `nothing/index.ts` matches no source file",
         ]
     );
+}
+
+/// Confinement (issue 6.2): configuration reached through a symlink that leaves the project
+/// root is not read, and a warning says so; symlinks that stay inside are followed.
+#[cfg(unix)]
+#[test]
+fn load_reads_nothing_outside_the_root_through_symlinks() {
+    use std::fs;
+    use std::os::unix::fs::symlink;
+
+    let temp = tempfile::tempdir().unwrap();
+    let outside = temp.path().join("outside");
+    let root = temp.path().join("project");
+    let write = |path: &std::path::Path, text: &str| {
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    };
+    write(&outside.join("package.json"), r#"{"name": "secret-outside"}"#);
+    write(&outside.join("base.json"), r#"{"compilerOptions": {"baseUrl": "/"}}"#);
+    write(&outside.join("cfg/tsconfig.json"), r#"{"compilerOptions": {"baseUrl": "."}}"#);
+    write(&root.join("package.json"), r#"{"name": "proj", "workspaces": ["packages/*"]}"#);
+    write(&root.join("shared/c.json"), r#"{"name": "c"}"#);
+    write(&root.join("tsconfig.json"), r#"{"extends": "./linked-base.json"}"#);
+    write(&root.join("packages/b/tsconfig.json"), r#"{"extends": "@cfg/base"}"#);
+    fs::create_dir_all(root.join("packages/a")).unwrap();
+    fs::create_dir_all(root.join("packages/c")).unwrap();
+    fs::create_dir_all(root.join("node_modules/@cfg")).unwrap();
+    symlink(outside.join("package.json"), root.join("packages/a/package.json")).unwrap();
+    symlink("../../shared/c.json", root.join("packages/c/package.json")).unwrap();
+    symlink(outside.join("base.json"), root.join("linked-base.json")).unwrap();
+    symlink(outside.join("cfg"), root.join("node_modules/@cfg/base")).unwrap();
+    let files = ["packages/a/src/x.ts", "packages/b/src/y.ts", "packages/c/src/z.ts"];
+    for file in files {
+        write(&root.join(file), "export const x = 1;\n");
+    }
+
+    let model = ProjectModel::load(&root, &files);
+    let warnings: Vec<String> = model.warnings().iter().map(ToString::to_string).collect();
+    assert_eq!(
+        warnings,
+        [
+            "packages/a/package.json: links outside the project root; not read",
+            "packages/b/tsconfig.json:1: extends `@cfg/base`: resolves outside the project root; not read",
+            "tsconfig.json:1: extends `./linked-base.json`: resolves outside the project root; not read",
+        ]
+    );
+    assert_eq!(model.package_of("packages/a/src/x.ts").name, "proj");
+    assert_eq!(model.package_of("packages/c/src/z.ts").name, "c");
+    let names: Vec<&str> = model.packages().map(|p| p.name).collect();
+    assert_eq!(names, ["c"]);
 }
