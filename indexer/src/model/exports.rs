@@ -162,17 +162,27 @@ mod tests {
         });
         let rows: &[(&str, MapLookup)] = &[
             (".", targets(&["./dist/index.d.ts", "./dist/index.mjs"])),
-            ("./utils", targets(&["./dist/utils.mjs", "./dist/utils.cjs"])),
+            (
+                "./utils",
+                targets(&["./dist/utils.mjs", "./dist/utils.cjs"]),
+            ),
             ("./format", targets(&["./dist/format.js"])),
             ("./deep/a/b", targets(&["./dist/deep/a/b.js"])),
             ("./features/x.js", targets(&["./dist/features/x.js"])),
             ("./features/private/x", MapLookup::Excluded),
             ("./internal", MapLookup::Excluded),
             ("./browser", MapLookup::Excluded),
-            ("./fallback", targets(&["./dist/missing.js", "./dist/present.js"])),
+            (
+                "./fallback",
+                targets(&["./dist/missing.js", "./dist/present.js"]),
+            ),
         ];
         for (subpath, expected) in rows {
-            assert_eq!(&lookup_exports(&exports, subpath, &esm), expected, "{subpath}");
+            assert_eq!(
+                &lookup_exports(&exports, subpath, &esm),
+                expected,
+                "{subpath}"
+            );
         }
     }
 
@@ -181,13 +191,21 @@ mod tests {
         let rows: &[(Value, &str, MapLookup)] = &[
             (json!("./index.js"), ".", targets(&["./index.js"])),
             (json!("./index.js"), "./x", MapLookup::NoEntry),
-            (json!({"import": "./a.mjs", "require": "./a.cjs"}), ".", targets(&["./a.mjs"])),
+            (
+                json!({"import": "./a.mjs", "require": "./a.cjs"}),
+                ".",
+                targets(&["./a.mjs"]),
+            ),
             (json!(["./a.js"]), ".", targets(&["./a.js"])),
             (json!({"./a": "./a.js"}), "./b", MapLookup::NoEntry),
             (json!({"require": "./a.cjs"}), ".", MapLookup::Excluded),
         ];
         for (exports, subpath, expected) in rows {
-            assert_eq!(&lookup_exports(exports, subpath, &esm), expected, "{exports} {subpath}");
+            assert_eq!(
+                &lookup_exports(exports, subpath, &esm),
+                expected,
+                "{exports} {subpath}"
+            );
         }
     }
 
@@ -206,7 +224,10 @@ mod tests {
             lookup_imports(&imports, "#config", &esm),
             targets(&["./src/config.ts", "./dist/config.js"])
         );
-        assert_eq!(lookup_imports(&imports, "#dep", &esm), targets(&["some-package"]));
+        assert_eq!(
+            lookup_imports(&imports, "#dep", &esm),
+            targets(&["some-package"])
+        );
         assert_eq!(lookup_imports(&imports, "#nope", &esm), MapLookup::NoEntry);
     }
 }

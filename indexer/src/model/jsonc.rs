@@ -86,8 +86,8 @@ fn strip_position(message: &str) -> &str {
 /// the top-level object. Re-parses `text`: it is only called when a warning is written.
 pub(crate) fn line_of(text: &str, path: &[&str]) -> Option<u32> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let parsed = jsonc_parser::parse_to_ast(text, &Default::default(), &ParseOptions::default())
-        .ok()?;
+    let parsed =
+        jsonc_parser::parse_to_ast(text, &Default::default(), &ParseOptions::default()).ok()?;
     let mut node = parsed.value?;
     let mut offset = node.start();
     for segment in path {
@@ -148,8 +148,14 @@ mod tests {
     #[test]
     fn line_of_follows_objects_and_arrays() {
         let text = "{\n \"compilerOptions\": {\n  \"paths\": {\n   \"@a/*\": [\"x\",\n    \"y\"]\n  }\n },\n \"extends\": [\"./a\", \"./b\"]\n}";
-        assert_eq!(line_of(text, &["compilerOptions", "paths", "@a/*"]), Some(4));
-        assert_eq!(line_of(text, &["compilerOptions", "paths", "@a/*", "1"]), Some(5));
+        assert_eq!(
+            line_of(text, &["compilerOptions", "paths", "@a/*"]),
+            Some(4)
+        );
+        assert_eq!(
+            line_of(text, &["compilerOptions", "paths", "@a/*", "1"]),
+            Some(5)
+        );
         assert_eq!(line_of(text, &["extends", "1"]), Some(8));
         assert_eq!(line_of(text, &["nope"]), None);
     }

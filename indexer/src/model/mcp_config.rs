@@ -36,7 +36,12 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Assignment>, (Option<u32>, String)
             packages(module.get("packages"), name, at, &mut assignments)?;
         }
     } else if value.get("packages").is_some() {
-        packages(value.get("packages"), "main", vec!["packages".to_owned()], &mut assignments)?;
+        packages(
+            value.get("packages"),
+            "main",
+            vec!["packages".to_owned()],
+            &mut assignments,
+        )?;
     } else {
         return Err((Some(1), "has neither `modules` nor `packages`".to_owned()));
     }
@@ -54,9 +59,17 @@ fn packages(
         .and_then(Value::as_array)
         .ok_or((None, format!("`{where_}` is not an array")))?;
     for (p, package) in list.iter().enumerate() {
-        let field = |key: &str| package.get(key).and_then(Value::as_str).filter(|s| !s.is_empty());
+        let field = |key: &str| {
+            package
+                .get(key)
+                .and_then(Value::as_str)
+                .filter(|s| !s.is_empty())
+        };
         let (Some(name), Some(tsconfig)) = (field("name"), field("tsconfig")) else {
-            return Err((None, format!("`{where_}[{p}]` needs a `name` and a `tsconfig`")));
+            return Err((
+                None,
+                format!("`{where_}[{p}]` needs a `name` and a `tsconfig`"),
+            ));
         };
         let mut place = at.clone();
         place.push(p.to_string());
@@ -81,7 +94,10 @@ mod tests {
             "storage": { "type": "sqlite" } }"#;
         let read = parse(full).unwrap();
         assert_eq!(read.len(), 1);
-        assert_eq!((read[0].module.as_str(), read[0].package.as_str()), ("core", "domain"));
+        assert_eq!(
+            (read[0].module.as_str(), read[0].package.as_str()),
+            ("core", "domain")
+        );
         assert_eq!(read[0].tsconfig, "./packages/domain/tsconfig.json");
         let flat = r#"{ "packages": [ { "name": "api", "tsconfig": "api/tsconfig.json" } ] }"#;
         assert_eq!(parse(flat).unwrap()[0].module, "main");

@@ -30,10 +30,10 @@ mod package_json;
 mod paths;
 mod resolve;
 mod source;
-mod tsconfig;
-mod workspaces;
 #[cfg(test)]
 mod tests;
+mod tsconfig;
+mod workspaces;
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -42,7 +42,7 @@ use std::path::Path;
 use package_json::Manifest;
 use paths::{ancestors, display_dir, file_name, join, parent, strip_dir};
 use source::{Fetched, MemorySource, Source};
-use tsconfig::{Config, ConfigLoader};
+use tsconfig::{Config, ConfigLoader, Referrer};
 use workspaces::{Declaration, Workspaces};
 
 pub use resolve::{Resolution, UnresolvedReason};
@@ -199,7 +199,9 @@ impl ProjectModel {
     /// The config that governs `file` (project-relative path), if any.
     pub fn config_of(&self, file: &str) -> Option<&str> {
         let facts = self.facts(file);
-        facts.config.map(|id| self.configs[id as usize].path.as_str())
+        facts
+            .config
+            .map(|id| self.configs[id as usize].path.as_str())
     }
 
     /// The workspace packages, in folder order. The `module` of each is its group.
@@ -298,9 +300,13 @@ impl ProjectModel {
         model.add_assignments(&mut loader, &texts);
         warnings.append(&mut loader.warnings);
 
-        let mut facts: Vec<(&str, FileFacts)> = files.iter().map(|f| (*f, model.compute_facts(f))).collect();
+        let mut facts: Vec<(&str, FileFacts)> =
+            files.iter().map(|f| (*f, model.compute_facts(f))).collect();
         facts.sort_by(|a, b| a.0.cmp(b.0));
-        model.files = facts.iter().map(|(f, facts)| (Box::from(*f), *facts)).collect();
+        model.files = facts
+            .iter()
+            .map(|(f, facts)| (Box::from(*f), *facts))
+            .collect();
         model.add_out_dirs(&facts);
         model.check_paths_targets(&loader, &mut warnings);
         model.warnings = warnings;
@@ -310,7 +316,7 @@ impl ProjectModel {
     /// Loads the discovered configs (tsconfig.json before jsconfig.json in a folder) and every
     /// config they reference, transitively.
     fn load_configs(&mut self, loader: &mut ConfigLoader<'_>, listing: &[String]) {
-        let mut queue: Vec<(String, Option<(String, Vec<String>)>)> = Vec::new();
+        let mut queue: Vec<(String, Option<Referrer>)> = Vec::new();
         for name in ["tsconfig.json", "jsconfig.json"] {
             for path in listing.iter().filter(|p| file_name(p) == name) {
                 queue.push((path.clone(), None));
@@ -323,20 +329,25 @@ impl ProjectModel {
             if self.config_ids.contains_key(&path) {
                 continue;
             }
-            let referrer = referrer.as_ref().map(|(from, at)| (from.as_str(), at.clone()));
-            let Some(config) = loader.load(&path, referrer) else {
+            let Some(config) = loader.load(&path, referrer.as_ref()) else {
                 continue;
             };
             for (i, reference) in config.references.iter().enumerate() {
-                let at = vec!["references".to_owned(), i.to_string(), "path".to_owned()];
-                queue.push((reference.clone(), Some((path.clone(), at))));
+                let referrer = Referrer {
+                    file: path.clone(),
+                    at: vec!["references".to_owned(), i.to_string(), "path".to_owned()],
+                };
+                queue.push((reference.clone(), Some(referrer)));
             }
             self.add_config(config);
         }
         for (id, config) in self.configs.iter().enumerate() {
             let discovered = matches!(file_name(&config.path), "tsconfig.json" | "jsconfig.json");
             if discovered {
-                let slot = self.discovered.entry(config.dir.clone()).or_insert(id as u32);
+                let slot = self
+                    .discovered
+                    .entry(config.dir.clone())
+                    .or_insert(id as u32);
                 if file_name(&self.configs[*slot as usize].path) == "jsconfig.json" {
                     *slot = id as u32;
                 }
@@ -373,7 +384,8 @@ impl ProjectModel {
                 Some(package) => self.workspaces.packages[*package].group.clone(),
                 None => display_dir(&manifest.folder).to_owned(),
             };
-            self.manifest_entries.insert(index as u32, self.entries.len() as u32);
+            self.manifest_entries
+                .insert(index as u32, self.entries.len() as u32);
             self.entries.push(PackageEntry {
                 name: name.clone(),
                 module,
@@ -408,8 +420,14 @@ impl ProjectModel {
             let Some(path) = join("", &assignment.tsconfig) else {
                 loader.warnings.push(ModelWarning {
                     file: FILE.to_owned(),
-                    line: jsonc::line_of(text, &assignment.at.iter().map(String::as_str).collect::<Vec<_>>()),
-                    message: format!("tsconfig `{}` is outside the project root; ignored", assignment.tsconfig),
+                    line: jsonc::line_of(
+                        text,
+                        &assignment.at.iter().map(String::as_str).collect::<Vec<_>>(),
+                    ),
+                    message: format!(
+                        "tsconfig `{}` is outside the project root; ignored",
+                        assignment.tsconfig
+                    ),
                 });
                 continue;
             };
@@ -426,7 +444,10 @@ impl ProjectModel {
                                 loader.warnings.push(ModelWarning {
                                     file: FILE.to_owned(),
                                     line,
-                                    message: format!("tsconfig `{}` does not exist; package `{}` is ignored", assignment.tsconfig, assignment.package),
+                                    message: format!(
+                                        "tsconfig `{}` does not exist; package `{}` is ignored",
+                                        assignment.tsconfig, assignment.package
+                                    ),
                                 });
                             }
                             None
@@ -531,7 +552,9 @@ impl ProjectModel {
             for out_dir in &config.out_dirs {
                 let mirrors_itself = out_dir.is_empty() || strip_dir(&root_dir, out_dir).is_some();
                 if !mirrors_itself {
-                    self.out_dirs.entry(out_dir.clone()).or_insert_with(|| root_dir.clone());
+                    self.out_dirs
+                        .entry(out_dir.clone())
+                        .or_insert_with(|| root_dir.clone());
                 }
             }
         }
@@ -546,7 +569,11 @@ impl ProjectModel {
             for rule in &config.paths {
                 for target in &rule.targets {
                     if target.split('/').any(|s| s == "node_modules")
-                        || !seen.insert((rule.declared_in.clone(), rule.pattern.clone(), target.clone()))
+                        || !seen.insert((
+                            rule.declared_in.clone(),
+                            rule.pattern.clone(),
+                            target.clone(),
+                        ))
                     {
                         continue;
                     }
@@ -564,7 +591,10 @@ impl ProjectModel {
                         warnings.push(ModelWarning {
                             file: rule.declared_in.to_string(),
                             line,
-                            message: format!("paths `{}`: target `{target}` matches no source file", rule.pattern),
+                            message: format!(
+                                "paths `{}`: target `{target}` matches no source file",
+                                rule.pattern
+                            ),
                         });
                     }
                 }
@@ -574,7 +604,10 @@ impl ProjectModel {
 }
 
 /// Reads every package.json outside node_modules, sorted by folder.
-fn read_manifests(texts: &BTreeMap<String, String>, warnings: &mut Vec<ModelWarning>) -> Vec<Manifest> {
+fn read_manifests(
+    texts: &BTreeMap<String, String>,
+    warnings: &mut Vec<ModelWarning>,
+) -> Vec<Manifest> {
     let mut manifests = Vec::new();
     for (path, text) in texts.iter().filter(|(p, _)| file_name(p) == "package.json") {
         let folder = parent(path);
@@ -655,7 +688,13 @@ fn workspace_declarations(
                 let globs: Vec<String> = value
                     .get("packages")
                     .and_then(|p| p.as_array())
-                    .map(|items| items.iter().filter_map(|i| i.as_str()).map(str::to_owned).collect())
+                    .map(|items| {
+                        items
+                            .iter()
+                            .filter_map(|i| i.as_str())
+                            .map(str::to_owned)
+                            .collect()
+                    })
                     .unwrap_or_default();
                 if !globs.is_empty() {
                     declarations.push(Declaration {

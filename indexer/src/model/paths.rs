@@ -104,7 +104,11 @@ mod tests {
             ("", ".", Some("")),
         ];
         for (dir, rel, expected) in rows {
-            assert_eq!(join(dir, rel).as_deref(), *expected, "join({dir:?}, {rel:?})");
+            assert_eq!(
+                join(dir, rel).as_deref(),
+                *expected,
+                "join({dir:?}, {rel:?})"
+            );
         }
     }
 

@@ -75,9 +75,9 @@ const SOURCE_FOR_EMITTED: &[(&str, &[&str], &[&str])] = &[
 /// Extensions of files that are imported but are not source (for the unresolved reason).
 const ASSET_EXTENSIONS: &[&str] = &[
     "json", "css", "scss", "sass", "less", "styl", "svg", "png", "jpg", "jpeg", "gif", "webp",
-    "avif", "ico", "bmp", "html", "md", "mdx", "txt", "wasm", "vue", "svelte", "astro",
-    "graphql", "gql", "yaml", "yml", "woff", "woff2", "ttf", "otf", "eot", "mp3", "mp4",
-    "webm", "wav", "node", "csv", "xml", "glsl", "d.ts",
+    "avif", "ico", "bmp", "html", "md", "mdx", "txt", "wasm", "vue", "svelte", "astro", "graphql",
+    "gql", "yaml", "yml", "woff", "woff2", "ttf", "otf", "eot", "mp3", "mp4", "webm", "wav",
+    "node", "csv", "xml", "glsl", "d.ts",
 ];
 
 /// How deep `main` fields and directory lookups may chain.
@@ -137,7 +137,11 @@ impl ProjectModel {
                 .max_by_key(|(root, _)| root.len())
         {
             for other in config.root_dirs.iter().filter(|other| *other != root) {
-                let candidate = if suffix.is_empty() { other.clone() } else { child(other, suffix) };
+                let candidate = if suffix.is_empty() {
+                    other.clone()
+                } else {
+                    child(other, suffix)
+                };
                 if let Some(found) = self.find_module(&candidate, &mut scratch, 0) {
                     return Resolution::File(found.to_owned());
                 }
@@ -174,7 +178,9 @@ impl ProjectModel {
             condition == "types"
                 || custom.iter().any(|c| c == condition)
                 || match mode {
-                    Mode::Node16 => condition == "node" || condition == if esm { "import" } else { "require" },
+                    Mode::Node16 => {
+                        condition == "node" || condition == if esm { "import" } else { "require" }
+                    }
                     Mode::Bundler => condition == "import",
                     Mode::Node10 => matches!(condition, "import" | "require" | "node"),
                 }
@@ -205,7 +211,11 @@ impl ProjectModel {
             .get(name)
             .map(|p| &self.manifests[self.workspaces.packages[*p].manifest]);
         if let Some(manifest) = workspace.or(own) {
-            let subpath = if rest.is_empty() { ".".to_owned() } else { format!("./{rest}") };
+            let subpath = if rest.is_empty() {
+                ".".to_owned()
+            } else {
+                format!("./{rest}")
+            };
             return self.resolve_in_package(manifest, &subpath, mode, &accepts);
         }
         if alias_missed {
@@ -303,16 +313,22 @@ impl ProjectModel {
         targets
             .iter()
             .find_map(|target| self.find_package_target(&manifest.folder, target, &mut scratch))
-            .map_or(Resolution::Unresolved(UnresolvedReason::MissingFile), |found| {
-                Resolution::File(found.to_owned())
-            })
+            .map_or(
+                Resolution::Unresolved(UnresolvedReason::MissingFile),
+                |found| Resolution::File(found.to_owned()),
+            )
     }
 
     /// A path named by a package (an `exports`/`imports` target, a `main` field, a deep
     /// import): the file, else the source of the build output it names (by outDir→rootDir,
     /// then the `src/` file of the same relative path, dropping up to two leading folders:
     /// `dist/esm/index.js` → `src/index.ts`).
-    fn find_package_target<'m>(&'m self, folder: &str, target: &str, scratch: &mut String) -> Option<&'m str> {
+    fn find_package_target<'m>(
+        &'m self,
+        folder: &str,
+        target: &str,
+        scratch: &mut String,
+    ) -> Option<&'m str> {
         let path = join(folder, target)?;
         if let Some(found) = self.find_module(&path, scratch, 0) {
             return Some(found);
@@ -334,7 +350,12 @@ impl ProjectModel {
     }
 
     /// A module path: its source through an outDir, else the file, else the folder.
-    pub(crate) fn find_module<'m>(&'m self, path: &str, scratch: &mut String, depth: u8) -> Option<&'m str> {
+    pub(crate) fn find_module<'m>(
+        &'m self,
+        path: &str,
+        scratch: &mut String,
+        depth: u8,
+    ) -> Option<&'m str> {
         if depth > MAX_DEPTH {
             return None;
         }
@@ -347,7 +368,12 @@ impl ProjectModel {
             .or_else(|| self.find_in_folder(path, scratch, depth))
     }
 
-    fn find_through_out_dir<'m>(&'m self, path: &str, scratch: &mut String, depth: u8) -> Option<&'m str> {
+    fn find_through_out_dir<'m>(
+        &'m self,
+        path: &str,
+        scratch: &mut String,
+        depth: u8,
+    ) -> Option<&'m str> {
         for folder in ancestors(path) {
             if folder.is_empty() {
                 break;
@@ -356,7 +382,11 @@ impl ProjectModel {
                 continue;
             };
             let rest = strip_dir(path, folder)?;
-            let mapped = if rest.is_empty() { root_dir.clone() } else { child(root_dir, rest) };
+            let mapped = if rest.is_empty() {
+                root_dir.clone()
+            } else {
+                child(root_dir, rest)
+            };
             return self
                 .find_file(&mapped, scratch)
                 .or_else(|| self.find_in_folder(&mapped, scratch, depth));
@@ -376,14 +406,26 @@ impl ProjectModel {
                 .iter()
                 .find_map(|ext| self.lookup_with(stem, ext, scratch))
                 .or_else(|| self.lookup(path))
-                .or_else(|| lenient.iter().find_map(|ext| self.lookup_with(stem, ext, scratch)));
+                .or_else(|| {
+                    lenient
+                        .iter()
+                        .find_map(|ext| self.lookup_with(stem, ext, scratch))
+                });
         }
-        self.lookup(path)
-            .or_else(|| TRY_EXTENSIONS.iter().find_map(|ext| self.lookup_with(path, ext, scratch)))
+        self.lookup(path).or_else(|| {
+            TRY_EXTENSIONS
+                .iter()
+                .find_map(|ext| self.lookup_with(path, ext, scratch))
+        })
     }
 
     /// A folder: its package.json `types`/`typings`/`main`/`module`, then its `index` file.
-    fn find_in_folder<'m>(&'m self, path: &str, scratch: &mut String, depth: u8) -> Option<&'m str> {
+    fn find_in_folder<'m>(
+        &'m self,
+        path: &str,
+        scratch: &mut String,
+        depth: u8,
+    ) -> Option<&'m str> {
         if let Some(&manifest) = self.manifest_by_folder.get(path) {
             for entry in &self.manifests[manifest as usize].entries {
                 if let Some(target) = join(path, entry)
@@ -395,7 +437,9 @@ impl ProjectModel {
             }
         }
         let index = child(path, "index");
-        TRY_EXTENSIONS.iter().find_map(|ext| self.lookup_with(&index, ext, scratch))
+        TRY_EXTENSIONS
+            .iter()
+            .find_map(|ext| self.lookup_with(&index, ext, scratch))
     }
 
     fn lookup(&self, path: &str) -> Option<&str> {
@@ -411,7 +455,10 @@ impl ProjectModel {
 }
 
 fn is_relative(specifier: &str) -> bool {
-    specifier.starts_with("./") || specifier.starts_with("../") || specifier == "." || specifier == ".."
+    specifier.starts_with("./")
+        || specifier.starts_with("../")
+        || specifier == "."
+        || specifier == ".."
 }
 
 /// Whether `name` can be an npm package name (so a bare specifier can be external).
@@ -432,7 +479,9 @@ fn is_package_name(name: &str) -> bool {
 fn missing_reason(specifier: &str) -> UnresolvedReason {
     let name = file_name(specifier);
     let is_asset = ASSET_EXTENSIONS.iter().any(|ext| {
-        name.len() > ext.len() + 1 && name.ends_with(ext) && name.as_bytes()[name.len() - ext.len() - 1] == b'.'
+        name.len() > ext.len() + 1
+            && name.ends_with(ext)
+            && name.as_bytes()[name.len() - ext.len() - 1] == b'.'
     });
     if is_asset {
         UnresolvedReason::NotSource

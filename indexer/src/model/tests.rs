@@ -14,7 +14,9 @@ fn split(fixture: &str) -> (BTreeMap<String, String>, Vec<String>) {
     let mut configs = BTreeMap::new();
     let mut files = Vec::new();
     let mut current: Option<(String, String)> = None;
-    let finish = |entry: Option<(String, String)>, configs: &mut BTreeMap<String, String>, files: &mut Vec<String>| {
+    let finish = |entry: Option<(String, String)>,
+                  configs: &mut BTreeMap<String, String>,
+                  files: &mut Vec<String>| {
         if let Some((path, text)) = entry {
             let is_source = SOURCE_EXTENSIONS.iter().any(|ext| path.ends_with(ext))
                 && !path.ends_with(".d.ts")
@@ -67,14 +69,25 @@ fn check(fixture: &str, rows: &[(&str, &str, &str)]) {
         .iter()
         .filter_map(|(importer, specifier, expected)| {
             let got = show(&model.resolve(importer, specifier));
-            (got != *expected).then(|| format!("{importer} imports {specifier:?}: expected {expected}, got {got}"))
+            (got != *expected).then(|| {
+                format!("{importer} imports {specifier:?}: expected {expected}, got {got}")
+            })
         })
         .collect();
-    assert!(failures.is_empty(), "\n{}\nwarnings: {:#?}", failures.join("\n"), model.warnings());
+    assert!(
+        failures.is_empty(),
+        "\n{}\nwarnings: {:#?}",
+        failures.join("\n"),
+        model.warnings()
+    );
 }
 
 fn warnings_of(fixture: &str) -> Vec<String> {
-    model(fixture).warnings().iter().map(ToString::to_string).collect()
+    model(fixture)
+        .warnings()
+        .iter()
+        .map(ToString::to_string)
+        .collect()
 }
 
 #[test]
@@ -119,7 +132,11 @@ fn relative_specifiers_resolve_like_typescript() {
             ("src/main.ts", "./esm", "src/esm.mts"),
             ("src/main.ts", "./user.service", "src/user.service.ts"),
             ("src/main.ts", "../vendor/pkg", "vendor/pkg/build/entry.js"),
-            ("src/main.ts", "../vendor/typed", "vendor/typed/types/index.ts"),
+            (
+                "src/main.ts",
+                "../vendor/typed",
+                "vendor/typed/types/index.ts",
+            ),
             ("src/main.ts", "../../../x", "?outside"),
             ("src/main.ts", "./nope", "?missing"),
             ("src/main.ts", "./data.json", "?not-source"),
@@ -185,9 +202,17 @@ fn paths_try_fallbacks_in_order_then_base_url() {
         &[
             ("src/app/main.ts", "@shared/ids", "generated/shared/ids.ts"),
             ("src/app/main.ts", "@shared/format", "src/shared/format.ts"),
-            ("src/app/main.ts", "@shared/format.js", "src/shared/format.ts"),
+            (
+                "src/app/main.ts",
+                "@shared/format.js",
+                "src/shared/format.ts",
+            ),
             ("src/app/main.ts", "@app/special", "src/special/entry.ts"),
-            ("src/app/main.ts", "@app/feature/login", "src/features/login/index.ts"),
+            (
+                "src/app/main.ts",
+                "@app/feature/login",
+                "src/features/login/index.ts",
+            ),
             ("src/app/main.ts", "@app/main", "src/app/main.ts"),
             ("src/app/main.ts", "config", "src/config/main.ts"),
             ("src/app/main.ts", "globals", "src/types/globals.ts"),
@@ -266,7 +291,11 @@ fn extends_chains_merge_like_tsc() {
             // base.json's baseUrl still applies, against apps/web.
             ("apps/web/src/main.ts", "@lib/log", "libs/log.ts"),
             ("apps/web/src/main.ts", "~/util/dates", "?unsupported"),
-            ("apps/web/src/main.ts", "util/dates", "apps/web/src/util/dates.ts"),
+            (
+                "apps/web/src/main.ts",
+                "util/dates",
+                "apps/web/src/util/dates.ts",
+            ),
             // Reversed order: base.json's `paths` win, `${configDir}` is apps/api.
             ("apps/api/src/server.ts", "~/db", "apps/api/src/db.ts"),
             ("apps/api/src/server.ts", "@lib/log", "ext:@lib/log"),
@@ -276,7 +305,10 @@ fn extends_chains_merge_like_tsc() {
     );
     let model = model(fixture);
     assert_eq!(model.warnings(), &[]);
-    assert_eq!(model.config_of("apps/web/src/main.ts"), Some("apps/web/tsconfig.json"));
+    assert_eq!(
+        model.config_of("apps/web/src/main.ts"),
+        Some("apps/web/tsconfig.json")
+    );
 }
 
 #[test]
@@ -308,7 +340,10 @@ fn extends_cycles_and_missing_bases_warn_and_keep_the_rest() {
             "b.json:3: extends cycle: a.json → b.json → a.json; the cycle is cut here",
         ]
     );
-    check(fixture, &[("x/y.ts", "@x/y", "x/y.ts"), ("pkg/z.ts", "x/y", "ext:x")]);
+    check(
+        fixture,
+        &[("x/y.ts", "@x/y", "x/y.ts"), ("pkg/z.ts", "x/y", "ext:x")],
+    );
 }
 
 #[test]
@@ -377,13 +412,37 @@ fn project_references_reach_sources_not_declarations() {
     check(
         fixture,
         &[
-            ("packages/app/src/main.ts", "../../core/dist/index.js", "packages/core/src/index.ts"),
-            ("packages/app/src/main.ts", "../../core/dist/index", "packages/core/src/index.ts"),
-            ("packages/app/src/main.ts", "../../core/types/math/add", "packages/core/src/math/add.ts"),
-            ("packages/app/src/main.ts", "../../core/dist", "packages/core/src/index.ts"),
-            ("packages/app/src/main.ts", "@core", "packages/core/src/index.ts"),
+            (
+                "packages/app/src/main.ts",
+                "../../core/dist/index.js",
+                "packages/core/src/index.ts",
+            ),
+            (
+                "packages/app/src/main.ts",
+                "../../core/dist/index",
+                "packages/core/src/index.ts",
+            ),
+            (
+                "packages/app/src/main.ts",
+                "../../core/types/math/add",
+                "packages/core/src/math/add.ts",
+            ),
+            (
+                "packages/app/src/main.ts",
+                "../../core/dist",
+                "packages/core/src/index.ts",
+            ),
+            (
+                "packages/app/src/main.ts",
+                "@core",
+                "packages/core/src/index.ts",
+            ),
             // rootDir defaults to the common folder of the governed sources (src here).
-            ("packages/app/src/main.ts", "../out/views/home.js", "packages/app/src/views/home.ts"),
+            (
+                "packages/app/src/main.ts",
+                "../out/views/home.js",
+                "packages/app/src/views/home.ts",
+            ),
         ],
     );
     assert_eq!(model(fixture).warnings(), &[]);
@@ -428,15 +487,43 @@ fn workspace_packages_resolve_by_name_through_exports() {
     check(
         fixture,
         &[
-            ("apps/site/main.ts", "@libs/toolkit", "packages/toolkit/src/index.ts"),
-            ("apps/site/main.ts", "@libs/toolkit/strings", "packages/toolkit/src/strings.ts"),
-            ("apps/site/main.ts", "@libs/toolkit/format/date", "packages/toolkit/src/format/date.ts"),
-            ("apps/site/main.ts", "@libs/toolkit/internal/secret", "?not-exported"),
-            ("apps/site/main.ts", "@libs/toolkit/package.json", "?missing"),
+            (
+                "apps/site/main.ts",
+                "@libs/toolkit",
+                "packages/toolkit/src/index.ts",
+            ),
+            (
+                "apps/site/main.ts",
+                "@libs/toolkit/strings",
+                "packages/toolkit/src/strings.ts",
+            ),
+            (
+                "apps/site/main.ts",
+                "@libs/toolkit/format/date",
+                "packages/toolkit/src/format/date.ts",
+            ),
+            (
+                "apps/site/main.ts",
+                "@libs/toolkit/internal/secret",
+                "?not-exported",
+            ),
+            (
+                "apps/site/main.ts",
+                "@libs/toolkit/package.json",
+                "?missing",
+            ),
             // No exports: main/types, mapped to src/ by the same relative path.
             ("apps/site/main.ts", "@libs/ui", "packages/ui/src/index.tsx"),
-            ("apps/site/main.ts", "@libs/ui/src/Button", "packages/ui/src/Button.tsx"),
-            ("apps/site/main.ts", "@libs/ui/lib/Button.js", "packages/ui/src/Button.tsx"),
+            (
+                "apps/site/main.ts",
+                "@libs/ui/src/Button",
+                "packages/ui/src/Button.tsx",
+            ),
+            (
+                "apps/site/main.ts",
+                "@libs/ui/lib/Button.js",
+                "packages/ui/src/Button.tsx",
+            ),
             // Two leading folders of build output are dropped when mapping to src/.
             ("apps/site/main.ts", "cli", "packages/cli/src/main.ts"),
             ("apps/site/main.ts", "cli/other", "?not-exported"),
@@ -445,7 +532,10 @@ fn workspace_packages_resolve_by_name_through_exports() {
         ],
     );
     let model = model(fixture);
-    let packages: Vec<_> = model.packages().map(|p| (p.name, p.module, p.folder)).collect();
+    let packages: Vec<_> = model
+        .packages()
+        .map(|p| (p.name, p.module, p.folder))
+        .collect();
     assert_eq!(
         packages,
         [
@@ -511,13 +601,25 @@ fn module_resolution_modes_choose_conditions_and_fields() {
             ("apps/cjs/main.ts", "dual", "libs/dual/src/node-cjs.ts"),
             ("apps/cjs/modern.mts", "dual", "libs/dual/src/node-esm.ts"),
             ("apps/bundled/main.ts", "dual", "libs/dual/src/esm.ts"),
-            ("apps/bundled/main.ts", "dual/custom", "libs/dual/src/source.ts"),
-            ("apps/esm/main.ts", "dual/custom", "libs/dual/src/default.ts"),
+            (
+                "apps/bundled/main.ts",
+                "dual/custom",
+                "libs/dual/src/source.ts",
+            ),
+            (
+                "apps/esm/main.ts",
+                "dual/custom",
+                "libs/dual/src/default.ts",
+            ),
             // node10 reads `main` and ignores `exports`...
             ("apps/old/main.ts", "dual", "libs/dual/src/legacy.ts"),
             ("apps/classic/main.ts", "dual", "libs/dual/src/legacy.ts"),
             // ...unless the package has nothing else.
-            ("apps/old/main.ts", "exports-only", "libs/exports-only/src/index.ts"),
+            (
+                "apps/old/main.ts",
+                "exports-only",
+                "libs/exports-only/src/index.ts",
+            ),
             // Without a config: bundler.
             ("apps/none/main.ts", "dual", "libs/dual/src/esm.ts"),
         ],
@@ -555,21 +657,56 @@ fn package_imports_map_hash_specifiers() {
     check(
         fixture,
         &[
-            ("services/billing/src/index.ts", "#internal/ledger", "services/billing/src/internal/ledger.ts"),
-            ("services/billing/src/nested/deep.ts", "#internal/ledger", "services/billing/src/internal/ledger.ts"),
-            ("services/billing/src/index.ts", "#config", "services/billing/src/config.ts"),
-            ("services/billing/src/index.ts", "#db", "shared/data/db/src/index.ts"),
-            ("services/billing/src/index.ts", "#hidden/x", "?not-exported"),
+            (
+                "services/billing/src/index.ts",
+                "#internal/ledger",
+                "services/billing/src/internal/ledger.ts",
+            ),
+            (
+                "services/billing/src/nested/deep.ts",
+                "#internal/ledger",
+                "services/billing/src/internal/ledger.ts",
+            ),
+            (
+                "services/billing/src/index.ts",
+                "#config",
+                "services/billing/src/config.ts",
+            ),
+            (
+                "services/billing/src/index.ts",
+                "#db",
+                "shared/data/db/src/index.ts",
+            ),
+            (
+                "services/billing/src/index.ts",
+                "#hidden/x",
+                "?not-exported",
+            ),
             ("services/billing/src/index.ts", "#nope", "?not-exported"),
-            ("shared/data/db/src/index.ts", "#internal/ledger", "?not-exported"),
-            ("services/billing/src/index.ts", "@acme/db", "shared/data/db/src/index.ts"),
+            (
+                "shared/data/db/src/index.ts",
+                "#internal/ledger",
+                "?not-exported",
+            ),
+            (
+                "services/billing/src/index.ts",
+                "@acme/db",
+                "shared/data/db/src/index.ts",
+            ),
             // Self-reference by the package's own name.
-            ("services/billing/src/index.ts", "@acme/billing", "services/billing/src/index.ts"),
+            (
+                "services/billing/src/index.ts",
+                "@acme/billing",
+                "services/billing/src/index.ts",
+            ),
         ],
     );
     let model = model(fixture);
     let modules: Vec<_> = model.packages().map(|p| (p.name, p.module)).collect();
-    assert_eq!(modules, [("@acme/billing", "services"), ("@acme/db", "shared")]);
+    assert_eq!(
+        modules,
+        [("@acme/billing", "services"), ("@acme/db", "shared")]
+    );
 }
 
 #[test]
@@ -599,22 +736,47 @@ fn packages_and_modules_of_files() {
     "##;
     let model = model(fixture);
     let rows = [
-        ("libs/toolkit/src/helpers.ts", ("@libs/toolkit", "libs", "libs/toolkit")),
-        ("libs/toolkit/src/esm/x.ts", ("@libs/toolkit", "libs", "libs/toolkit")),
-        ("modules/app/packages/shared/src/types.ts", ("@app/shared", "modules/app/packages", "modules/app/packages/shared")),
+        (
+            "libs/toolkit/src/helpers.ts",
+            ("@libs/toolkit", "libs", "libs/toolkit"),
+        ),
+        (
+            "libs/toolkit/src/esm/x.ts",
+            ("@libs/toolkit", "libs", "libs/toolkit"),
+        ),
+        (
+            "modules/app/packages/shared/src/types.ts",
+            (
+                "@app/shared",
+                "modules/app/packages",
+                "modules/app/packages/shared",
+            ),
+        ),
         ("modules/app/app.ts", ("app", "modules", "modules/app")),
         ("tools/demo/run.ts", ("demo", "tools/demo", "tools/demo")),
         ("scripts/build.ts", ("root", ".", ".")),
     ];
     for (file, (name, module, folder)) in rows {
         let package = model.package_of(file);
-        assert_eq!((package.name, package.module, package.folder), (name, module, folder), "{file}");
+        assert_eq!(
+            (package.name, package.module, package.folder),
+            (name, module, folder),
+            "{file}"
+        );
     }
     check(
         fixture,
         &[
-            ("modules/app/packages/frontend/src/App.ts", "@app/shared/src/types", "modules/app/packages/shared/src/types.ts"),
-            ("modules/app/packages/frontend/src/App.ts", "@libs/toolkit/src/helpers", "libs/toolkit/src/helpers.ts"),
+            (
+                "modules/app/packages/frontend/src/App.ts",
+                "@app/shared/src/types",
+                "modules/app/packages/shared/src/types.ts",
+            ),
+            (
+                "modules/app/packages/frontend/src/App.ts",
+                "@libs/toolkit/src/helpers",
+                "libs/toolkit/src/helpers.ts",
+            ),
             ("modules/app/app.ts", "demo", "ext:demo"),
         ],
     );
@@ -651,7 +813,10 @@ fn ts_graph_mcp_config_assigns_packages_and_modules() {
     let rows = [
         ("packages/domain/src/user.ts", ("domain", "core")),
         // Not claimed by the assigned tsconfig: back to package.json.
-        ("packages/domain/scripts/seed.ts", ("@acme/domain", "packages/domain")),
+        (
+            "packages/domain/scripts/seed.ts",
+            ("@acme/domain", "packages/domain"),
+        ),
         // The assigned tsconfig claims nothing itself (files: []): nothing assigned.
         ("apps/web/src/main.ts", ("", ".")),
     ];
@@ -661,12 +826,17 @@ fn ts_graph_mcp_config_assigns_packages_and_modules() {
     }
     assert_eq!(
         warnings_of(fixture),
-        ["ts-graph-mcp.config.json:6: tsconfig `./apps/ghost/tsconfig.json` does not exist; package `ghost` is ignored"]
+        [
+            "ts-graph-mcp.config.json:6: tsconfig `./apps/ghost/tsconfig.json` does not exist; package `ghost` is ignored"
+        ]
     );
     let flat = "//- ts-graph-mcp.config.json\n{\"packages\": [{\"name\": \"api\", \"tsconfig\": \"tsconfig.json\"}]}\n//- tsconfig.json\n{}\n//- src/a.ts\n";
     let flat_model = self::model(flat);
     let package = flat_model.package_of("src/a.ts");
-    assert_eq!((package.name, package.module, package.folder), ("api", "main", "."));
+    assert_eq!(
+        (package.name, package.module, package.folder),
+        ("api", "main", ".")
+    );
 }
 
 #[test]
@@ -716,7 +886,10 @@ fn broken_configs_warn_with_file_and_line() {
             "tsconfig.json:6: paths `single`: target `nothing/index.ts` matches no source file",
         ]
     );
-    check(fixture, &[("packages/c/src/y.ts", "dup/src/x", "packages/b/src/x.ts")]);
+    check(
+        fixture,
+        &[("packages/c/src/y.ts", "dup/src/x", "packages/b/src/x.ts")],
+    );
     let paths = r##"
         //- tsconfig.json
         {
@@ -755,21 +928,47 @@ fn load_reads_nothing_outside_the_root_through_symlinks() {
         fs::create_dir_all(path.parent().unwrap()).unwrap();
         fs::write(path, text).unwrap();
     };
-    write(&outside.join("package.json"), r#"{"name": "secret-outside"}"#);
-    write(&outside.join("base.json"), r#"{"compilerOptions": {"baseUrl": "/"}}"#);
-    write(&outside.join("cfg/tsconfig.json"), r#"{"compilerOptions": {"baseUrl": "."}}"#);
-    write(&root.join("package.json"), r#"{"name": "proj", "workspaces": ["packages/*"]}"#);
+    write(
+        &outside.join("package.json"),
+        r#"{"name": "secret-outside"}"#,
+    );
+    write(
+        &outside.join("base.json"),
+        r#"{"compilerOptions": {"baseUrl": "/"}}"#,
+    );
+    write(
+        &outside.join("cfg/tsconfig.json"),
+        r#"{"compilerOptions": {"baseUrl": "."}}"#,
+    );
+    write(
+        &root.join("package.json"),
+        r#"{"name": "proj", "workspaces": ["packages/*"]}"#,
+    );
     write(&root.join("shared/c.json"), r#"{"name": "c"}"#);
-    write(&root.join("tsconfig.json"), r#"{"extends": "./linked-base.json"}"#);
-    write(&root.join("packages/b/tsconfig.json"), r#"{"extends": "@cfg/base"}"#);
+    write(
+        &root.join("tsconfig.json"),
+        r#"{"extends": "./linked-base.json"}"#,
+    );
+    write(
+        &root.join("packages/b/tsconfig.json"),
+        r#"{"extends": "@cfg/base"}"#,
+    );
     fs::create_dir_all(root.join("packages/a")).unwrap();
     fs::create_dir_all(root.join("packages/c")).unwrap();
     fs::create_dir_all(root.join("node_modules/@cfg")).unwrap();
-    symlink(outside.join("package.json"), root.join("packages/a/package.json")).unwrap();
+    symlink(
+        outside.join("package.json"),
+        root.join("packages/a/package.json"),
+    )
+    .unwrap();
     symlink("../../shared/c.json", root.join("packages/c/package.json")).unwrap();
     symlink(outside.join("base.json"), root.join("linked-base.json")).unwrap();
     symlink(outside.join("cfg"), root.join("node_modules/@cfg/base")).unwrap();
-    let files = ["packages/a/src/x.ts", "packages/b/src/y.ts", "packages/c/src/z.ts"];
+    let files = [
+        "packages/a/src/x.ts",
+        "packages/b/src/y.ts",
+        "packages/c/src/z.ts",
+    ];
     for file in files {
         write(&root.join(file), "export const x = 1;\n");
     }

@@ -16,7 +16,7 @@ use super::include::Claims;
 use super::jsonc::{line_of, parse_jsonc, parse_jsonc_lenient};
 use super::paths::{ancestors, child, join, parent};
 use super::source::{Fetched, Source};
-use super::{ModelWarning, Mode};
+use super::{Mode, ModelWarning};
 
 /// A config as loaded for resolution: options merged along its `extends` chain, paths made
 /// project-relative.
@@ -101,6 +101,14 @@ impl Config {
     }
 }
 
+/// Who pointed at a config (a `references` entry, a ts-graph-mcp package): the file and the
+/// key path of the property, for warnings.
+#[derive(Debug, Clone)]
+pub(crate) struct Referrer {
+    pub(crate) file: String,
+    pub(crate) at: Vec<String>,
+}
+
 /// A config file as read, before merging.
 struct RawConfig {
     path: Rc<str>,
@@ -176,23 +184,32 @@ impl<'s> ConfigLoader<'s> {
 
     /// Loads the config at `path` as a project. `None` (with a warning where due) when it
     /// cannot be read; `referrer` names who pointed at it, for the warning.
-    pub(crate) fn load(&mut self, path: &str, referrer: Option<(&str, Vec<String>)>) -> Option<Config> {
+    pub(crate) fn load(&mut self, path: &str, referrer: Option<&Referrer>) -> Option<Config> {
         let raw = match self.read(path) {
             RawState::Loaded(raw) => Rc::clone(raw),
             RawState::Missing => {
-                if let Some((from, at)) = referrer {
-                    self.warn_at(from, &at, format!("`{path}` does not exist"));
+                if let Some(referrer) = referrer {
+                    let message = format!("`{path}` does not exist");
+                    self.warn_at(&referrer.file, &referrer.at, message);
                 }
                 return None;
             }
             RawState::Outside => {
-                let (file, at) = referrer.unwrap_or((path, Vec::new()));
-                self.warn_at(file, &at, format!("`{path}` resolves outside the project root; not read"));
+                let (file, at) = match referrer {
+                    Some(referrer) => (referrer.file.as_str(), referrer.at.as_slice()),
+                    None => (path, &[][..]),
+                };
+                let message = format!("`{path}` resolves outside the project root; not read");
+                let file = file.to_owned();
+                let at = at.to_vec();
+                self.warn_at(&file, &at, message);
                 return None;
             }
             RawState::Broken => return None,
         };
-        let layer = self.layer(&raw.path.to_string(), &mut Vec::new()).unwrap_or_default();
+        let layer = self
+            .layer(raw.path.as_ref(), &mut Vec::new())
+            .unwrap_or_default();
         Some(self.effective(&raw, &layer))
     }
 
@@ -215,8 +232,16 @@ impl<'s> ConfigLoader<'s> {
     fn parse(&mut self, path: &str, text: String) -> RawState {
         let read = parse_jsonc_lenient(&text);
         if let Some(problem) = read.problem {
-            let outcome = if read.value.is_some() { "read as far as possible" } else { "defaults used" };
-            self.warn(path, problem.line, format!("{}; {outcome}", problem.message));
+            let outcome = if read.value.is_some() {
+                "read as far as possible"
+            } else {
+                "defaults used"
+            };
+            self.warn(
+                path,
+                problem.line,
+                format!("{}; {outcome}", problem.message),
+            );
         }
         match read.value {
             Some(Value::Object(object)) => RawState::Loaded(Rc::new(RawConfig {
@@ -250,7 +275,10 @@ impl<'s> ConfigLoader<'s> {
                 .iter()
                 .enumerate()
                 .filter_map(|(i, base)| {
-                    Some((base.as_str()?.to_owned(), vec!["extends".to_owned(), i.to_string()]))
+                    Some((
+                        base.as_str()?.to_owned(),
+                        vec!["extends".to_owned(), i.to_string()],
+                    ))
                 })
                 .collect(),
             _ => Vec::new(),
@@ -262,7 +290,10 @@ impl<'s> ConfigLoader<'s> {
             if let Some(start) = chain.iter().position(|p| *p == base_path) {
                 let mut cycle: Vec<&str> = chain[start..].iter().map(String::as_str).collect();
                 cycle.push(&base_path);
-                let message = format!("extends cycle: {}; the cycle is cut here", cycle.join(" → "));
+                let message = format!(
+                    "extends cycle: {}; the cycle is cut here",
+                    cycle.join(" → ")
+                );
                 self.warn_at(path, &at, message);
                 continue;
             }
@@ -318,7 +349,11 @@ impl<'s> ConfigLoader<'s> {
             || spec.starts_with('/');
         if relative {
             let Some(path) = join(&dir, spec) else {
-                self.warn_at(from, at, format!("extends `{spec}`: outside the project root; not read"));
+                self.warn_at(
+                    from,
+                    at,
+                    format!("extends `{spec}`: outside the project root; not read"),
+                );
                 return None;
             };
             let with_json = format!("{path}.json");
@@ -329,13 +364,23 @@ impl<'s> ConfigLoader<'s> {
                 match self.read(candidate) {
                     RawState::Loaded(_) | RawState::Broken => return Some(candidate.to_owned()),
                     RawState::Outside => {
-                        self.warn_at(from, at, format!("extends `{spec}`: resolves outside the project root; not read"));
+                        self.warn_at(
+                            from,
+                            at,
+                            format!(
+                                "extends `{spec}`: resolves outside the project root; not read"
+                            ),
+                        );
                         return None;
                     }
                     RawState::Missing => {}
                 }
             }
-            self.warn_at(from, at, format!("extends `{spec}`: no such file; its options are missing"));
+            self.warn_at(
+                from,
+                at,
+                format!("extends `{spec}`: no such file; its options are missing"),
+            );
             return None;
         }
         let (name, subpath) = split_bare(spec);
@@ -350,7 +395,13 @@ impl<'s> ConfigLoader<'s> {
                 match self.read(&candidate) {
                     RawState::Loaded(_) | RawState::Broken => return Some(candidate),
                     RawState::Outside => {
-                        self.warn_at(from, at, format!("extends `{spec}`: resolves outside the project root; not read"));
+                        self.warn_at(
+                            from,
+                            at,
+                            format!(
+                                "extends `{spec}`: resolves outside the project root; not read"
+                            ),
+                        );
                         return None;
                     }
                     RawState::Missing => {}
@@ -362,7 +413,11 @@ impl<'s> ConfigLoader<'s> {
         } else {
             ""
         };
-        self.warn_at(from, at, format!("extends `{spec}`: package config not found{hint}; its options are missing"));
+        self.warn_at(
+            from,
+            at,
+            format!("extends `{spec}`: package config not found{hint}; its options are missing"),
+        );
         None
     }
 
@@ -406,7 +461,9 @@ impl<'s> ConfigLoader<'s> {
                 None => join(parent(from), value),
             };
             if resolved.is_none() {
-                outside.borrow_mut().push((from.to_owned(), value.to_owned()));
+                outside
+                    .borrow_mut()
+                    .push((from.to_owned(), value.to_owned()));
             }
             resolved
         };
@@ -422,17 +479,19 @@ impl<'s> ConfigLoader<'s> {
                     .unwrap_or_default();
                 let targets = targets
                     .into_iter()
-                    .filter_map(|target| match (&base_url, target.starts_with("${configDir}")) {
-                        (Some(base), false) => {
-                            let joined = join(base, target);
-                            if joined.is_none() {
-                                let from = origin.from.to_string();
-                                outside.borrow_mut().push((from, target.to_owned()));
+                    .filter_map(
+                        |target| match (&base_url, target.starts_with("${configDir}")) {
+                            (Some(base), false) => {
+                                let joined = join(base, target);
+                                if joined.is_none() {
+                                    let from = origin.from.to_string();
+                                    outside.borrow_mut().push((from, target.to_owned()));
+                                }
+                                joined
                             }
-                            joined
-                        }
-                        _ => resolve(target, &origin.from),
-                    })
+                            _ => resolve(target, &origin.from),
+                        },
+                    )
                     .collect();
                 paths.push(PathRule {
                     pattern: pattern.clone(),
@@ -465,9 +524,19 @@ impl<'s> ConfigLoader<'s> {
             .filter_map(|name| text_option(name))
             .filter_map(|(v, from)| resolve(&v, &from))
             .collect();
-        let conditions = list("customconditions").into_iter().map(|(v, _)| v).collect();
-        let word = |name: &str| option(name).and_then(|o| o.value.as_str()).map(str::to_ascii_lowercase);
-        let mode = Mode::from_options(word("moduleresolution").as_deref(), word("module").as_deref());
+        let conditions = list("customconditions")
+            .into_iter()
+            .map(|(v, _)| v)
+            .collect();
+        let word = |name: &str| {
+            option(name)
+                .and_then(|o| o.value.as_str())
+                .map(str::to_ascii_lowercase)
+        };
+        let mode = Mode::from_options(
+            word("moduleresolution").as_deref(),
+            word("module").as_deref(),
+        );
         let is_jsconfig = super::paths::file_name(&path).starts_with("jsconfig");
         let allow_js = option("allowjs")
             .and_then(|o| o.value.as_bool())
@@ -485,7 +554,8 @@ impl<'s> ConfigLoader<'s> {
             )
         };
         let files = patterns(&layer.files);
-        let include = patterns(&layer.include).or_else(|| files.is_none().then(|| vec![dir.clone()]));
+        let include =
+            patterns(&layer.include).or_else(|| files.is_none().then(|| vec![dir.clone()]));
         let exclude = patterns(&layer.exclude).unwrap_or_else(|| {
             let mut defaults: Vec<String> = ["node_modules", "bower_components", "jspm_packages"]
                 .iter()
@@ -499,7 +569,11 @@ impl<'s> ConfigLoader<'s> {
             self.warn(&path, None, format!("pattern `{pattern}`: {error}"));
         }
         for (from, value) in outside.take() {
-            self.warn(&from, None, format!("`{value}` points outside the project root; ignored"));
+            self.warn(
+                &from,
+                None,
+                format!("`{value}` points outside the project root; ignored"),
+            );
         }
         let references = match raw.object.get("references") {
             Some(Value::Array(items)) => items
@@ -508,7 +582,13 @@ impl<'s> ConfigLoader<'s> {
                 .filter_map(|(i, item)| {
                     let target = item.get("path")?.as_str()?;
                     let Some(joined) = join(&dir, target) else {
-                        self.warn_at(&path, &["references".into(), i.to_string()], format!("reference `{target}` points outside the project root; ignored"));
+                        self.warn_at(
+                            &path,
+                            &["references".into(), i.to_string()],
+                            format!(
+                                "reference `{target}` points outside the project root; ignored"
+                            ),
+                        );
                         return None;
                     };
                     Some(if joined.ends_with(".json") {

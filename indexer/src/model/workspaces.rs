@@ -96,7 +96,11 @@ pub(crate) fn discover(
             }
         }
     }
-    found.packages.sort_by(|a, b| manifests[a.manifest].folder.cmp(&manifests[b.manifest].folder));
+    found.packages.sort_by(|a, b| {
+        manifests[a.manifest]
+            .folder
+            .cmp(&manifests[b.manifest].folder)
+    });
     found.by_manifest = found
         .packages
         .iter()
@@ -192,7 +196,10 @@ pub(crate) fn parse_pnpm(text: &str) -> Result<Vec<String>, (Option<u32>, String
     if globs.len() == items.len() {
         Ok(globs)
     } else {
-        Err((None, "`packages` holds something other than strings".to_owned()))
+        Err((
+            None,
+            "`packages` holds something other than strings".to_owned(),
+        ))
     }
 }
 
@@ -223,7 +230,10 @@ mod tests {
         );
         assert_eq!(parse_pnpm("").unwrap(), Vec::<String>::new());
         let (line, message) = parse_pnpm("packages:\n  - a\n - : [\n").unwrap_err();
-        assert!(line.is_some() && message.starts_with("invalid YAML"), "{line:?} {message}");
+        assert!(
+            line.is_some() && message.starts_with("invalid YAML"),
+            "{line:?} {message}"
+        );
         assert!(parse_pnpm("packages: apps/*\n").is_err());
     }
 }

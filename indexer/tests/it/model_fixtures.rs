@@ -19,9 +19,13 @@ fn source_files(root: &Path) -> Vec<String> {
     let mut files = Vec::new();
     let mut stack = vec![root.to_path_buf()];
     while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        for entry in std::fs::read_dir(&dir).expect("fixture folder readable") {
+            let path = entry.expect("fixture entry readable").path();
+            let name = path
+                .file_name()
+                .expect("entries have names")
+                .to_string_lossy()
+                .into_owned();
             if name.starts_with('.') || name == "node_modules" {
                 continue;
             }
@@ -32,7 +36,10 @@ fn source_files(root: &Path) -> Vec<String> {
                 .any(|ext| name.ends_with(ext))
                 && !name.ends_with(".d.ts")
             {
-                let relative = path.strip_prefix(root).unwrap().to_string_lossy();
+                let relative = path
+                    .strip_prefix(root)
+                    .expect("walked below the root")
+                    .to_string_lossy();
                 files.push(relative.replace('\\', "/"));
             }
         }
@@ -79,7 +86,11 @@ struct Expect<'a> {
 fn check(expect: &Expect<'_>) {
     let root = fixture(expect.name);
     let files = source_files(&root);
-    assert!(files.len() >= 5, "{}: fixture not found or too small", expect.name);
+    assert!(
+        files.len() >= 5,
+        "{}: fixture not found or too small",
+        expect.name
+    );
     let refs: Vec<&str> = files.iter().map(String::as_str).collect();
     let model = ProjectModel::load(&root, &refs);
     let mut failures = Vec::new();
@@ -90,7 +101,7 @@ fn check(expect: &Expect<'_>) {
     }
     let mut imports = 0;
     for file in &files {
-        let text = std::fs::read_to_string(root.join(file)).unwrap();
+        let text = std::fs::read_to_string(root.join(file)).expect("fixture source readable");
         for specifier in specifiers(&text) {
             imports += 1;
             let resolution = model.resolve(file, &specifier);
@@ -100,22 +111,32 @@ fn check(expect: &Expect<'_>) {
                 .find(|(f, s, _)| f == file && *s == specifier)
                 .map(|(_, _, target)| Resolution::File((*target).to_owned()))
                 .or_else(|| {
-                    let (_, _, package) =
-                        expect.external.iter().find(|(f, s, _)| f == file && *s == specifier)?;
-                    Some(Resolution::External { package: (*package).to_owned() })
+                    let (_, _, package) = expect
+                        .external
+                        .iter()
+                        .find(|(f, s, _)| f == file && *s == specifier)?;
+                    Some(Resolution::External {
+                        package: (*package).to_owned(),
+                    })
                 });
             match (&resolution, expected) {
                 (got, Some(expected)) if *got != expected => {
-                    failures.push(format!("{file}: {specifier:?} → {got:?}, expected {expected:?}"));
+                    failures.push(format!(
+                        "{file}: {specifier:?} → {got:?}, expected {expected:?}"
+                    ));
                 }
                 (Resolution::File(target), None) => {
                     // Not listed: it must stay inside the importer's package.
                     if model.package_of(target).folder != model.package_of(file).folder {
-                        failures.push(format!("{file}: {specifier:?} → {target} crosses packages but is not listed"));
+                        failures.push(format!(
+                            "{file}: {specifier:?} → {target} crosses packages but is not listed"
+                        ));
                     }
                 }
                 (Resolution::File(_), Some(_)) => {}
-                (other, None) => failures.push(format!("{file}: {specifier:?} → {other:?}, not listed")),
+                (other, None) => {
+                    failures.push(format!("{file}: {specifier:?} → {other:?}, not listed"))
+                }
                 (_, Some(_)) => {}
             }
         }
@@ -123,17 +144,31 @@ fn check(expect: &Expect<'_>) {
     let listed = expect.cross.len() + expect.external.len();
     for (file, specifier, _) in expect.cross.iter().chain(expect.external) {
         if !files.iter().any(|f| f == file) {
-            failures.push(format!("listed importer {file} ({specifier}) is not a source file"));
+            failures.push(format!(
+                "listed importer {file} ({specifier}) is not a source file"
+            ));
         }
     }
     for (file, name, module) in expect.packages {
         let package = model.package_of(file);
         if (package.name, package.module) != (*name, *module) {
-            failures.push(format!("{file}: package ({}, {}), expected ({name}, {module})", package.name, package.module));
+            failures.push(format!(
+                "{file}: package ({}, {}), expected ({name}, {module})",
+                package.name, package.module
+            ));
         }
     }
-    assert!(failures.is_empty(), "{}:\n{}", expect.name, failures.join("\n"));
-    assert!(imports >= listed, "{}: {imports} imports found, {listed} listed", expect.name);
+    assert!(
+        failures.is_empty(),
+        "{}:\n{}",
+        expect.name,
+        failures.join("\n")
+    );
+    assert!(
+        imports >= listed,
+        "{}: {imports} imports found, {listed} listed",
+        expect.name
+    );
 }
 
 #[test]
@@ -141,11 +176,31 @@ fn paths_alias_with_base_url_and_two_fallback_targets() {
     check(&Expect {
         name: "paths-alias",
         cross: &[
-            ("src/services/orders.ts", "@shared/format", "src/shared/format.ts"),
-            ("src/services/orders.ts", "@shared/ids", "generated/shared/ids.ts"),
-            ("src/services/invoices.ts", "@shared/format", "src/shared/format.ts"),
-            ("src/services/invoices.ts", "@services/orders", "src/services/orders.ts"),
-            ("src/main.ts", "services/invoices", "src/services/invoices.ts"),
+            (
+                "src/services/orders.ts",
+                "@shared/format",
+                "src/shared/format.ts",
+            ),
+            (
+                "src/services/orders.ts",
+                "@shared/ids",
+                "generated/shared/ids.ts",
+            ),
+            (
+                "src/services/invoices.ts",
+                "@shared/format",
+                "src/shared/format.ts",
+            ),
+            (
+                "src/services/invoices.ts",
+                "@services/orders",
+                "src/services/orders.ts",
+            ),
+            (
+                "src/main.ts",
+                "services/invoices",
+                "src/services/invoices.ts",
+            ),
         ],
         external: &[],
         warnings: &[],
@@ -158,17 +213,41 @@ fn npm_workspaces_publishing_through_exports_into_dist_reach_src() {
     check(&Expect {
         name: "npm-workspaces",
         cross: &[
-            ("apps/api/src/server.ts", "@libs/logger", "packages/logger/src/index.ts"),
-            ("apps/api/src/server.ts", "@libs/toolkit", "packages/toolkit/src/index.ts"),
-            ("apps/api/src/routes/users.ts", "@libs/logger", "packages/logger/src/index.ts"),
-            ("apps/api/src/routes/users.ts", "@libs/toolkit/strings", "packages/toolkit/src/strings.ts"),
-            ("apps/api/src/routes/users.ts", "@libs/toolkit/math", "packages/toolkit/src/math.ts"),
+            (
+                "apps/api/src/server.ts",
+                "@libs/logger",
+                "packages/logger/src/index.ts",
+            ),
+            (
+                "apps/api/src/server.ts",
+                "@libs/toolkit",
+                "packages/toolkit/src/index.ts",
+            ),
+            (
+                "apps/api/src/routes/users.ts",
+                "@libs/logger",
+                "packages/logger/src/index.ts",
+            ),
+            (
+                "apps/api/src/routes/users.ts",
+                "@libs/toolkit/strings",
+                "packages/toolkit/src/strings.ts",
+            ),
+            (
+                "apps/api/src/routes/users.ts",
+                "@libs/toolkit/math",
+                "packages/toolkit/src/math.ts",
+            ),
         ],
         external: &[("apps/api/src/server.ts", "express", "express")],
         warnings: &[],
         packages: &[
             ("apps/api/src/server.ts", "@apps/api", "apps"),
-            ("packages/toolkit/src/internal/cache.ts", "@libs/toolkit", "packages"),
+            (
+                "packages/toolkit/src/internal/cache.ts",
+                "@libs/toolkit",
+                "packages",
+            ),
         ],
     });
     let root = fixture("npm-workspaces");
@@ -176,10 +255,16 @@ fn npm_workspaces_publishing_through_exports_into_dist_reach_src() {
     let refs: Vec<&str> = files.iter().map(String::as_str).collect();
     let model = ProjectModel::load(&root, &refs);
     assert_eq!(
-        format!("{:?}", model.resolve("apps/api/src/server.ts", "@libs/toolkit/internal/cache")),
+        format!(
+            "{:?}",
+            model.resolve("apps/api/src/server.ts", "@libs/toolkit/internal/cache")
+        ),
         "Unresolved(NotExported)"
     );
-    let packages: Vec<_> = model.packages().map(|p| (p.name, p.module, p.folder)).collect();
+    let packages: Vec<_> = model
+        .packages()
+        .map(|p| (p.name, p.module, p.folder))
+        .collect();
     assert_eq!(
         packages,
         [
@@ -195,15 +280,35 @@ fn pnpm_workspace_with_internal_imports() {
     check(&Expect {
         name: "pnpm-workspace",
         cross: &[
-            ("services/billing/src/internal/payments.ts", "#db", "shared/db/src/index.ts"),
-            ("services/billing/src/internal/ledger.ts", "#db", "shared/db/src/index.ts"),
-            ("services/orders/src/checkout.ts", "@acme/billing", "services/billing/src/index.ts"),
-            ("services/orders/src/checkout.ts", "@acme/db", "shared/db/src/index.ts"),
+            (
+                "services/billing/src/internal/payments.ts",
+                "#db",
+                "shared/db/src/index.ts",
+            ),
+            (
+                "services/billing/src/internal/ledger.ts",
+                "#db",
+                "shared/db/src/index.ts",
+            ),
+            (
+                "services/orders/src/checkout.ts",
+                "@acme/billing",
+                "services/billing/src/index.ts",
+            ),
+            (
+                "services/orders/src/checkout.ts",
+                "@acme/db",
+                "shared/db/src/index.ts",
+            ),
         ],
         external: &[("services/orders/src/checkout.ts", "zod", "zod")],
         warnings: &[],
         packages: &[
-            ("services/billing/src/internal/ledger.ts", "@acme/billing", "services"),
+            (
+                "services/billing/src/internal/ledger.ts",
+                "@acme/billing",
+                "services",
+            ),
             ("shared/db/src/index.ts", "@acme/db", "shared"),
         ],
     });
@@ -214,8 +319,16 @@ fn project_references_resolve_to_sources() {
     check(&Expect {
         name: "project-references",
         cross: &[
-            ("packages/server/src/signup.ts", "../../core/lib/validation", "packages/core/src/validation.ts"),
-            ("packages/server/src/checkout.ts", "@refs/core", "packages/core/src/index.ts"),
+            (
+                "packages/server/src/signup.ts",
+                "../../core/lib/validation",
+                "packages/core/src/validation.ts",
+            ),
+            (
+                "packages/server/src/checkout.ts",
+                "@refs/core",
+                "packages/core/src/index.ts",
+            ),
         ],
         external: &[],
         warnings: &[],
@@ -228,9 +341,21 @@ fn extends_chain_through_a_config_package_and_a_cycle() {
     check(&Expect {
         name: "extends-chain",
         cross: &[
-            ("apps/web/src/page.ts", "@chain/util/text", "libs/util/src/text.ts"),
-            ("apps/web/src/page.ts", "@chain/util", "libs/util/src/index.ts"),
-            ("apps/legacy/src/report.ts", "@chain/util/text", "libs/util/src/text.ts"),
+            (
+                "apps/web/src/page.ts",
+                "@chain/util/text",
+                "libs/util/src/text.ts",
+            ),
+            (
+                "apps/web/src/page.ts",
+                "@chain/util",
+                "libs/util/src/index.ts",
+            ),
+            (
+                "apps/legacy/src/report.ts",
+                "@chain/util/text",
+                "libs/util/src/text.ts",
+            ),
         ],
         external: &[],
         warnings: &[
@@ -245,12 +370,36 @@ fn yarn_nested_workspaces_with_a_ts_graph_mcp_config() {
     check(&Expect {
         name: "yarn-nested",
         cross: &[
-            ("libs/ui/src/Button.ts", "@libs/toolkit", "libs/toolkit/src/index.ts"),
-            ("modules/app/packages/shared/src/types.ts", "@libs/toolkit", "libs/toolkit/src/index.ts"),
-            ("modules/app/packages/frontend/src/App.ts", "@libs/ui", "libs/ui/src/index.ts"),
-            ("modules/app/packages/frontend/src/App.ts", "@app/shared", "modules/app/packages/shared/src/index.ts"),
-            ("modules/app/packages/backend/src/api.ts", "@libs/toolkit", "libs/toolkit/src/index.ts"),
-            ("modules/app/packages/backend/src/api.ts", "@app/shared", "modules/app/packages/shared/src/index.ts"),
+            (
+                "libs/ui/src/Button.ts",
+                "@libs/toolkit",
+                "libs/toolkit/src/index.ts",
+            ),
+            (
+                "modules/app/packages/shared/src/types.ts",
+                "@libs/toolkit",
+                "libs/toolkit/src/index.ts",
+            ),
+            (
+                "modules/app/packages/frontend/src/App.ts",
+                "@libs/ui",
+                "libs/ui/src/index.ts",
+            ),
+            (
+                "modules/app/packages/frontend/src/App.ts",
+                "@app/shared",
+                "modules/app/packages/shared/src/index.ts",
+            ),
+            (
+                "modules/app/packages/backend/src/api.ts",
+                "@libs/toolkit",
+                "libs/toolkit/src/index.ts",
+            ),
+            (
+                "modules/app/packages/backend/src/api.ts",
+                "@app/shared",
+                "modules/app/packages/shared/src/index.ts",
+            ),
         ],
         external: &[],
         warnings: &[],
