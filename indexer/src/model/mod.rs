@@ -81,7 +81,7 @@ pub struct PackageRef<'m> {
 
 /// The module resolution algorithm a config selects.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
+pub(crate) enum Mode {
     /// `node10` (alias `node`), and `classic`, which tsc deprecates and which is read as
     /// node10: package.json `main`/`types` before `exports`, conditions not by file format.
     Node10,
@@ -115,7 +115,7 @@ struct FileFacts {
     config: Option<u32>,
     /// The nearest package.json (named or not): its `type` and `imports` apply.
     scope: Option<u32>,
-    /// The nearest named package.json.
+    /// The nearest named package.json (or unreadable one: see [`Manifest::broken`]).
     named: Option<u32>,
     /// Index into `ProjectModel::entries`.
     package: u32,
@@ -373,13 +373,14 @@ impl ProjectModel {
         id
     }
 
-    /// One entry per named package.json: workspace packages take their group as module,
-    /// other packages their folder.
+    /// One entry per named (or unreadable) package.json: workspace packages take their group
+    /// as module, other packages their folder.
     fn add_package_entries(&mut self) {
         for (index, manifest) in self.manifests.iter().enumerate() {
-            let Some(name) = &manifest.name else {
+            if manifest.name.is_none() && !manifest.broken {
                 continue;
-            };
+            }
+            let name = manifest.name.as_deref().unwrap_or_default();
             let module = match self.workspaces.by_manifest.get(&index) {
                 Some(package) => self.workspaces.packages[*package].group.clone(),
                 None => display_dir(&manifest.folder).to_owned(),
@@ -387,7 +388,7 @@ impl ProjectModel {
             self.manifest_entries
                 .insert(index as u32, self.entries.len() as u32);
             self.entries.push(PackageEntry {
-                name: name.clone(),
+                name: name.to_owned(),
                 module,
                 folder: display_dir(&manifest.folder).to_owned(),
             });
@@ -478,7 +479,8 @@ impl ProjectModel {
         for folder in ancestors(dir) {
             if let Some(&manifest) = self.manifest_by_folder.get(folder) {
                 scope.get_or_insert(manifest);
-                if self.manifests[manifest as usize].name.is_some() {
+                let found = &self.manifests[manifest as usize];
+                if found.name.is_some() || found.broken {
                     named = Some(manifest);
                     break;
                 }
@@ -535,17 +537,19 @@ impl ProjectModel {
     }
 
     /// Maps each config's `outDir`/`declarationDir` to the folder its sources are in:
-    /// `rootDir`, else (as tsc computes it) the common folder of the files it governs, else
-    /// its own folder.
+    /// `rootDir`, else (as tsc computes it) the common folder of the files it governs and
+    /// claims, else its own folder.
     fn add_out_dirs(&mut self, facts: &[(&str, FileFacts)]) {
         for (id, config) in self.configs.iter().enumerate() {
             if config.out_dirs.is_empty() {
                 continue;
             }
             let root_dir = config.root_dir.clone().unwrap_or_else(|| {
+                // tsc's default rootDir is the common folder of the program's files: those
+                // the config claims (a file it governs only as the nearest config is not one).
                 let governed = facts
                     .iter()
-                    .filter(|(_, f)| f.config == Some(id as u32))
+                    .filter(|(file, f)| f.config == Some(id as u32) && config.claims.claims(file))
                     .map(|(file, _)| parent(file));
                 common_folder(governed).unwrap_or_else(|| config.dir.clone())
             });
@@ -627,11 +631,10 @@ fn read_manifests(
                     line: failure.line,
                     message: format!("{}; the package is treated as unnamed", failure.message),
                 });
-                // The folder is still a package boundary: its files must not be attributed
-                // to an enclosing package.
                 manifests.push(Manifest {
                     path: path.clone(),
                     folder: folder.to_owned(),
+                    broken: true,
                     ..Manifest::default()
                 });
                 continue;

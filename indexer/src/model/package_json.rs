@@ -24,6 +24,9 @@ pub(crate) struct Manifest {
     pub(crate) workspaces: Vec<String>,
     /// Whether `workspaces` was present but had a shape that is not understood.
     pub(crate) bad_workspaces: bool,
+    /// Whether the file could not be parsed: the folder is still a package (its files must
+    /// not be attributed to an enclosing one), but an unnamed one.
+    pub(crate) broken: bool,
     /// The text, kept to find lines for warnings.
     pub(crate) text: String,
 }
@@ -62,6 +65,7 @@ impl Manifest {
             imports: value.get("imports").filter(|v| v.is_object()).cloned(),
             workspaces,
             bad_workspaces,
+            broken: false,
             text,
         }
     }

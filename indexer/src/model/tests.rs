@@ -854,6 +854,7 @@ fn broken_configs_warn_with_file_and_line() {
         {
           "name": "dup"
         }
+        //- packages/a/src/w.ts
         //- packages/b/src/x.ts
         //- packages/c/src/y.ts
         //- tsconfig.json
@@ -889,6 +890,13 @@ fn broken_configs_warn_with_file_and_line() {
     check(
         fixture,
         &[("packages/c/src/y.ts", "dup/src/x", "packages/b/src/x.ts")],
+    );
+    // An unreadable package.json still bounds its package: an unnamed one.
+    let model = model(fixture);
+    let broken = model.package_of("packages/a/src/w.ts");
+    assert_eq!(
+        (broken.name, broken.module, broken.folder),
+        ("", "packages", "packages/a")
     );
     let paths = r##"
         //- tsconfig.json
@@ -987,4 +995,79 @@ fn load_reads_nothing_outside_the_root_through_symlinks() {
     assert_eq!(model.package_of("packages/c/src/z.ts").name, "c");
     let names: Vec<&str> = model.packages().map(|p| p.name).collect();
     assert_eq!(names, ["c"]);
+}
+
+#[test]
+fn root_dirs_merge_folders_for_relative_imports() {
+    let fixture = r##"
+        //- tsconfig.json
+        {"compilerOptions": {"rootDirs": ["src", "generated/src"]}}
+        //- src/views/main.ts
+        //- generated/src/views/templates/card.ts
+        //- generated/src/i18n.ts
+    "##;
+    check(
+        fixture,
+        &[
+            ("src/views/main.ts", "./templates/card", "generated/src/views/templates/card.ts"),
+            ("src/views/main.ts", "../i18n.js", "generated/src/i18n.ts"),
+            ("src/views/main.ts", "./nope", "?missing"),
+        ],
+    );
+}
+
+#[test]
+fn lerna_and_recursive_globs_declare_workspaces() {
+    let fixture = r##"
+        //- lerna.json
+        {"version": "independent", "packages": ["packages/**"]}
+        //- package.json
+        {"name": "lerna-root", "private": true}
+        //- packages/core/package.json
+        {"name": "@l/core", "main": "index.js"}
+        //- packages/core/index.js
+        //- packages/plugins/auth/package.json
+        {"name": "@l/auth", "main": "./lib/auth.js"}
+        //- packages/plugins/auth/lib/auth.js
+        //- packages/plugins/auth/test/auth.test.js
+    "##;
+    check(
+        fixture,
+        &[
+            ("packages/plugins/auth/lib/auth.js", "@l/core", "packages/core/index.js"),
+            ("packages/core/index.js", "@l/auth", "packages/plugins/auth/lib/auth.js"),
+            ("packages/plugins/auth/test/auth.test.js", "../lib/auth", "packages/plugins/auth/lib/auth.js"),
+        ],
+    );
+    let model = model(fixture);
+    let modules: Vec<_> = model.packages().map(|p| (p.name, p.module)).collect();
+    assert_eq!(modules, [("@l/core", "packages"), ("@l/auth", "packages")]);
+}
+
+#[test]
+fn jsconfig_allows_js_and_out_dir_is_excluded_by_default() {
+    let fixture = r##"
+        //- jsconfig.json
+        {"compilerOptions": {"baseUrl": "src", "outDir": "out"}}
+        //- src/app.js
+        //- src/lib/util.js
+        //- out/app.js
+        //- api/tsconfig.json
+        {"compilerOptions": {"outDir": "build"}, "exclude": []}
+        //- api/index.ts
+        //- api/build/index.ts
+    "##;
+    let model = model(fixture);
+    assert_eq!(model.config_of("src/app.js"), Some("jsconfig.json"));
+    // Excluded by default (the outDir), so no config claims it: the nearest governs.
+    assert_eq!(model.config_of("out/app.js"), Some("jsconfig.json"));
+    assert_eq!(model.config_of("api/build/index.ts"), Some("api/tsconfig.json"));
+    check(
+        fixture,
+        &[
+            ("src/app.js", "lib/util", "src/lib/util.js"),
+            // The outDir maps back to the sources: `out/app.js` is the build of `src/app.js`.
+            ("src/lib/util.js", "../../out/app.js", "src/app.js"),
+        ],
+    );
 }
