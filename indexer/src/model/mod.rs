@@ -79,6 +79,15 @@ pub struct PackageRef<'m> {
     pub folder: &'m str,
 }
 
+/// Files found by name whose presence is what counts; they are never read.
+const PRESENCE_ONLY: &[&str] = &[
+    ".pnp.cjs",
+    ".pnp.js",
+    ".pnp.data.json",
+    "ts-graph-mcp.config.ts",
+    "ts-graph-mcp.config.js",
+];
+
 /// The module resolution algorithm a config selects.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Mode {
@@ -233,7 +242,12 @@ impl ProjectModel {
         let listing = source.listing();
         let mut warnings = Vec::new();
         let mut texts: BTreeMap<String, String> = BTreeMap::new();
-        for path in &listing {
+        // Markers matter by their presence; a real .pnp.cjs runs to megabytes.
+        let present = |name: &str| listing.iter().any(|p| p == name);
+        for path in listing
+            .iter()
+            .filter(|p| !PRESENCE_ONLY.contains(&p.as_str()))
+        {
             match source.fetch(path) {
                 Fetched::Text(text) => {
                     texts.insert(path.clone(), text);
@@ -259,7 +273,10 @@ impl ProjectModel {
             .collect();
         let pnp = [".pnp.cjs", ".pnp.js", ".pnp.data.json"]
             .iter()
-            .any(|marker| listing.iter().any(|p| p == marker));
+            .any(|marker| present(marker));
+        let mcp_script = ["ts-graph-mcp.config.ts", "ts-graph-mcp.config.js"]
+            .into_iter()
+            .find(|script| present(script));
         let workspaces = workspaces::discover(
             &manifests,
             workspace_declarations(&texts, &manifests, &mut warnings),
@@ -297,7 +314,7 @@ impl ProjectModel {
         };
         model.load_configs(&mut loader, &listing);
         model.add_package_entries();
-        model.add_assignments(&mut loader, &texts);
+        model.add_assignments(&mut loader, &texts, mcp_script);
         warnings.append(&mut loader.warnings);
 
         let mut facts: Vec<(&str, FileFacts)> =
@@ -396,12 +413,19 @@ impl ProjectModel {
     }
 
     /// Reads ts-graph-mcp.config.json and loads the tsconfigs it names.
-    fn add_assignments(&mut self, loader: &mut ConfigLoader<'_>, texts: &BTreeMap<String, String>) {
+    fn add_assignments(
+        &mut self,
+        loader: &mut ConfigLoader<'_>,
+        texts: &BTreeMap<String, String>,
+        script: Option<&str>,
+    ) {
         const FILE: &str = "ts-graph-mcp.config.json";
-        for other in ["ts-graph-mcp.config.ts", "ts-graph-mcp.config.js"] {
-            if texts.contains_key(other) && !texts.contains_key(FILE) {
-                loader.warn_at(other, &[], "is not read (only ts-graph-mcp.config.json is); packages and modules come from package.json".to_owned());
-            }
+        if let Some(script) = script
+            && !texts.contains_key(FILE)
+        {
+            let message = "is not read (only ts-graph-mcp.config.json is); packages and modules \
+                           come from package.json";
+            loader.warn_at(script, &[], message.to_owned());
         }
         let Some(text) = texts.get(FILE) else {
             return;

@@ -6,6 +6,8 @@
 
 use std::collections::BTreeMap;
 
+use super::paths::file_name;
+use super::source::DISCOVERED_NAMES;
 use super::{ProjectModel, Resolution, UnresolvedReason};
 
 const SOURCE_EXTENSIONS: &[&str] = &[".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
@@ -20,7 +22,7 @@ fn split(fixture: &str) -> (BTreeMap<String, String>, Vec<String>) {
         if let Some((path, text)) = entry {
             let is_source = SOURCE_EXTENSIONS.iter().any(|ext| path.ends_with(ext))
                 && !path.ends_with(".d.ts")
-                && !path.starts_with("ts-graph-mcp.config");
+                && !DISCOVERED_NAMES.contains(&file_name(&path));
             if is_source {
                 files.push(path);
             } else {
@@ -327,7 +329,7 @@ fn extends_cycles_and_missing_bases_warn_and_keep_the_rest() {
           "extends": "./a.json"
         }
         //- pkg/tsconfig.json
-        {"extends": ["./missing.json", "@nope/tsconfig", "../../outside.json"]}
+        {"extends": ["./missing.json", "@nope/tsconfig", "../../outside.json"], "references": [{"path": "../nowhere"}]}
         //- x/y.ts
         //- pkg/z.ts
     "##;
@@ -338,6 +340,7 @@ fn extends_cycles_and_missing_bases_warn_and_keep_the_rest() {
             "pkg/tsconfig.json:1: extends `@nope/tsconfig`: package config not found; its options are missing",
             "pkg/tsconfig.json:1: extends `../../outside.json`: outside the project root; not read",
             "b.json:3: extends cycle: a.json → b.json → a.json; the cycle is cut here",
+            "pkg/tsconfig.json:1: `nowhere/tsconfig.json` does not exist",
         ]
     );
     check(
@@ -1009,7 +1012,11 @@ fn root_dirs_merge_folders_for_relative_imports() {
     check(
         fixture,
         &[
-            ("src/views/main.ts", "./templates/card", "generated/src/views/templates/card.ts"),
+            (
+                "src/views/main.ts",
+                "./templates/card",
+                "generated/src/views/templates/card.ts",
+            ),
             ("src/views/main.ts", "../i18n.js", "generated/src/i18n.ts"),
             ("src/views/main.ts", "./nope", "?missing"),
         ],
@@ -1034,9 +1041,21 @@ fn lerna_and_recursive_globs_declare_workspaces() {
     check(
         fixture,
         &[
-            ("packages/plugins/auth/lib/auth.js", "@l/core", "packages/core/index.js"),
-            ("packages/core/index.js", "@l/auth", "packages/plugins/auth/lib/auth.js"),
-            ("packages/plugins/auth/test/auth.test.js", "../lib/auth", "packages/plugins/auth/lib/auth.js"),
+            (
+                "packages/plugins/auth/lib/auth.js",
+                "@l/core",
+                "packages/core/index.js",
+            ),
+            (
+                "packages/core/index.js",
+                "@l/auth",
+                "packages/plugins/auth/lib/auth.js",
+            ),
+            (
+                "packages/plugins/auth/test/auth.test.js",
+                "../lib/auth",
+                "packages/plugins/auth/lib/auth.js",
+            ),
         ],
     );
     let model = model(fixture);
@@ -1061,7 +1080,10 @@ fn jsconfig_allows_js_and_out_dir_is_excluded_by_default() {
     assert_eq!(model.config_of("src/app.js"), Some("jsconfig.json"));
     // Excluded by default (the outDir), so no config claims it: the nearest governs.
     assert_eq!(model.config_of("out/app.js"), Some("jsconfig.json"));
-    assert_eq!(model.config_of("api/build/index.ts"), Some("api/tsconfig.json"));
+    assert_eq!(
+        model.config_of("api/build/index.ts"),
+        Some("api/tsconfig.json")
+    );
     check(
         fixture,
         &[
@@ -1069,5 +1091,34 @@ fn jsconfig_allows_js_and_out_dir_is_excluded_by_default() {
             // The outDir maps back to the sources: `out/app.js` is the build of `src/app.js`.
             ("src/lib/util.js", "../../out/app.js", "src/app.js"),
         ],
+    );
+}
+
+#[test]
+fn yarn_pnp_is_detected_and_named_when_a_package_config_is_missing() {
+    let fixture = r##"
+        //- .pnp.cjs
+        module.exports = {};
+        //- package.json
+        {"name": "pnp-root", "workspaces": ["packages/*"]}
+        //- tsconfig.json
+        {"extends": "@tsconfig/node20/tsconfig.json"}
+        //- packages/a/package.json
+        {"name": "a", "main": "src/index.ts"}
+        //- packages/a/src/index.ts
+        //- packages/b/src/main.ts
+    "##;
+    let model = model(fixture);
+    assert!(model.is_pnp());
+    assert_eq!(
+        warnings_of(fixture),
+        [
+            "tsconfig.json:1: extends `@tsconfig/node20/tsconfig.json`: package config not found \
+             (Yarn PnP keeps packages in its cache, which is not read); its options are missing"
+        ]
+    );
+    check(
+        fixture,
+        &[("packages/b/src/main.ts", "a", "packages/a/src/index.ts")],
     );
 }

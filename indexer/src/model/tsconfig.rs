@@ -341,83 +341,56 @@ impl<'s> ConfigLoader<'s> {
     /// `.json` added when missing), else a package looked up in node_modules folders from the
     /// config's folder upwards, then among the workspace packages.
     fn resolve_extends(&mut self, from: &str, spec: &str, at: &[String]) -> Option<String> {
-        let dir = parent(from).to_owned();
         let relative = spec.starts_with("./")
             || spec.starts_with("../")
             || spec == "."
             || spec == ".."
             || spec.starts_with('/');
-        if relative {
-            let Some(path) = join(&dir, spec) else {
-                self.warn_at(
-                    from,
-                    at,
-                    format!("extends `{spec}`: outside the project root; not read"),
-                );
+        let candidates = if relative {
+            let Some(path) = join(parent(from), spec) else {
+                let message = format!("extends `{spec}`: outside the project root; not read");
+                self.warn_at(from, at, message);
                 return None;
             };
-            let with_json = format!("{path}.json");
-            for candidate in [path.as_str(), with_json.as_str()] {
-                if candidate == with_json && path.ends_with(".json") {
-                    continue;
-                }
-                match self.read(candidate) {
-                    RawState::Loaded(_) | RawState::Broken => return Some(candidate.to_owned()),
-                    RawState::Outside => {
-                        self.warn_at(
-                            from,
-                            at,
-                            format!(
-                                "extends `{spec}`: resolves outside the project root; not read"
-                            ),
-                        );
-                        return None;
-                    }
-                    RawState::Missing => {}
-                }
+            let mut candidates = vec![path.clone()];
+            if !path.ends_with(".json") {
+                candidates.push(format!("{path}.json"));
             }
-            self.warn_at(
-                from,
-                at,
-                format!("extends `{spec}`: no such file; its options are missing"),
-            );
-            return None;
-        }
-        let (name, subpath) = split_bare(spec);
-        let mut folders: Vec<String> = ancestors(&dir)
-            .map(|anc| child(anc, &format!("node_modules/{name}")))
-            .collect();
-        if let Some(folder) = self.workspace.get(name) {
-            folders.push(folder.clone());
-        }
-        for folder in folders {
-            for candidate in self.package_config_candidates(&folder, subpath) {
-                match self.read(&candidate) {
-                    RawState::Loaded(_) | RawState::Broken => return Some(candidate),
-                    RawState::Outside => {
-                        self.warn_at(
-                            from,
-                            at,
-                            format!(
-                                "extends `{spec}`: resolves outside the project root; not read"
-                            ),
-                        );
-                        return None;
-                    }
-                    RawState::Missing => {}
-                }
-            }
-        }
-        let hint = if self.pnp {
-            " (Yarn PnP keeps packages in its cache, which is not read)"
+            candidates
         } else {
-            ""
+            let (name, subpath) = split_bare(spec);
+            let mut folders: Vec<String> = ancestors(parent(from))
+                .map(|folder| child(folder, &format!("node_modules/{name}")))
+                .collect();
+            folders.extend(self.workspace.get(name).cloned());
+            folders
+                .iter()
+                .flat_map(|folder| self.package_config_candidates(folder, subpath))
+                .collect()
         };
-        self.warn_at(
-            from,
-            at,
-            format!("extends `{spec}`: package config not found{hint}; its options are missing"),
-        );
+        for candidate in candidates {
+            match self.read(&candidate) {
+                RawState::Loaded(_) | RawState::Broken => return Some(candidate),
+                RawState::Outside => {
+                    let message =
+                        format!("extends `{spec}`: resolves outside the project root; not read");
+                    self.warn_at(from, at, message);
+                    return None;
+                }
+                RawState::Missing => {}
+            }
+        }
+        let message = if relative {
+            format!("extends `{spec}`: no such file; its options are missing")
+        } else if self.pnp {
+            format!(
+                "extends `{spec}`: package config not found (Yarn PnP keeps packages in its \
+                 cache, which is not read); its options are missing"
+            )
+        } else {
+            format!("extends `{spec}`: package config not found; its options are missing")
+        };
+        self.warn_at(from, at, message);
         None
     }
 
