@@ -213,7 +213,8 @@ impl ProjectModel {
             .map(|id| self.configs[id as usize].path.as_str())
     }
 
-    /// The workspace packages, in folder order. The `module` of each is its group.
+    /// The workspace packages, in folder order. The `module` of each is its group; a
+    /// package whose package.json cannot be parsed is listed with an empty name.
     pub fn packages(&self) -> impl Iterator<Item = PackageRef<'_>> {
         self.workspaces.packages.iter().filter_map(|package| {
             let entry = self.manifest_entries.get(&(package.manifest as u32))?;

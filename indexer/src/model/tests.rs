@@ -1122,3 +1122,9 @@ fn yarn_pnp_is_detected_and_named_when_a_package_config_is_missing() {
         &[("packages/b/src/main.ts", "a", "packages/a/src/index.ts")],
     );
 }
+
+#[test]
+fn the_model_can_be_shared_across_threads() {
+    fn shareable<T: Send + Sync>() {}
+    shareable::<ProjectModel>();
+}

@@ -50,7 +50,7 @@ pub(crate) struct PathRule {
     /// The pattern as written (`@app/*`, `utils`).
     pub(crate) pattern: String,
     /// The config file that declared it (for warnings).
-    pub(crate) declared_in: Rc<str>,
+    pub(crate) declared_in: String,
     /// Project-relative targets, `*` kept for substitution.
     pub(crate) targets: Vec<String>,
 }
@@ -468,7 +468,7 @@ impl<'s> ConfigLoader<'s> {
                     .collect();
                 paths.push(PathRule {
                     pattern: pattern.clone(),
-                    declared_in: Rc::clone(&origin.from),
+                    declared_in: origin.from.to_string(),
                     targets,
                 });
             }
