@@ -263,7 +263,13 @@ fn extends_chains_merge_like_tsc() {
         //- package.json
         {"name": "root", "workspaces": ["tooling/*", "apps/*"]}
         //- tooling/tsconfig/package.json
-        {"name": "@repo/tsconfig"}
+        {"name": "@repo/tsconfig", "exports": {"./node": "./configs/node.json", "./*": "./*"}}
+        //- tooling/tsconfig/configs/node.json
+        {"compilerOptions": {"baseUrl": "${configDir}"}}
+        //- apps/svc/tsconfig.json
+        {"extends": "@repo/tsconfig/node"}
+        //- apps/svc/jobs/run.ts
+        //- apps/svc/main.ts
         //- tooling/tsconfig/base.json
         {"compilerOptions": {"baseUrl": "${configDir}/src", "paths": {"~/*": ["./*"]}}, "include": ["${configDir}/src"]}
         //- tooling/tsconfig/aliases.json
@@ -301,6 +307,8 @@ fn extends_chains_merge_like_tsc() {
             // Reversed order: base.json's `paths` win, `${configDir}` is apps/api.
             ("apps/api/src/server.ts", "~/db", "apps/api/src/db.ts"),
             ("apps/api/src/server.ts", "@lib/log", "ext:@lib/log"),
+            // A config package's `exports` map names the file.
+            ("apps/svc/main.ts", "jobs/run", "apps/svc/jobs/run.ts"),
             // A package's `tsconfig` field names its config.
             ("apps/node/main.ts", "@node/fs", "apps/node/node/fs.ts"),
         ],

@@ -12,6 +12,7 @@ use std::rc::Rc;
 
 use serde_json::{Map, Value};
 
+use super::exports::{MapLookup, lookup_exports};
 use super::include::Claims;
 use super::jsonc::{line_of, parse_jsonc, parse_jsonc_lenient};
 use super::paths::{ancestors, child, join, parent};
@@ -394,22 +395,42 @@ impl<'s> ConfigLoader<'s> {
         None
     }
 
-    /// The files an `extends` naming `folder` (a package) plus `subpath` may mean.
+    /// The files an `extends` naming `folder` (a package) plus `subpath` may mean: what the
+    /// package's `exports` map gives for the subpath (conditions `node`, `require`, `types`,
+    /// `default`, as tsc resolves extends), else the path itself (`.json` added), else for
+    /// the package root its `tsconfig` field and its tsconfig.json.
     fn package_config_candidates(&mut self, folder: &str, subpath: &str) -> Vec<String> {
+        let manifest = match self.source.fetch(&child(folder, "package.json")) {
+            Fetched::Text(text) => match parse_jsonc(&text) {
+                Ok(Value::Object(manifest)) => Some(manifest),
+                _ => None,
+            },
+            _ => None,
+        };
+        let mut candidates = Vec::new();
+        if let Some(exports) = manifest.as_ref().and_then(|m| m.get("exports")) {
+            let key = if subpath.is_empty() {
+                ".".to_owned()
+            } else {
+                format!("./{subpath}")
+            };
+            let accepts = |condition: &str| matches!(condition, "node" | "require" | "types");
+            if let MapLookup::Targets(targets) = lookup_exports(exports, &key, &accepts) {
+                candidates.extend(targets.iter().filter_map(|target| join(folder, target)));
+            }
+        }
         if !subpath.is_empty() {
             let path = child(folder, subpath);
-            let mut candidates = vec![path.clone()];
             if !path.ends_with(".json") {
+                candidates.push(path.clone());
                 candidates.push(format!("{path}.json"));
                 candidates.push(format!("{path}/tsconfig.json"));
+            } else {
+                candidates.push(path);
             }
             return candidates;
         }
-        let mut candidates = Vec::new();
-        let manifest_path = child(folder, "package.json");
-        if let Fetched::Text(text) = self.source.fetch(&manifest_path)
-            && let Ok(Value::Object(manifest)) = parse_jsonc(&text)
-            && let Some(Value::String(field)) = manifest.get("tsconfig")
+        if let Some(Value::String(field)) = manifest.as_ref().and_then(|m| m.get("tsconfig"))
             && let Some(path) = join(folder, field)
         {
             candidates.push(path);
