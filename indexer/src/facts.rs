@@ -67,31 +67,6 @@ pub(crate) enum DeclKind {
     TypeParam,
 }
 
-impl DeclKind {
-    /// Whether a declaration of this kind has parameters and a body or a return type.
-    pub(crate) fn is_callable(self) -> bool {
-        matches!(
-            self,
-            DeclKind::Function
-                | DeclKind::Method
-                | DeclKind::Getter
-                | DeclKind::Setter
-                | DeclKind::Constructor
-                | DeclKind::MethodSig
-                | DeclKind::CallSig
-                | DeclKind::ConstructSig
-        )
-    }
-
-    /// Whether the declaration names a type (it lives in the type namespace only).
-    pub(crate) fn is_type_only(self) -> bool {
-        matches!(
-            self,
-            DeclKind::Interface | DeclKind::TypeAlias | DeclKind::TypeParam | DeclKind::TypeLiteral
-        )
-    }
-}
-
 /// Extra facts of a declaration, as bits.
 pub(crate) mod decl_flags {
     /// `async` function.
@@ -112,8 +87,6 @@ pub(crate) mod decl_flags {
     pub(crate) const ARROW: u32 = 1 << 7;
     /// A variable that credits the calls inside the functions of its initializer to itself.
     pub(crate) const WRAPPER: u32 = 1 << 8;
-    /// `export =` / default-exported expression target.
-    pub(crate) const EXPORT_ASSIGNED: u32 = 1 << 9;
     /// A `get`/`set` accessor pair member, or a field declared through a constructor parameter.
     pub(crate) const PARAMETER_PROPERTY: u32 = 1 << 10;
 }
@@ -472,15 +445,5 @@ impl FileFacts {
 
     pub(crate) fn ty(&self, id: TypeId) -> &TypeExpr {
         self.types.get(id as usize).unwrap_or(&TypeExpr::Opaque)
-    }
-
-    /// The name id of `text` in this file, if the file uses that name at all.
-    pub(crate) fn find_name(&self, text: &str) -> Option<Name> {
-        // Names are few per file; a linear scan beats building a map for one-off lookups.
-        // Hot paths use `NameIndex` instead.
-        self.names
-            .iter()
-            .position(|n| n == text)
-            .and_then(|i| u32::try_from(i).ok())
     }
 }

@@ -15,11 +15,11 @@
 mod extract;
 mod facts;
 mod graph;
+pub mod model;
+mod modules;
 mod options;
-mod package;
 mod pool;
 mod resolve;
-mod specifier;
 mod summary;
 mod syntax;
 mod walk;
@@ -30,6 +30,7 @@ use std::time::Instant;
 use tsgraph_engine::{EdgeKind, Store};
 
 pub use extract::syntax_errors;
+pub use modules::UnresolvedImport;
 pub use options::IndexOptions;
 pub use summary::{IndexError, IndexSummary, ParseSummary};
 
@@ -67,26 +68,15 @@ pub fn index_project(
         extract::Extractor::new().map_err(|err| IndexError::Grammar(err.to_string()))?;
     let builtins = resolve::builtin_facts(&mut extractor);
     let files = &parsed.facts;
-    let by_path: std::collections::HashMap<&str, usize> = files
-        .iter()
-        .enumerate()
-        .map(|(i, f)| (f.path.as_str(), i))
-        .collect();
-    let resolve_module = |importer: usize, specifier: &str| match specifier::resolve_specifier(
-        &files[importer].path,
-        specifier,
-        &by_path,
-    ) {
-        Some(found) => resolve::ModuleTarget::File(u32::try_from(found).unwrap_or(u32::MAX)),
-        None if specifier.starts_with('.') => resolve::ModuleTarget::Unresolved,
-        None => resolve::ModuleTarget::External(specifier::package_name(specifier).to_owned()),
-    };
-    let packages = std::cell::RefCell::new(package::Packages::new(root));
+    let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    let model = model::ProjectModel::load(root, &paths);
+    warnings.extend(model.warnings().iter().map(|w| w.to_string()));
+    let (modules, import_stats) = modules::resolve_imports(&model, files);
     let package_of = |path: &str| {
-        let info = packages.borrow_mut().of_file(path);
-        (info.module, info.name)
+        let package = model.package_of(path);
+        (package.module.to_owned(), package.name.to_owned())
     };
-    let linked = graph::link(files, &builtins, &resolve_module, &package_of);
+    let linked = graph::link(files, &builtins, modules, &package_of);
     let mut batch = linked.batch;
     let link_stats = linked.stats;
     // Committed with the graph, so a store carries the marker exactly when an index of it
@@ -112,6 +102,8 @@ pub fn index_project(
         bytes: facts.iter().map(|f| f.bytes).sum(),
         error_bytes: facts.iter().map(|f| f.error_bytes).sum(),
         error_files: error_files(facts),
+        imports_by_outcome: import_stats.by_outcome.into_iter().collect(),
+        unresolved_imports: import_stats.unresolved,
         nodes: batch.nodes.len(),
         edges: batch.edges.len(),
         edges_by_kind,

@@ -30,6 +30,11 @@ pub struct IndexSummary {
     pub unresolved_calls: usize,
     /// Unresolved call sites by reason (`external`, `parameter`, `unknown-receiver`, …).
     pub unresolved_by_reason: Vec<(String, usize)>,
+    /// Imports by outcome: `file`, `external package`, and each reason a specifier resolved
+    /// to nothing (`missing file`, `not exported by the package`, `unsupported form`, …).
+    pub imports_by_outcome: Vec<(String, usize)>,
+    /// Every import of a project path that resolved to nothing.
+    pub unresolved_imports: Vec<crate::UnresolvedImport>,
     /// Files skipped for their size, with the size in bytes.
     pub skipped_too_large: Vec<(String, u64)>,
     /// Files or folders that could not be read, and other warnings.

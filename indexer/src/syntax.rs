@@ -209,15 +209,11 @@ pub(crate) struct Fields {
     pub(crate) constraint: u16,
     pub(crate) handler: u16,
     pub(crate) finalizer: u16,
-    pub(crate) decorator: u16,
-    pub(crate) initializer: u16,
-    pub(crate) increment: u16,
     pub(crate) argument: u16,
 }
 
 /// A grammar with its kind table and field ids.
 pub(crate) struct Grammar {
-    pub(crate) language: Language,
     kinds: Vec<K>,
     pub(crate) f: Fields,
 }
@@ -276,12 +272,9 @@ impl Grammar {
             constraint: field("constraint"),
             handler: field("handler"),
             finalizer: field("finalizer"),
-            decorator: field("decorator"),
-            initializer: field("initializer"),
-            increment: field("increment"),
             argument: field("argument"),
         };
-        Grammar { language, kinds, f }
+        Grammar { kinds, f }
     }
 
     /// The kind of `node`; ERROR nodes are [`K::Error`], anonymous tokens [`K::Other`].

@@ -111,12 +111,14 @@ pub(crate) fn repair(source: &[u8]) -> Option<Vec<u8>> {
                 continue;
             }
             b'{' => lexer.braces.push(Brace::Block),
+            b'}' if lexer.braces.last() == Some(&Brace::Substitution) => {
+                lexer.braces.pop();
+                lexer.state = State::Template;
+                i += 1;
+                continue;
+            }
             b'}' => {
-                if lexer.braces.pop() == Some(Brace::Substitution) {
-                    lexer.state = State::Template;
-                    i += 1;
-                    continue;
-                }
+                lexer.braces.pop();
             }
             b'\n' => {
                 line_start = true;

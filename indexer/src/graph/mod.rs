@@ -38,6 +38,7 @@ pub(crate) struct LinkStats {
 }
 
 /// The linked graph.
+#[expect(dead_code, reason = "unresolved sites and external imports are not stored yet")]
 pub(crate) struct Linked {
     pub(crate) batch: GraphBatch,
     pub(crate) stats: LinkStats,
@@ -53,10 +54,10 @@ pub(crate) type PackageOf<'a> = dyn Fn(&str) -> (String, String) + 'a;
 pub(crate) fn link(
     files: &[FileFacts],
     builtins: &FileFacts,
-    resolve_module: &dyn Fn(usize, &str) -> ModuleTarget,
+    modules: Vec<Vec<ModuleTarget>>,
     package_of: &PackageOf<'_>,
 ) -> Linked {
-    let program = Program::new(files, builtins, resolve_module);
+    let program = Program::new(files, builtins, modules);
     let resolver = Resolver::new(&program);
     let hierarchy = Hierarchy::build(&resolver, files.len());
     let nodes: Vec<ids::FileNodes> = files.iter().map(ids::assign).collect();

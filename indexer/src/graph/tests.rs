@@ -2,14 +2,15 @@
 //! `//- path` headers, the expectation the edges the graph gets, as
 //! `source -> target (provenance)` lines (CALLS) or `source -KIND-> target` lines.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use tsgraph_engine::{EdgeKind, Resolution};
 
 use crate::extract::Extractor;
 use crate::facts::FileFacts;
-use crate::resolve::{ModuleTarget, builtin_facts};
-use crate::specifier::{package_name, resolve_specifier};
+use crate::model::ProjectModel;
+use crate::modules::resolve_imports;
+use crate::resolve::builtin_facts;
 
 /// Splits a fixture into `(path, source)` files.
 fn files(fixture: &str) -> Vec<(String, String)> {
@@ -33,22 +34,11 @@ fn link_fixture(fixture: &str) -> super::Linked {
         .collect();
     facts.sort_by(|a, b| a.path.cmp(&b.path));
     let builtins = builtin_facts(&mut extractor);
-    let by_path: HashMap<&str, usize> = facts
-        .iter()
-        .enumerate()
-        .map(|(i, f)| (f.path.as_str(), i))
-        .collect();
-    let resolve = |importer: usize, specifier: &str| match resolve_specifier(
-        &facts[importer].path,
-        specifier,
-        &by_path,
-    ) {
-        Some(found) => ModuleTarget::File(u32::try_from(found).expect("index")),
-        None if specifier.starts_with('.') => ModuleTarget::Unresolved,
-        None => ModuleTarget::External(package_name(specifier).to_owned()),
-    };
+    let paths: Vec<&str> = facts.iter().map(|f| f.path.as_str()).collect();
+    let model = ProjectModel::from_sources(&BTreeMap::new(), &paths);
+    let (modules, _) = resolve_imports(&model, &facts);
     let package_of = |_: &str| (".".to_owned(), String::new());
-    super::link(&facts, &builtins, &resolve, &package_of)
+    super::link(&facts, &builtins, modules, &package_of)
 }
 
 /// CALLS edges as `source -> target (provenance)`, in the graph's order.

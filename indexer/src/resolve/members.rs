@@ -5,7 +5,7 @@
 use std::rc::Rc;
 
 use super::names::Symbol;
-use super::ty::{Env, Ty, empty_env, union};
+use super::ty::{Env, Ty, empty_env};
 use super::{DeclRef, Resolver};
 use crate::facts::{DeclKind, FILE_DECL, decl_flags, space};
 
@@ -297,11 +297,6 @@ impl<'a> Resolver<'_, 'a> {
     /// The type of the value a member holds.
     pub(crate) fn member_value_type(&self, member: &Member) -> Ty {
         self.value_type(member.decl, &member.env)
-    }
-
-    /// The union of the value types of several members.
-    pub(crate) fn members_value_type(&self, members: &[Member]) -> Ty {
-        union(members.iter().map(|m| self.member_value_type(m)).collect())
     }
 }
 

@@ -65,12 +65,12 @@ pub(crate) struct Program<'a> {
 }
 
 impl<'a> Program<'a> {
-    /// `files` are the project's summaries; `builtins` the built-in library's;
-    /// `resolve_module(importer index, specifier)` resolves module specifiers.
+    /// `files` are the project's summaries; `builtins` the built-in library's; `modules`
+    /// what each import of each file resolved to (one entry per import, in order).
     pub(crate) fn new(
         files: &'a [FileFacts],
         builtins: &'a FileFacts,
-        resolve_module: &dyn Fn(usize, &str) -> ModuleTarget,
+        modules: Vec<Vec<ModuleTarget>>,
     ) -> Program<'a> {
         let mut all: Vec<&'a FileFacts> = files.iter().collect();
         all.push(builtins);
@@ -84,19 +84,12 @@ impl<'a> Program<'a> {
                     .collect()
             })
             .collect();
-        let modules = all
-            .iter()
-            .enumerate()
-            .map(|(index, f)| {
-                if index == files.len() {
-                    return f.imports.iter().map(|_| ModuleTarget::Unresolved).collect();
-                }
-                f.imports
-                    .iter()
-                    .map(|import| resolve_module(index, &import.specifier))
-                    .collect()
-            })
-            .collect();
+        let mut modules = modules;
+        modules.resize_with(files.len(), Vec::new);
+        for (facts, targets) in files.iter().zip(modules.iter_mut()) {
+            targets.resize(facts.imports.len(), ModuleTarget::Unresolved);
+        }
+        modules.push(vec![ModuleTarget::Unresolved; builtins.imports.len()]);
         let builtins = u32::try_from(files.len()).unwrap_or(u32::MAX);
         let mut program = Program {
             files: all,

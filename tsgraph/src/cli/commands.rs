@@ -195,6 +195,12 @@ fn write_summary(out: &mut dyn Write, summary: &IndexSummary, store: &Path) -> i
         "calls: {} resolved, {} unresolved",
         summary.resolved_calls, summary.unresolved_calls
     )?;
+    write!(out, "imports:")?;
+    for (i, (outcome, count)) in summary.imports_by_outcome.iter().enumerate() {
+        let sep = if i == 0 { " " } else { ", " };
+        write!(out, "{sep}{count} {outcome}")?;
+    }
+    writeln!(out)?;
     writeln!(
         out,
         "syntax errors: {:.2}% of bytes inside ERROR nodes",

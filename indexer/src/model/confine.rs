@@ -1,0 +1,85 @@
+//! Confined reading of configuration files: the project root is canonicalised once, and a
+//! file whose canonical path (after following symlinks) is outside it is not read. Symlinks
+//! that stay inside the root are followed.
+
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+
+use super::source::{Fetched, Source, is_listed_config};
+
+/// Reads configuration files under a project root, refusing anything outside it.
+pub(crate) struct ConfinedFs {
+    root: PathBuf,
+    /// The canonical root, or `None` when the root itself cannot be canonicalised (then
+    /// nothing is read).
+    canonical_root: Option<PathBuf>,
+}
+
+impl ConfinedFs {
+    pub(crate) fn new(root: &Path) -> ConfinedFs {
+        ConfinedFs {
+            root: root.to_path_buf(),
+            canonical_root: std::fs::canonicalize(root).ok(),
+        }
+    }
+}
+
+impl Source for ConfinedFs {
+    /// Walks the root like the source walk does (hidden folders, node_modules and `.tsgraph`
+    /// skipped, ignore files of the project honoured) and lists the configuration files,
+    /// symlinked ones included (they are checked when read).
+    fn listing(&self) -> Vec<String> {
+        let Some(canonical_root) = &self.canonical_root else {
+            return Vec::new();
+        };
+        let walker = ignore::WalkBuilder::new(canonical_root)
+            .hidden(false)
+            .parents(false)
+            .require_git(false)
+            .filter_entry(|entry| {
+                let name = entry.file_name();
+                let hidden_dir = entry.file_type().is_some_and(|t| t.is_dir())
+                    && entry.depth() > 0
+                    && name.to_string_lossy().starts_with('.');
+                name != "node_modules" && name != ".tsgraph" && !hidden_dir
+            })
+            .build();
+        let mut listed: Vec<String> = walker
+            .filter_map(Result::ok)
+            .filter(|entry| entry.file_type().is_some_and(|t| !t.is_dir()))
+            .filter_map(|entry| {
+                let relative = entry.path().strip_prefix(canonical_root).ok()?;
+                let relative = relative.to_str()?.replace(std::path::MAIN_SEPARATOR, "/");
+                is_listed_config(&relative).then_some(relative)
+            })
+            .collect();
+        listed.sort();
+        listed
+    }
+
+    fn fetch(&mut self, path: &str) -> Fetched {
+        let Some(canonical_root) = &self.canonical_root else {
+            return Fetched::Missing;
+        };
+        let joined = self.root.join(path);
+        let canonical = match std::fs::canonicalize(&joined) {
+            Ok(canonical) => canonical,
+            Err(err) if err.kind() == ErrorKind::NotFound => return Fetched::Missing,
+            Err(err) => return Fetched::Failed(err.to_string()),
+        };
+        if !canonical.starts_with(canonical_root) {
+            return Fetched::Outside;
+        }
+        if canonical.is_dir() {
+            return Fetched::Missing;
+        }
+        match std::fs::read(&canonical) {
+            Ok(bytes) => match String::from_utf8(bytes) {
+                Ok(text) => Fetched::Text(text),
+                Err(_) => Fetched::Failed("not UTF-8".to_owned()),
+            },
+            Err(err) if err.kind() == ErrorKind::NotFound => Fetched::Missing,
+            Err(err) => Fetched::Failed(err.to_string()),
+        }
+    }
+}

@@ -1,0 +1,72 @@
+//! Where the model's configuration files come from: an in-memory map (tests, callers that
+//! hold the files) or the confined file system reader of [`super::confine`]. The model asks
+//! for files by project-relative path and never sees anything else.
+
+use std::collections::BTreeMap;
+
+/// The outcome of asking for one file.
+#[derive(Debug)]
+pub(crate) enum Fetched {
+    /// The file's text.
+    Text(String),
+    /// No such file.
+    Missing,
+    /// The path leads outside the project root (through `..` or a symlink); it was not read.
+    Outside,
+    /// The file exists but could not be read; the message says why.
+    Failed(String),
+}
+
+/// A provider of configuration files by project-relative path.
+pub(crate) trait Source {
+    /// Every configuration file the model should look at without being pointed to it:
+    /// tsconfig.json, jsconfig.json, package.json, workspace and tool configs (project-relative
+    /// paths, sorted). Files reached only through `extends` or `references` need not be listed.
+    fn listing(&self) -> Vec<String>;
+    /// The text of the file at `path`.
+    fn fetch(&mut self, path: &str) -> Fetched;
+}
+
+/// Configuration files held in memory: the map's keys are the whole file system.
+pub(crate) struct MemorySource<'m> {
+    pub(crate) files: &'m BTreeMap<String, String>,
+}
+
+impl Source for MemorySource<'_> {
+    fn listing(&self) -> Vec<String> {
+        self.files
+            .keys()
+            .filter(|path| is_listed_config(path))
+            .cloned()
+            .collect()
+    }
+
+    fn fetch(&mut self, path: &str) -> Fetched {
+        match self.files.get(path) {
+            Some(text) => Fetched::Text(text.clone()),
+            None => Fetched::Missing,
+        }
+    }
+}
+
+/// File names the model discovers by walking (others are read only when a config names them).
+pub(crate) const DISCOVERED_NAMES: &[&str] = &[
+    "tsconfig.json",
+    "jsconfig.json",
+    "package.json",
+    "pnpm-workspace.yaml",
+    "lerna.json",
+    "ts-graph-mcp.config.json",
+    "ts-graph-mcp.config.ts",
+    "ts-graph-mcp.config.js",
+    ".pnp.cjs",
+    ".pnp.js",
+    ".pnp.data.json",
+];
+
+/// Whether a path is one the model discovers by name (and not inside a node_modules folder,
+/// whose packages are read only when an `extends` points into them).
+pub(crate) fn is_listed_config(path: &str) -> bool {
+    DISCOVERED_NAMES.contains(&super::paths::file_name(path))
+        && !path.split('/').any(|segment| segment == "node_modules")
+}

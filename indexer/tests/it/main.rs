@@ -1,0 +1,3 @@
+//! Integration tests of the indexer crate (one binary).
+
+mod model_fixtures;
