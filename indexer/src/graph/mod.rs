@@ -38,7 +38,10 @@ pub(crate) struct LinkStats {
 }
 
 /// The linked graph.
-#[expect(dead_code, reason = "unresolved sites and external imports are not stored yet")]
+#[expect(
+    dead_code,
+    reason = "unresolved sites and external imports are not stored yet"
+)]
 pub(crate) struct Linked {
     pub(crate) batch: GraphBatch,
     pub(crate) stats: LinkStats,

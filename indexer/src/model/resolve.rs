@@ -109,7 +109,14 @@ impl ProjectModel {
         if let Some((scheme, _)) = specifier.split_once(':')
             && !scheme.contains('/')
         {
-            return if scheme == "node" {
+            // A runtime's own modules (`node:fs`, `bun:test`, `cloudflare:workers`) are
+            // outside the project; a URL (`https://…`) is not a form resolved here.
+            let is_runtime = !scheme.is_empty()
+                && scheme
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+                && !specifier[scheme.len() + 1..].starts_with("//");
+            return if is_runtime {
                 let builtin = specifier.split('/').next().unwrap_or(specifier);
                 Resolution::External {
                     package: builtin.to_owned(),

@@ -163,10 +163,13 @@ fn bare_specifiers_without_config_are_external() {
             ("src/a.ts", "@scope/pkg/deep/file.js", "ext:@scope/pkg"),
             ("src/a.ts", "node:fs", "ext:node:fs"),
             ("src/a.ts", "node:fs/promises", "ext:node:fs"),
+            ("src/a.ts", "cloudflare:workers", "ext:cloudflare:workers"),
+            ("src/a.ts", "bun:test", "ext:bun:test"),
             ("src/a.ts", "fs", "ext:fs"),
             ("src/a.ts", "@/components/x", "?unsupported"),
             ("src/a.ts", "~/lib", "?unsupported"),
-            ("src/a.ts", "virtual:pwa", "?unsupported"),
+            // A bundler's virtual module is provided by the tooling, outside the project.
+            ("src/a.ts", "virtual:pwa", "ext:virtual:pwa"),
             ("src/a.ts", "#internal", "?not-exported"),
         ],
     );

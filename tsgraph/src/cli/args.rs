@@ -74,6 +74,9 @@ pub(crate) enum Command {
         /// Skip files larger than this many bytes.
         #[arg(long, default_value_t = 1024 * 1024)]
         max_file_size: u64,
+        /// Also list every import that resolved to nothing, and every file with parse errors.
+        #[arg(long)]
+        verbose: bool,
     },
     /// Functions and methods that call SYMBOL, transitively.
     Callers {

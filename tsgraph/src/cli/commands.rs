@@ -23,6 +23,7 @@ pub(super) fn dispatch(
             dir,
             rebuild,
             max_file_size,
+            verbose,
         } => {
             let root = dir.as_deref().unwrap_or(&cli.project);
             let db = cli.db.as_deref();
@@ -37,6 +38,9 @@ pub(super) fn dispatch(
             };
             let summary = project.index(&options)?;
             write_summary(out, &summary, project.store().path())?;
+            if *verbose {
+                write_details(out, &summary)?;
+            }
         }
         Command::Callers { symbol, limits } => {
             query(
@@ -219,6 +223,21 @@ fn write_summary(out: &mut dyn Write, summary: &IndexSummary, store: &Path) -> i
         writeln!(out, "warning: {warning}")?;
     }
     writeln!(out, "store: {}", store.display())
+}
+
+/// `index --verbose`: every unresolved import and every file with parse errors.
+fn write_details(out: &mut dyn Write, summary: &IndexSummary) -> io::Result<()> {
+    for import in &summary.unresolved_imports {
+        writeln!(
+            out,
+            "unresolved import: {}:{}: `{}` ({})",
+            import.file, import.line, import.specifier, import.reason
+        )?;
+    }
+    for (path, errors, bytes) in &summary.error_files {
+        writeln!(out, "parse errors: {path}: {errors} of {bytes} bytes")?;
+    }
+    Ok(())
 }
 
 fn read_stdin(stdin: &mut dyn Read) -> anyhow::Result<String> {
