@@ -3,3 +3,4 @@
 mod cli;
 mod facade;
 mod layering;
+mod monorepo;
