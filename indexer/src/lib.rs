@@ -15,9 +15,11 @@
 mod extract;
 mod facts;
 mod graph;
+mod interface;
 pub mod model;
 mod modules;
 mod options;
+mod persist;
 mod pool;
 mod resolve;
 mod summary;
@@ -76,7 +78,15 @@ pub fn index_project(
         let package = model.package_of(path);
         (package.module.to_owned(), package.name.to_owned())
     };
-    let linked = graph::link(files, &builtins, modules, &package_of);
+    let nodes: Vec<graph::FileNodes> = files.iter().map(graph::assign_nodes).collect();
+    let linked = graph::link(
+        files,
+        &builtins,
+        &modules,
+        &nodes,
+        &package_of,
+        graph::Scope::All,
+    );
     let mut batch = linked.batch;
     let link_stats = linked.stats;
     // Committed with the graph, so a store carries the marker exactly when an index of it

@@ -5,6 +5,8 @@
 
 mod ids;
 
+pub(crate) use ids::{FileNodes, assign as assign_nodes};
+
 use std::collections::{BTreeMap, HashMap};
 
 use tsgraph_engine::{
@@ -53,22 +55,32 @@ pub(crate) struct Linked {
 /// The package (module folder, package name) a file belongs to.
 pub(crate) type PackageOf<'a> = dyn Fn(&str) -> (String, String) + 'a;
 
-/// Links every file's summary into one graph.
+/// The files a link writes: all of them, or the ones an update re-links.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Scope<'s> {
+    All,
+    Files(&'s [FileId]),
+}
+
+/// Links the summaries of `scope`'s files into graph nodes and edges (edges whose source is
+/// in those files), resolving across every file. `nodes` holds every file's node IDs
+/// ([`assign_nodes`]).
 pub(crate) fn link(
     files: &[FileFacts],
     builtins: &FileFacts,
-    modules: Vec<Vec<ModuleTarget>>,
+    modules: &[Vec<ModuleTarget>],
+    nodes: &[FileNodes],
     package_of: &PackageOf<'_>,
+    scope: Scope<'_>,
 ) -> Linked {
     let program = Program::new(files, builtins, modules);
     let resolver = Resolver::new(&program);
     let hierarchy = Hierarchy::build(&resolver, files.len());
-    let nodes: Vec<ids::FileNodes> = files.iter().map(ids::assign).collect();
     let mut builder = Builder {
         program: &program,
         resolver: &resolver,
         hierarchy: &hierarchy,
-        nodes: &nodes,
+        nodes,
         batch: GraphBatch::default(),
         edges: BTreeMap::new(),
         stats: LinkStats::default(),
@@ -76,11 +88,21 @@ pub(crate) fn link(
         dispatch: HashMap::new(),
         external_imports: Vec::new(),
     };
-    for (index, facts) in files.iter().enumerate() {
-        builder.add_nodes(index, facts, package_of);
+    let all: Vec<FileId>;
+    let selected: &[FileId] = match scope {
+        Scope::All => {
+            all = (0..files.len())
+                .map(|i| FileId::try_from(i).unwrap_or(u32::MAX))
+                .collect();
+            &all
+        }
+        Scope::Files(files) => files,
+    };
+    for &file in selected {
+        builder.add_nodes(file as usize, &files[file as usize], package_of);
     }
-    for (index, facts) in files.iter().enumerate() {
-        let file = FileId::try_from(index).unwrap_or(u32::MAX);
+    for &file in selected {
+        let facts = &files[file as usize];
         builder.contains(file, facts);
         builder.imports(file, facts);
         builder.calls(file, facts);
@@ -228,7 +250,7 @@ impl<'p, 'a> Builder<'p, 'a> {
 
     fn imports(&mut self, file: FileId, facts: &FileFacts) {
         for (index, import) in facts.imports.iter().enumerate() {
-            match &self.program.modules[file as usize][index] {
+            match self.program.module(file, index) {
                 ModuleTarget::File(target) => {
                     let names: Vec<String> = import
                         .bindings

@@ -37,8 +37,16 @@ fn link_fixture(fixture: &str) -> super::Linked {
     let paths: Vec<&str> = facts.iter().map(|f| f.path.as_str()).collect();
     let model = ProjectModel::from_sources(&BTreeMap::new(), &paths);
     let (modules, _) = resolve_imports(&model, &facts);
+    let nodes: Vec<super::FileNodes> = facts.iter().map(super::assign_nodes).collect();
     let package_of = |_: &str| (".".to_owned(), String::new());
-    super::link(&facts, &builtins, modules, &package_of)
+    super::link(
+        &facts,
+        &builtins,
+        &modules,
+        &nodes,
+        &package_of,
+        super::Scope::All,
+    )
 }
 
 /// CALLS edges as `source -> target (provenance)`, in the graph's order.

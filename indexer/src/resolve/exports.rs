@@ -52,7 +52,7 @@ pub(super) fn tables<'a>(program: &Program<'a>) -> Vec<HashMap<&'a str, ExportEn
             if !import.reexport {
                 continue;
             }
-            let target = &program.modules[index][i];
+            let target = program.module(file, i);
             if import.reexport_all {
                 if let ModuleTarget::File(target) = target {
                     file_stars.push(*target);

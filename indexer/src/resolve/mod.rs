@@ -57,20 +57,21 @@ pub(crate) struct Program<'a> {
     pub(crate) files: Vec<&'a FileFacts>,
     /// Per file: name text → name id.
     names: Vec<HashMap<&'a str, Name>>,
-    /// Per file, per import: the module it names.
-    pub(crate) modules: Vec<Vec<ModuleTarget>>,
+    /// Per file, per import: the module it names (the built-in library has none).
+    modules: &'a [Vec<ModuleTarget>],
     /// Per file: exported name → what it stands for.
     exports: Vec<HashMap<&'a str, ExportEntry>>,
     builtins: FileId,
 }
 
 impl<'a> Program<'a> {
-    /// `files` are the project's summaries; `builtins` the built-in library's; `modules`
+    /// `files` are the project's summaries (a removed file is an empty summary: stable file
+    /// ids let a long-lived index keep them); `builtins` the built-in library's; `modules`
     /// what each import of each file resolved to (one entry per import, in order).
     pub(crate) fn new(
         files: &'a [FileFacts],
         builtins: &'a FileFacts,
-        modules: Vec<Vec<ModuleTarget>>,
+        modules: &'a [Vec<ModuleTarget>],
     ) -> Program<'a> {
         let mut all: Vec<&'a FileFacts> = files.iter().collect();
         all.push(builtins);
@@ -84,12 +85,6 @@ impl<'a> Program<'a> {
                     .collect()
             })
             .collect();
-        let mut modules = modules;
-        modules.resize_with(files.len(), Vec::new);
-        for (facts, targets) in files.iter().zip(modules.iter_mut()) {
-            targets.resize(facts.imports.len(), ModuleTarget::Unresolved);
-        }
-        modules.push(vec![ModuleTarget::Unresolved; builtins.imports.len()]);
         let builtins = u32::try_from(files.len()).unwrap_or(u32::MAX);
         let mut program = Program {
             files: all,
@@ -100,6 +95,14 @@ impl<'a> Program<'a> {
         };
         program.exports = exports::tables(&program);
         program
+    }
+
+    /// What import `import` of `file` resolved to.
+    pub(crate) fn module(&self, file: FileId, import: usize) -> &ModuleTarget {
+        self.modules
+            .get(file as usize)
+            .and_then(|targets| targets.get(import))
+            .unwrap_or(&ModuleTarget::Unresolved)
     }
 
     pub(crate) fn file(&self, file: FileId) -> &'a FileFacts {

@@ -144,7 +144,7 @@ impl<'a> Program<'a> {
         let facts = self.file(file);
         let import_facts = facts.imports.get(import as usize)?;
         let binding = import_facts.bindings.get(binding as usize)?;
-        match self.modules[file as usize].get(import as usize)? {
+        match self.module(file, import as usize) {
             ModuleTarget::File(module) => {
                 let imported = facts.name(binding.imported);
                 if imported == "*" {

@@ -1,0 +1,349 @@
+//! A file's interface: what other files can observe of it — its imports and exports, its
+//! module-level declarations with their members, types, signatures and heritage, and the
+//! expressions their types are inferred from. Two summaries with the same interface hash
+//! resolve every other file the same way, so an edit that keeps the hash (a change inside a
+//! function body whose return type is declared, a comment, a moved line) re-links only the
+//! edited file.
+//!
+//! The hash is over structure and names, never over positions or the ids a summary gives its
+//! declarations, so it does not change when code moves or locals are added.
+
+use std::hash::Hasher;
+
+use xxhash_rust::xxh3::Xxh3;
+
+use crate::facts::{
+    BindingTarget, Decl, DeclId, Expr, ExprId, FileFacts, MODULE_SCOPE, TypeExpr, TypeId,
+};
+
+/// How deep declarations, expressions and types are followed (they can refer to each other).
+const MAX_DEPTH: u32 = 24;
+
+/// The interface hash of a file's summary.
+pub(crate) fn interface_hash(facts: &FileFacts) -> u64 {
+    let mut hasher = InterfaceHasher {
+        facts,
+        state: Xxh3::new(),
+    };
+    hasher.file();
+    hasher.state.finish()
+}
+
+struct InterfaceHasher<'f> {
+    facts: &'f FileFacts,
+    state: Xxh3,
+}
+
+impl InterfaceHasher<'_> {
+    fn str(&mut self, text: &str) {
+        self.state.write(text.as_bytes());
+        self.state.write_u8(0xff);
+    }
+
+    fn name(&mut self, name: u32) {
+        let text = self.facts.name(name);
+        self.str(text);
+    }
+
+    fn tag(&mut self, tag: u8) {
+        self.state.write_u8(tag);
+    }
+
+    fn file(&mut self) {
+        let facts = self.facts;
+        for import in &facts.imports {
+            self.tag(1);
+            self.str(&import.specifier);
+            self.tag(u8::from(import.reexport) | u8::from(import.reexport_all) << 1);
+            for binding in &import.bindings {
+                self.name(binding.imported);
+                self.name(binding.local);
+            }
+        }
+        for export in &facts.exports {
+            self.tag(2);
+            self.name(export.exported);
+            match export.target {
+                crate::facts::ExportTarget::Local(name) => self.name(name),
+                crate::facts::ExportTarget::Decl(decl) => self.decl(decl, 0),
+                crate::facts::ExportTarget::Expr(expr) => self.expr(expr, 0),
+            }
+        }
+        if let Some(module) = facts.scopes.get(MODULE_SCOPE as usize) {
+            for binding in &module.bindings {
+                if let BindingTarget::Decl(decl) = binding.target {
+                    self.tag(3);
+                    self.name(binding.name);
+                    self.tag(binding.space);
+                    self.decl(decl, 0);
+                }
+            }
+        }
+    }
+
+    fn decl(&mut self, id: DeclId, depth: u32) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        let facts = self.facts;
+        let d: &Decl = facts.decl(id);
+        self.tag(10);
+        self.tag(d.kind as u8);
+        self.name(d.name);
+        self.tag(d.node.map_or(0xfe, |k| k.as_u8()));
+        self.state.write_u16(d.node_flags);
+        self.state.write_u32(d.flags);
+        if let Some(ty) = d.ty {
+            self.ty(ty, depth + 1);
+        }
+        // A type is inferred from the initializer only when none is declared.
+        if d.ty.is_none()
+            && let Some(init) = d.init
+        {
+            self.expr(init, depth + 1);
+        }
+        for param in &d.params {
+            self.tag(11);
+            self.decl(*param, depth + 1);
+        }
+        for param in &d.type_params {
+            self.tag(12);
+            self.decl(*param, depth + 1);
+        }
+        match d.ret {
+            Some(ret) => self.ty(ret, depth + 1),
+            None => {
+                for returned in &d.returns {
+                    self.tag(13);
+                    self.expr(*returned, depth + 1);
+                }
+            }
+        }
+        for member in &d.members {
+            self.tag(14);
+            self.decl(*member, depth + 1);
+        }
+        if let Some(base) = d.extends_expr {
+            self.tag(15);
+            self.expr(base, depth + 1);
+        }
+        for ty in d.extends_types.iter().chain(&d.implements) {
+            self.tag(16);
+            self.ty(*ty, depth + 1);
+        }
+        for (name, value) in &d.this_assignments {
+            self.tag(17);
+            self.name(*name);
+            self.expr(*value, depth + 1);
+        }
+    }
+
+    /// The declaration `name` is bound to in a scope inside a function (module-level names
+    /// are hashed once, as the file's own declarations).
+    fn local_binding(&self, mut scope: crate::facts::ScopeId, name: u32) -> Option<DeclId> {
+        let facts = self.facts;
+        for _ in 0..256 {
+            if scope == MODULE_SCOPE {
+                return None;
+            }
+            let current = facts.scopes.get(scope as usize)?;
+            let start = current.bindings.partition_point(|b| b.name < name);
+            if let Some(binding) = current.bindings[start..]
+                .iter()
+                .take_while(|b| b.name == name)
+                .find(|b| b.space & crate::facts::space::VALUE != 0)
+            {
+                return match binding.target {
+                    BindingTarget::Decl(decl) => Some(decl),
+                    BindingTarget::Import(..) => None,
+                };
+            }
+            scope = current.parent;
+        }
+        None
+    }
+
+    fn expr(&mut self, id: ExprId, depth: u32) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        let facts = self.facts;
+        match facts.expr(id) {
+            Expr::Ident { name, scope } => {
+                self.tag(20);
+                self.name(*name);
+                // A local's value feeds inferred types (`const r = new A(); return r;`).
+                if let Some(local) = self.local_binding(*scope, *name) {
+                    let d = facts.decl(local);
+                    if let Some(ty) = d.ty {
+                        self.ty(ty, depth + 1);
+                    } else if let Some(init) = d.init {
+                        self.expr(init, depth + 1);
+                    }
+                }
+            }
+            Expr::This { .. } => self.tag(21),
+            Expr::Super { .. } => self.tag(22),
+            Expr::Member { object, name } => {
+                self.tag(23);
+                self.expr(*object, depth + 1);
+                self.name(*name);
+            }
+            Expr::Element { object } => {
+                self.tag(24);
+                self.expr(*object, depth + 1);
+            }
+            Expr::Call {
+                callee,
+                args,
+                type_args,
+            }
+            | Expr::New {
+                callee,
+                args,
+                type_args,
+            } => {
+                self.tag(25);
+                self.expr(*callee, depth + 1);
+                for arg in args {
+                    self.expr(*arg, depth + 1);
+                }
+                for ty in type_args {
+                    self.ty(*ty, depth + 1);
+                }
+            }
+            Expr::Decl(decl) | Expr::DeclValue(decl) => {
+                self.tag(26);
+                self.decl(*decl, depth + 1);
+            }
+            Expr::Array(elements) => {
+                self.tag(27);
+                for element in elements {
+                    self.expr(*element, depth + 1);
+                }
+            }
+            Expr::Await(inner) | Expr::Iterated(inner) => {
+                self.tag(28);
+                self.expr(*inner, depth + 1);
+            }
+            Expr::Assert { expr, ty } => {
+                self.tag(29);
+                self.expr(*expr, depth + 1);
+                self.ty(*ty, depth + 1);
+            }
+            Expr::Either(a, b) => {
+                self.tag(30);
+                self.expr(*a, depth + 1);
+                self.expr(*b, depth + 1);
+            }
+            Expr::Literal(prim) => {
+                self.tag(31);
+                self.tag(*prim as u8);
+            }
+            Expr::Unknown => self.tag(32),
+        }
+    }
+
+    fn ty(&mut self, id: TypeId, depth: u32) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        let facts = self.facts;
+        match facts.ty(id) {
+            TypeExpr::Ref { path, args, .. } => {
+                self.tag(40);
+                for segment in path {
+                    self.name(*segment);
+                }
+                for arg in args {
+                    self.ty(*arg, depth + 1);
+                }
+            }
+            TypeExpr::Decl(decl) => {
+                self.tag(41);
+                self.decl(*decl, depth + 1);
+            }
+            TypeExpr::Union(parts) | TypeExpr::Intersection(parts) | TypeExpr::Tuple(parts) => {
+                self.tag(42);
+                for part in parts {
+                    self.ty(*part, depth + 1);
+                }
+            }
+            TypeExpr::Array(inner) => {
+                self.tag(43);
+                self.ty(*inner, depth + 1);
+            }
+            TypeExpr::Query(expr) => {
+                self.tag(44);
+                self.expr(*expr, depth + 1);
+            }
+            TypeExpr::Indexed { object, key } => {
+                self.tag(45);
+                self.ty(*object, depth + 1);
+                if let Some(key) = key {
+                    self.name(*key);
+                }
+            }
+            TypeExpr::Prim(prim) => {
+                self.tag(46);
+                self.tag(*prim as u8);
+            }
+            TypeExpr::This { .. } => self.tag(47),
+            TypeExpr::Opaque => self.tag(48),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::interface_hash;
+    use crate::extract::Extractor;
+
+    fn hash(source: &str) -> u64 {
+        let facts = Extractor::new()
+            .expect("grammar")
+            .extract("a.ts", source.as_bytes(), 0);
+        interface_hash(&facts)
+    }
+
+    #[test]
+    fn body_changes_keep_the_interface_and_signature_changes_do_not() {
+        let base = hash(
+            "import { x } from './x';\nexport function f(a: number): string {\n  return String(a);\n}\n",
+        );
+        // A new local, a new call and a moved line inside a body with a declared return type.
+        assert_eq!(
+            base,
+            hash(
+                "import { x } from './x';\n\n\nexport function f(a: number): string {\n  const local = x(a);\n  log(local);\n  return String(a);\n}\n"
+            )
+        );
+        // The signature, the exports, the imports: each changes it.
+        assert_ne!(
+            base,
+            hash("import { x } from './x';\nexport function f(a: string): string { return a; }\n")
+        );
+        assert_ne!(
+            base,
+            hash("import { x } from './x';\nfunction f(a: number): string { return ''; }\n")
+        );
+        assert_ne!(
+            base,
+            hash("import { y } from './x';\nexport function f(a: number): string { return ''; }\n")
+        );
+    }
+
+    #[test]
+    fn an_inferred_return_type_is_part_of_the_interface() {
+        let a = hash("export function make() { return new A(); }\nclass A {}\nclass B {}\n");
+        let b = hash("export function make() { return new B(); }\nclass A {}\nclass B {}\n");
+        assert_ne!(a, b);
+        let local_a = hash(
+            "export function make() { const r = new A(); return r; }\nclass A {}\nclass B {}\n",
+        );
+        let local_b = hash(
+            "export function make() { const r = new B(); return r; }\nclass A {}\nclass B {}\n",
+        );
+        assert_ne!(local_a, local_b);
+    }
+}
