@@ -31,5 +31,8 @@ pub use error::StoreError;
 pub use model::{EdgeKind, NodeKey, NodeKind, Resolution, UseContext, Visibility};
 pub use record::{
     EdgeEntry, EdgeFacts, EdgeSpec, FileEntry, GraphBatch, NodeFlags, NodeRecord, NodeView,
+    UnresolvedCall,
 };
-pub use store::{AdjacencyGuard, EdgeRef, NodeGuard, SCHEMA_VERSION, Snapshot, Store, StoreStats};
+pub use store::{
+    AdjacencyGuard, EdgeRef, FileStamp, NodeGuard, SCHEMA_VERSION, Snapshot, Store, StoreStats,
+};

@@ -241,13 +241,21 @@ pub struct Adjacency {
     pub entries: Vec<EdgeEntry>,
 }
 
-/// What the store keeps per file: its content hash and the keys of its nodes.
+/// What the store keeps per file: its content hash and stamps, the keys of its nodes, and the
+/// packages outside the project it imports.
 #[derive(Archive, Serialize, Deserialize, Debug, Clone, PartialEq, Default)]
 pub struct FileRecord {
     /// A hash of the file's bytes, to skip unchanged files.
     pub hash: u64,
+    /// The file's size when it was indexed.
+    pub size: u64,
+    /// The file's modification time when it was indexed (nanoseconds since the epoch, 0
+    /// when unknown).
+    pub modified: u64,
     /// The keys of the nodes extracted from this file (the file node first).
     pub keys: Vec<u32>,
+    /// Packages outside the project this file imports, sorted.
+    pub external: Vec<String>,
 }
 
 /// An edge to write, addressed by the public IDs of its ends.
@@ -276,12 +284,40 @@ impl EdgeSpec {
 }
 
 /// A file written by a batch.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct FileEntry {
     /// Path relative to the project root.
     pub path: String,
     /// Content hash.
     pub hash: u64,
+    /// Size in bytes when indexed.
+    pub size: u64,
+    /// Modification time when indexed (nanoseconds since the epoch, 0 when unknown).
+    pub modified: u64,
+    /// Packages outside the project the file imports.
+    pub external: Vec<String>,
+}
+
+/// A call site no declaration of the project was found for, kept so that a question about a
+/// symbol can say how many calls of its name could not be resolved.
+#[derive(Archive, Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct UnresolvedCall {
+    /// The calling node's ID.
+    pub caller: String,
+    /// The callee as written (`this.repo.save`).
+    pub callee: String,
+    /// The called name (the callee's last segment: `save`).
+    pub name: String,
+    /// The line of the call.
+    pub line: u32,
+    /// Why it was not resolved (`unknown-receiver`, `parameter`, …).
+    pub reason: String,
+}
+
+/// A file's unresolved calls, as stored.
+#[derive(Archive, Serialize, Deserialize, Debug, Clone, PartialEq, Default)]
+pub(crate) struct UnresolvedList {
+    pub(crate) calls: Vec<UnresolvedCall>,
 }
 
 /// Everything a writer hands the store in one transaction.
@@ -298,14 +334,20 @@ pub struct GraphBatch {
     pub edges: Vec<EdgeSpec>,
     /// Metadata written in the same transaction (project root, completion markers, …).
     pub meta: Vec<(String, Vec<u8>)>,
+    /// An opaque blob per file (the indexer's persisted summary). A file of the batch
+    /// without one keeps the blob it had; a removed file loses its blob.
+    pub blobs: Vec<(String, Vec<u8>)>,
+    /// The unresolved call sites of the batch's files, by file path.
+    pub unresolved: Vec<(String, UnresolvedCall)>,
 }
 
 impl GraphBatch {
-    /// Adds a file entry.
+    /// Adds a file entry (no stamps, no external imports).
     pub fn add_file(&mut self, path: impl Into<String>, hash: u64) {
         self.files.push(FileEntry {
             path: path.into(),
             hash,
+            ..FileEntry::default()
         });
     }
 }

@@ -411,6 +411,8 @@ pub(crate) struct FileFacts {
     pub(crate) path: String,
     pub(crate) hash: u64,
     pub(crate) bytes: u64,
+    /// The file's modification time when read (nanoseconds since the epoch, 0 unknown).
+    pub(crate) modified: u64,
     pub(crate) lines: u32,
     /// Bytes inside ERROR (or MISSING) nodes.
     pub(crate) error_bytes: u64,

@@ -22,19 +22,23 @@ mod options;
 mod persist;
 mod pool;
 mod resolve;
+mod state;
 mod summary;
+mod sync;
 mod syntax;
 mod walk;
 
 use std::path::Path;
 use std::time::Instant;
 
-use tsgraph_engine::{EdgeKind, Store};
+use tsgraph_engine::{GraphBatch, Store};
 
 pub use extract::syntax_errors;
 pub use modules::UnresolvedImport;
 pub use options::IndexOptions;
+pub use state::{FileChange, IndexState, Update};
 pub use summary::{IndexError, IndexSummary, ParseSummary};
+pub use sync::{SyncSummary, sync_project};
 
 /// The metadata key that marks a store as fully indexed (see [`is_indexed`]).
 pub const INDEXED_META_KEY: &str = "indexed";
@@ -54,43 +58,20 @@ pub fn index_project(
     store: &Store,
     options: &IndexOptions,
 ) -> Result<IndexSummary, IndexError> {
-    let started = Instant::now();
-    let walked = walk::walk(root, options.max_file_size);
-    let mut warnings: Vec<String> = walked.errors;
-    for (path, size) in &walked.too_large {
-        warnings.push(format!(
-            "{path}: skipped, {size} bytes is over the {} byte limit",
-            options.max_file_size
-        ));
-    }
-    let parsed = pool::extract_all(&walked.files, options.threads)?;
-    warnings.extend(parsed.warnings);
-    let parse_time = started.elapsed();
-    let mut extractor =
-        extract::Extractor::new().map_err(|err| IndexError::Grammar(err.to_string()))?;
-    let builtins = resolve::builtin_facts(&mut extractor);
-    let files = &parsed.facts;
-    let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
-    let model = model::ProjectModel::load(root, &paths);
-    warnings.extend(model.warnings().iter().map(|w| w.to_string()));
-    let (modules, import_stats) = modules::resolve_imports(&model, files);
-    let package_of = |path: &str| {
-        let package = model.package_of(path);
-        (package.module.to_owned(), package.name.to_owned())
-    };
-    let nodes: Vec<graph::FileNodes> = files.iter().map(graph::assign_nodes).collect();
-    let linked = graph::link(
-        files,
-        &builtins,
-        &modules,
-        &nodes,
-        &package_of,
-        graph::Scope::All,
-    );
-    let mut batch = linked.batch;
-    let link_stats = linked.stats;
-    // Committed with the graph, so a store carries the marker exactly when an index of it
-    // completed (an empty store, or one whose first index failed, does not).
+    let (state, mut batch, summary) = IndexState::build(root, options)?;
+    mark_indexed(&mut batch, root);
+    batch.meta.push((
+        sync::MODEL_META_KEY.to_owned(),
+        state.model().fingerprint().to_le_bytes().to_vec(),
+    ));
+    store.replace_all(&batch)?;
+    Ok(summary)
+}
+
+/// Adds the metadata a completed index commits with its graph, so a store carries the marker
+/// exactly when an index of it completed (an empty store, or one whose first index failed,
+/// does not).
+pub(crate) fn mark_indexed(batch: &mut GraphBatch, root: &Path) {
     batch.meta.push((
         "project_root".to_owned(),
         root.to_string_lossy().as_bytes().to_vec(),
@@ -98,48 +79,6 @@ pub fn index_project(
     batch
         .meta
         .push((INDEXED_META_KEY.to_owned(), b"1".to_vec()));
-    let mut edges_by_kind: Vec<(EdgeKind, usize)> = EdgeKind::ALL.iter().map(|k| (*k, 0)).collect();
-    for edge in &batch.edges {
-        if let Some(slot) = edges_by_kind.iter_mut().find(|(k, _)| *k == edge.kind) {
-            slot.1 += 1;
-        }
-    }
-    store.replace_all(&batch)?;
-    let facts = &parsed.facts;
-    Ok(IndexSummary {
-        files: facts.len(),
-        lines: facts.iter().map(|f| u64::from(f.lines)).sum(),
-        bytes: facts.iter().map(|f| f.bytes).sum(),
-        error_bytes: facts.iter().map(|f| f.error_bytes).sum(),
-        error_files: error_files(facts),
-        imports_by_outcome: import_stats.by_outcome.into_iter().collect(),
-        unresolved_imports: import_stats.unresolved,
-        nodes: batch.nodes.len(),
-        edges: batch.edges.len(),
-        edges_by_kind,
-        resolved_calls: link_stats.resolved_calls,
-        unresolved_calls: link_stats.unresolved_calls,
-        unresolved_by_reason: link_stats
-            .unresolved_by_reason
-            .iter()
-            .map(|(reason, count)| ((*reason).to_owned(), *count))
-            .collect(),
-        skipped_too_large: walked.too_large,
-        warnings,
-        parse_time,
-        total_time: started.elapsed(),
-    })
-}
-
-/// The files with parse errors, most error bytes first (ties by path).
-fn error_files(facts: &[facts::FileFacts]) -> Vec<(String, u64, u64)> {
-    let mut files: Vec<(String, u64, u64)> = facts
-        .iter()
-        .filter(|f| f.error_bytes > 0)
-        .map(|f| (f.path.clone(), f.error_bytes, f.bytes))
-        .collect();
-    files.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    files
 }
 
 /// Walks and parses the project without extracting anything: the baseline the benchmark

@@ -90,10 +90,31 @@ fn run<T: Send>(
 
 pub(crate) fn extract_all(files: &[SourceFile], threads: usize) -> Result<Extracted, IndexError> {
     let (mut facts, warnings) = run(files, threads, |extractor, file, bytes| {
-        extractor.extract(&file.relative, &bytes, xxh3_64(&bytes))
+        let mut facts = extract_one(extractor, &file.relative, &bytes, xxh3_64(&bytes));
+        facts.modified = modified(&file.absolute);
+        facts
     })?;
     facts.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(Extracted { facts, warnings })
+}
+
+/// Extracts one file's summary from its bytes (`hash` is over the bytes as read).
+pub(crate) fn extract_one(
+    extractor: &mut Extractor,
+    path: &str,
+    bytes: &[u8],
+    hash: u64,
+) -> FileFacts {
+    extractor.extract(path, bytes, hash)
+}
+
+/// A file's modification time in nanoseconds since the epoch, 0 when the system has none.
+pub(crate) fn modified(path: &std::path::Path) -> u64 {
+    std::fs::metadata(path)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX))
 }
 
 /// Parse only: (files, bytes).

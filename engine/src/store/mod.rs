@@ -10,12 +10,12 @@ use redb::{Database, ReadableDatabase};
 
 use crate::error::{DbResultExt, StoreError};
 use crate::record::GraphBatch;
-pub use snapshot::{AdjacencyGuard, EdgeRef, NodeGuard, Snapshot};
+pub use snapshot::{AdjacencyGuard, EdgeRef, FileStamp, NodeGuard, Snapshot};
 use tables::{META, META_SCHEMA};
 
 /// The layout version of the store. Bump it whenever a table or record layout changes; a
 /// store of another version is refused with [`StoreError::SchemaMismatch`].
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// Counts of what one write wrote.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -103,6 +103,12 @@ impl Store {
         removed_files: &[&str],
     ) -> Result<StoreStats, StoreError> {
         write::replace_files(&self.db, batch, removed_files)
+    }
+
+    /// Records new size and modification stamps of files whose contents did not change (so
+    /// the next sync need not read them again).
+    pub fn update_file_stamps(&self, stamps: &[(String, u64, u64)]) -> Result<(), StoreError> {
+        write::update_file_stamps(&self.db, stamps)
     }
 
     /// Stores a metadata value (project root, config hash, index summary, …).

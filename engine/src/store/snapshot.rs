@@ -7,10 +7,15 @@ use redb::{
     ReadableMultimapTable, ReadableTable, ReadableTableMetadata,
 };
 
-use super::tables::{FILES, IDS, IN_EDGES, META, NAMES, NODES, OUT_EDGES};
+use super::tables::{
+    BLOBS, FILES, IDS, IN_EDGES, META, NAMES, NODES, OUT_EDGES, UNRESOLVED, UNRESOLVED_NAMES,
+};
 use crate::error::{DbResultExt, StoreError};
 use crate::model::{EdgeKind, NodeKey};
-use crate::record::{ArchivedAdjacency, ArchivedEdgeEntry, ArchivedFileRecord, NodeView};
+use crate::record::{
+    ArchivedAdjacency, ArchivedEdgeEntry, ArchivedEdgeFacts, ArchivedFileRecord, NodeView,
+    UnresolvedCall, UnresolvedList,
+};
 
 /// A consistent, read-only view of the graph. Holding it never blocks the writer; a write
 /// committed after it was taken is not seen.
@@ -20,7 +25,10 @@ pub struct Snapshot {
     names: ReadOnlyMultimapTable<&'static str, u32>,
     files: ReadOnlyTable<&'static str, &'static [u8]>,
     out_edges: ReadOnlyTable<u32, &'static [u8]>,
-    in_edges: ReadOnlyTable<u32, &'static [u8]>,
+    in_edges: ReadOnlyTable<(u32, u32, u8), ()>,
+    blobs: ReadOnlyTable<&'static str, &'static [u8]>,
+    unresolved: ReadOnlyTable<&'static str, &'static [u8]>,
+    unresolved_names: ReadOnlyMultimapTable<&'static str, &'static str>,
     meta: ReadOnlyTable<&'static str, &'static [u8]>,
 }
 
@@ -35,6 +43,9 @@ impl Snapshot {
             files: txn.open_table(FILES).ctx(&context)?,
             out_edges: txn.open_table(OUT_EDGES).ctx(&context)?,
             in_edges: txn.open_table(IN_EDGES).ctx(&context)?,
+            blobs: txn.open_table(BLOBS).ctx(&context)?,
+            unresolved: txn.open_table(UNRESOLVED).ctx(&context)?,
+            unresolved_names: txn.open_multimap_table(UNRESOLVED_NAMES).ctx(&context)?,
             meta: txn.open_table(META).ctx(&context)?,
         })
     }
@@ -94,13 +105,71 @@ impl Snapshot {
 
     /// Every indexed file path with its content hash, ascending by path.
     pub fn files(&self) -> Result<Vec<(String, u64)>, StoreError> {
+        Ok(self
+            .file_stamps()?
+            .into_iter()
+            .map(|stamp| (stamp.path, stamp.hash))
+            .collect())
+    }
+
+    /// Every indexed file with its hash, the size and modification time it was indexed at,
+    /// and the packages outside the project it imports; ascending by path.
+    pub fn file_stamps(&self) -> Result<Vec<FileStamp>, StoreError> {
         let mut files = Vec::new();
         for entry in self.files.iter().ctx("read files")? {
             let (path, record) = entry.ctx("read files")?;
             let record = access_file(record.value())?;
-            files.push((path.value().to_owned(), record.hash.to_native()));
+            files.push(FileStamp {
+                path: path.value().to_owned(),
+                hash: record.hash.to_native(),
+                size: record.size.to_native(),
+                modified: record.modified.to_native(),
+                external: record
+                    .external
+                    .iter()
+                    .map(|p| p.as_str().to_owned())
+                    .collect(),
+            });
         }
         Ok(files)
+    }
+
+    /// The blob the writer keeps with a file (the indexer's summary of it).
+    pub fn blob(&self, path: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        Ok(self
+            .blobs
+            .get(path)
+            .ctx("read blobs")?
+            .map(|guard| guard.value().to_vec()))
+    }
+
+    /// The unresolved calls of `name` (the called name: `save` for `this.repo.save()`), in
+    /// every file, ascending by file.
+    pub fn unresolved_calls(
+        &self,
+        name: &str,
+    ) -> Result<Vec<(String, UnresolvedCall)>, StoreError> {
+        let mut out = Vec::new();
+        for file in self
+            .unresolved_names
+            .get(name)
+            .ctx("read unresolved names")?
+        {
+            let file = file.ctx("read unresolved names")?;
+            let file = file.value();
+            let Some(guard) = self.unresolved.get(file).ctx("read unresolved")? else {
+                continue;
+            };
+            let list = rkyv::from_bytes::<UnresolvedList, rkyv::rancor::Error>(guard.value())
+                .map_err(|err| StoreError::corrupted(format!("unresolved calls of {file}"), err))?;
+            out.extend(
+                list.calls
+                    .into_iter()
+                    .filter(|call| call.name == name)
+                    .map(|call| (file.to_owned(), call)),
+            );
+        }
+        Ok(out)
     }
 
     /// The keys of the nodes of the file at `path`, the file node first.
@@ -121,14 +190,32 @@ impl Snapshot {
     /// The outgoing adjacency of `key` (with edge facts).
     pub fn out_edges(&self, key: NodeKey) -> Result<AdjacencyGuard<'_>, StoreError> {
         Ok(AdjacencyGuard {
-            guard: self.out_edges.get(key.0).ctx("read out edges")?,
+            guard: Adjacency::Outgoing(self.out_edges.get(key.0).ctx("read out edges")?),
         })
     }
 
     /// The incoming adjacency of `key` (kind and source only; the facts live with the source).
     pub fn in_edges(&self, key: NodeKey) -> Result<AdjacencyGuard<'_>, StoreError> {
+        let mut entries = Vec::new();
+        for entry in self
+            .in_edges
+            .range((key.0, 0u32, 0u8)..=(key.0, u32::MAX, u8::MAX))
+            .ctx("read in edges")?
+        {
+            let (edge, _) = entry.ctx("read in edges")?;
+            let (_, source, kind) = edge.value();
+            if EdgeKind::from_u8(kind).is_none() {
+                return Err(StoreError::corrupted(
+                    "in edges",
+                    format!("edge kind {kind}"),
+                ));
+            }
+            entries.push((kind, source));
+        }
+        // The same order as outgoing lists: by kind, then the other end.
+        entries.sort_unstable();
         Ok(AdjacencyGuard {
-            guard: self.in_edges.get(key.0).ctx("read in edges")?,
+            guard: Adjacency::Incoming(entries),
         })
     }
 
@@ -161,14 +248,21 @@ impl NodeGuard<'_> {
 
 /// Keeps the bytes of one adjacency list alive; [`AdjacencyGuard::edges`] reads them in place.
 pub struct AdjacencyGuard<'a> {
-    guard: Option<AccessGuard<'a, &'static [u8]>>,
+    guard: Adjacency<'a>,
+}
+
+/// An outgoing list as stored (facts included), or the incoming entries gathered for one
+/// node.
+enum Adjacency<'a> {
+    Outgoing(Option<AccessGuard<'a, &'static [u8]>>),
+    Incoming(Vec<(u8, u32)>),
 }
 
 impl AdjacencyGuard<'_> {
     /// Validates the list and iterates its entries, sorted by (kind, other end).
     pub fn edges(&self) -> Result<impl ExactSizeIterator<Item = EdgeRef<'_>>, StoreError> {
-        let entries: &[ArchivedEdgeEntry] = match &self.guard {
-            Some(guard) => {
+        let (stored, incoming): (&[ArchivedEdgeEntry], &[(u8, u32)]) = match &self.guard {
+            Adjacency::Outgoing(Some(guard)) => {
                 let list = rkyv::access::<ArchivedAdjacency, rkyv::rancor::Error>(guard.value())
                     .map_err(|err| StoreError::corrupted("adjacency list", err))?;
                 if let Some(bad) = list
@@ -181,26 +275,72 @@ impl AdjacencyGuard<'_> {
                         format!("edge kind {}", bad.kind),
                     ));
                 }
-                list.entries.as_slice()
+                (list.entries.as_slice(), &[])
             }
-            None => &[],
+            Adjacency::Outgoing(None) => (&[], &[]),
+            Adjacency::Incoming(entries) => (&[], entries.as_slice()),
         };
-        Ok(entries.iter().map(EdgeRef::new))
+        let outgoing = stored.iter().map(EdgeRef::stored);
+        let incoming = incoming
+            .iter()
+            .map(|(kind, other)| EdgeRef::incoming(*kind, *other));
+        Ok(Edges { outgoing, incoming })
     }
 }
 
-/// One edge of an adjacency list, read in place.
+/// The edges of one adjacency, of either form.
+struct Edges<O, I> {
+    outgoing: O,
+    incoming: I,
+}
+
+impl<'a, O, I> Iterator for Edges<O, I>
+where
+    O: ExactSizeIterator<Item = EdgeRef<'a>>,
+    I: ExactSizeIterator<Item = EdgeRef<'a>>,
+{
+    type Item = EdgeRef<'a>;
+    fn next(&mut self) -> Option<EdgeRef<'a>> {
+        self.outgoing.next().or_else(|| self.incoming.next())
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let len = self.outgoing.len() + self.incoming.len();
+        (len, Some(len))
+    }
+}
+
+impl<'a, O, I> ExactSizeIterator for Edges<O, I>
+where
+    O: ExactSizeIterator<Item = EdgeRef<'a>>,
+    I: ExactSizeIterator<Item = EdgeRef<'a>>,
+{
+}
+
+/// One edge of an adjacency list, read in place. Incoming edges carry no facts (the facts
+/// live once, with the source): their counts and lists read as empty.
 #[derive(Clone, Copy)]
 pub struct EdgeRef<'a> {
-    entry: &'a ArchivedEdgeEntry,
     kind: EdgeKind,
+    other: u32,
+    facts: Option<&'a ArchivedEdgeFacts>,
 }
 
 impl<'a> EdgeRef<'a> {
-    fn new(entry: &'a ArchivedEdgeEntry) -> EdgeRef<'a> {
+    fn stored(entry: &'a ArchivedEdgeEntry) -> EdgeRef<'a> {
         // Kinds were validated by `AdjacencyGuard::edges`; the fallback is never taken.
         let kind = EdgeKind::from_u8(entry.kind).unwrap_or(EdgeKind::References);
-        EdgeRef { entry, kind }
+        EdgeRef {
+            kind,
+            other: entry.other.to_native(),
+            facts: Some(&entry.facts),
+        }
+    }
+    fn incoming(kind: u8, other: u32) -> EdgeRef<'a> {
+        EdgeRef {
+            kind: EdgeKind::from_u8(kind).unwrap_or(EdgeKind::References),
+            other,
+            facts: None,
+        }
     }
     /// The edge kind.
     pub fn kind(&self) -> EdgeKind {
@@ -208,30 +348,49 @@ impl<'a> EdgeRef<'a> {
     }
     /// The node at the other end (target for outgoing lists, source for incoming ones).
     pub fn other(&self) -> NodeKey {
-        NodeKey(self.entry.other.to_native())
+        NodeKey(self.other)
     }
     /// CALLS: number of call sites (0 on incoming lists).
     pub fn count(&self) -> u32 {
-        self.entry.facts.count.to_native()
+        self.facts.map_or(0, |f| f.count.to_native())
     }
     /// CALLS: call-site lines (empty on incoming lists).
     pub fn sites(&self) -> impl ExactSizeIterator<Item = u32> + 'a {
-        self.entry.facts.sites.iter().map(|line| line.to_native())
+        let sites: &'a [rkyv::rend::unaligned::u32_ule] =
+            self.facts.map_or(&[], |f| f.sites.as_slice());
+        sites.iter().map(|line| line.to_native())
     }
     /// IMPORTS: imported names.
     pub fn names(&self) -> impl ExactSizeIterator<Item = &'a str> + 'a {
-        self.entry.facts.names.iter().map(|name| name.as_str())
+        let names: &'a [rkyv::string::ArchivedString] =
+            self.facts.map_or(&[], |f| f.names.as_slice());
+        names.iter().map(|name| name.as_str())
     }
     /// IMPORTS: `import type`.
     pub fn type_only(&self) -> bool {
-        self.entry.facts.type_only
+        self.facts.is_some_and(|f| f.type_only)
     }
     /// USES_TYPE / REFERENCES: where.
     pub fn context(&self) -> crate::model::UseContext {
-        crate::model::UseContext::from_stored(self.entry.facts.context)
+        crate::model::UseContext::from_stored(self.facts.map_or(0, |f| f.context))
     }
     /// CALLS: how the target was found.
     pub fn resolution(&self) -> crate::model::Resolution {
-        crate::model::Resolution::from_stored(self.entry.facts.resolution)
+        crate::model::Resolution::from_stored(self.facts.map_or(0, |f| f.resolution))
     }
+}
+
+/// A file as the store last indexed it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileStamp {
+    /// Path relative to the project root.
+    pub path: String,
+    /// Content hash.
+    pub hash: u64,
+    /// Size in bytes.
+    pub size: u64,
+    /// Modification time (nanoseconds since the epoch, 0 when unknown).
+    pub modified: u64,
+    /// Packages outside the project the file imports.
+    pub external: Vec<String>,
 }

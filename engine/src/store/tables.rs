@@ -12,8 +12,16 @@ pub(crate) const NAMES: MultimapTableDefinition<&str, u32> = MultimapTableDefini
 pub(crate) const FILES: TableDefinition<&str, &[u8]> = TableDefinition::new("files");
 /// Node key → archived outgoing `Adjacency` (with edge facts).
 pub(crate) const OUT_EDGES: TableDefinition<u32, &[u8]> = TableDefinition::new("out_edges");
-/// Node key → archived incoming `Adjacency` (kind and source only).
-pub(crate) const IN_EDGES: TableDefinition<u32, &[u8]> = TableDefinition::new("in_edges");
+/// `(target key, source key, edge kind)` → nothing: one entry per edge, so an edge into a
+/// node with thousands of incoming edges is added or removed without rewriting them.
+pub(crate) const IN_EDGES: TableDefinition<(u32, u32, u8), ()> = TableDefinition::new("in_edges");
+/// File path → an opaque blob the writer keeps with the file (the indexer's summary).
+pub(crate) const BLOBS: TableDefinition<&str, &[u8]> = TableDefinition::new("blobs");
+/// File path → archived `UnresolvedList` (the file's unresolved call sites).
+pub(crate) const UNRESOLVED: TableDefinition<&str, &[u8]> = TableDefinition::new("unresolved");
+/// Called name → files with unresolved calls of that name.
+pub(crate) const UNRESOLVED_NAMES: MultimapTableDefinition<&str, &str> =
+    MultimapTableDefinition::new("unresolved_names");
 /// Metadata: schema version, next key, project root, config hash, counts.
 pub(crate) const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
 

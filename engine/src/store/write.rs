@@ -1,20 +1,27 @@
 //! Batch writes: a whole graph, or the subgraphs of some files, in one write transaction.
 //!
 //! Both paths share one algorithm: drop the old nodes of the batch's files (detaching their
-//! edges from nodes of other files), then insert the new nodes and edges. A full write is the
-//! same after clearing every table.
+//! edges), then insert the new nodes and edges. A full write is the same after clearing
+//! every table.
+//!
+//! A node's outgoing edges are one list, rewritten only with the node's own file. Incoming
+//! edges are one entry per edge, keyed `(target, source, kind)`, so adding or removing an
+//! edge costs a B-tree update whatever the target's in-degree: an edit next to a hub called
+//! from thousands of places does not rewrite the hub's callers.
 
-use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 
 use redb::{Database, ReadableTable, Table, WriteTransaction};
 
 use super::tables::{
-    FILES, IDS, IN_EDGES, META, META_NEXT_KEY, META_SCHEMA, NAMES, NODES, OUT_EDGES,
+    BLOBS, FILES, IDS, IN_EDGES, META, META_NEXT_KEY, META_SCHEMA, NAMES, NODES, OUT_EDGES,
+    UNRESOLVED, UNRESOLVED_NAMES,
 };
 use super::{SCHEMA_VERSION, StoreStats, decode_u32};
 use crate::error::{DbResultExt, StoreError};
-use crate::record::{Adjacency, EdgeEntry, EdgeFacts, FileRecord, GraphBatch, NodeRecord};
+use crate::record::{
+    Adjacency, EdgeEntry, FileRecord, GraphBatch, NodeRecord, UnresolvedCall, UnresolvedList,
+};
 
 pub(super) fn create_tables(txn: &WriteTransaction) -> Result<(), StoreError> {
     txn.open_table(NODES).ctx("create nodes")?;
@@ -23,6 +30,10 @@ pub(super) fn create_tables(txn: &WriteTransaction) -> Result<(), StoreError> {
     txn.open_table(FILES).ctx("create files")?;
     txn.open_table(OUT_EDGES).ctx("create out edges")?;
     txn.open_table(IN_EDGES).ctx("create in edges")?;
+    txn.open_table(BLOBS).ctx("create blobs")?;
+    txn.open_table(UNRESOLVED).ctx("create unresolved")?;
+    txn.open_multimap_table(UNRESOLVED_NAMES)
+        .ctx("create unresolved names")?;
     let mut meta = txn.open_table(META).ctx("create meta")?;
     meta.insert(META_SCHEMA, SCHEMA_VERSION.to_le_bytes().as_slice())
         .ctx("write schema")?;
@@ -37,7 +48,11 @@ pub(super) fn replace_all(db: &Database, batch: &GraphBatch) -> Result<StoreStat
     txn.delete_table(FILES).ctx("clear files")?;
     txn.delete_table(OUT_EDGES).ctx("clear out edges")?;
     txn.delete_table(IN_EDGES).ctx("clear in edges")?;
+    txn.delete_table(BLOBS).ctx("clear blobs")?;
+    txn.delete_table(UNRESOLVED).ctx("clear unresolved")?;
     txn.delete_multimap_table(NAMES).ctx("clear names")?;
+    txn.delete_multimap_table(UNRESOLVED_NAMES)
+        .ctx("clear unresolved names")?;
     create_tables(&txn)?;
     txn.open_table(META)
         .ctx("open meta")?
@@ -59,6 +74,38 @@ pub(super) fn replace_files(
     Ok(stats)
 }
 
+pub(super) fn update_file_stamps(
+    db: &Database,
+    stamps: &[(String, u64, u64)],
+) -> Result<(), StoreError> {
+    let txn = db.begin_write().ctx("begin write")?;
+    {
+        let tables = Tables::open(&txn)?;
+        let mut files = tables.files;
+        let mut buffer = rkyv::util::AlignedVec::<16>::new();
+        for (path, size, modified) in stamps {
+            let record = match files.get(path.as_str()).ctx("read files")? {
+                Some(bytes) => rkyv::from_bytes::<FileRecord, rkyv::rancor::Error>(bytes.value())
+                    .map_err(|err| {
+                    StoreError::corrupted(format!("file record of {path}"), err)
+                })?,
+                None => continue,
+            };
+            let record = FileRecord {
+                size: *size,
+                modified: *modified,
+                ..record
+            };
+            buffer = archive(&record, buffer, || format!("file {path}"))?;
+            files
+                .insert(path.as_str(), buffer.as_slice())
+                .ctx("write file")?;
+        }
+    }
+    txn.commit().ctx("commit")?;
+    Ok(())
+}
+
 /// The open tables of one write transaction.
 struct Tables<'t> {
     nodes: Table<'t, u32, &'static [u8]>,
@@ -66,7 +113,10 @@ struct Tables<'t> {
     names: redb::MultimapTable<'t, &'static str, u32>,
     files: Table<'t, &'static str, &'static [u8]>,
     out_edges: Table<'t, u32, &'static [u8]>,
-    in_edges: Table<'t, u32, &'static [u8]>,
+    in_edges: Table<'t, (u32, u32, u8), ()>,
+    blobs: Table<'t, &'static str, &'static [u8]>,
+    unresolved: Table<'t, &'static str, &'static [u8]>,
+    unresolved_names: redb::MultimapTable<'t, &'static str, &'static str>,
     meta: Table<'t, &'static str, &'static [u8]>,
 }
 
@@ -79,20 +129,37 @@ impl<'t> Tables<'t> {
             files: txn.open_table(FILES).ctx("open files")?,
             out_edges: txn.open_table(OUT_EDGES).ctx("open out edges")?,
             in_edges: txn.open_table(IN_EDGES).ctx("open in edges")?,
+            blobs: txn.open_table(BLOBS).ctx("open blobs")?,
+            unresolved: txn.open_table(UNRESOLVED).ctx("open unresolved")?,
+            unresolved_names: txn
+                .open_multimap_table(UNRESOLVED_NAMES)
+                .ctx("open unresolved names")?,
             meta: txn.open_table(META).ctx("open meta")?,
         })
     }
 
-    fn adjacency(
-        table: &Table<'t, u32, &'static [u8]>,
-        key: u32,
-    ) -> Result<Vec<EdgeEntry>, StoreError> {
-        match table.get(key).ctx("read adjacency")? {
+    fn out_list(&self, key: u32) -> Result<Vec<EdgeEntry>, StoreError> {
+        match self.out_edges.get(key).ctx("read adjacency")? {
             Some(bytes) => rkyv::from_bytes::<Adjacency, rkyv::rancor::Error>(bytes.value())
                 .map(|list| list.entries)
                 .map_err(|err| StoreError::corrupted("adjacency list", err)),
             None => Ok(Vec::new()),
         }
+    }
+
+    /// The `(source, kind)` of every edge into `key`.
+    fn incoming(&self, key: u32) -> Result<Vec<(u32, u8)>, StoreError> {
+        let mut out = Vec::new();
+        for entry in self
+            .in_edges
+            .range((key, 0u32, 0u8)..=(key, u32::MAX, u8::MAX))
+            .ctx("read in edges")?
+        {
+            let (edge, _) = entry.ctx("read in edges")?;
+            let (_, source, kind) = edge.value();
+            out.push((source, kind));
+        }
+        Ok(out)
     }
 
     fn node(&self, key: u32) -> Result<NodeRecord, StoreError> {
@@ -105,37 +172,44 @@ impl<'t> Tables<'t> {
         rkyv::from_bytes::<NodeRecord, rkyv::rancor::Error>(bytes.value())
             .map_err(|err| StoreError::corrupted("node record", err))
     }
-}
 
-/// Adjacency lists loaded for change, written back at the end.
-#[derive(Default)]
-struct Lists {
-    out: HashMap<u32, Vec<EdgeEntry>>,
-    inn: HashMap<u32, Vec<EdgeEntry>>,
-}
-
-impl Lists {
-    fn out_of<'a>(
-        &'a mut self,
-        tables: &Tables<'_>,
-        key: u32,
-    ) -> Result<&'a mut Vec<EdgeEntry>, StoreError> {
-        Ok(match self.out.entry(key) {
-            Entry::Occupied(entry) => entry.into_mut(),
-            Entry::Vacant(entry) => entry.insert(Tables::adjacency(&tables.out_edges, key)?),
-        })
+    fn file(&self, path: &str) -> Result<Option<FileRecord>, StoreError> {
+        match self.files.get(path).ctx("read files")? {
+            Some(bytes) => rkyv::from_bytes::<FileRecord, rkyv::rancor::Error>(bytes.value())
+                .map(Some)
+                .map_err(|err| StoreError::corrupted(format!("file record of {path}"), err)),
+            None => Ok(None),
+        }
     }
 
-    fn in_of<'a>(
-        &'a mut self,
-        tables: &Tables<'_>,
-        key: u32,
-    ) -> Result<&'a mut Vec<EdgeEntry>, StoreError> {
-        Ok(match self.inn.entry(key) {
-            Entry::Occupied(entry) => entry.into_mut(),
-            Entry::Vacant(entry) => entry.insert(Tables::adjacency(&tables.in_edges, key)?),
-        })
+    fn unresolved_of(&self, path: &str) -> Result<Vec<UnresolvedCall>, StoreError> {
+        match self.unresolved.get(path).ctx("read unresolved")? {
+            Some(bytes) => rkyv::from_bytes::<UnresolvedList, rkyv::rancor::Error>(bytes.value())
+                .map(|list| list.calls)
+                .map_err(|err| StoreError::corrupted(format!("unresolved calls of {path}"), err)),
+            None => Ok(Vec::new()),
+        }
     }
+}
+
+fn archive<T>(
+    value: &T,
+    buffer: rkyv::util::AlignedVec<16>,
+    what: impl FnOnce() -> String,
+) -> Result<rkyv::util::AlignedVec<16>, StoreError>
+where
+    T: for<'a> rkyv::Serialize<
+            rkyv::api::high::HighSerializer<
+                rkyv::util::AlignedVec<16>,
+                rkyv::ser::allocator::ArenaHandle<'a>,
+                rkyv::rancor::Error,
+            >,
+        >,
+{
+    let mut buffer = buffer;
+    buffer.clear();
+    rkyv::api::high::to_bytes_in::<_, rkyv::rancor::Error>(value, buffer)
+        .map_err(|err| StoreError::corrupted(what(), err))
 }
 
 fn apply(
@@ -144,7 +218,6 @@ fn apply(
     removed_files: &[&str],
 ) -> Result<StoreStats, StoreError> {
     let mut tables = Tables::open(txn)?;
-    let mut lists = Lists::default();
 
     // The old nodes of every file the batch rewrites or removes.
     let mut old_keys: Vec<u32> = Vec::new();
@@ -158,9 +231,7 @@ fn apply(
         if !touched_files.insert(path) {
             return Err(StoreError::DuplicateFile(path.to_owned()));
         }
-        if let Some(bytes) = tables.files.get(path).ctx("read files")? {
-            let record = rkyv::from_bytes::<FileRecord, rkyv::rancor::Error>(bytes.value())
-                .map_err(|err| StoreError::corrupted(format!("file record of {path}"), err))?;
+        if let Some(record) = tables.file(path)? {
             old_keys.extend(record.keys);
         }
     }
@@ -174,48 +245,62 @@ fn apply(
         ));
     }
 
-    // Detach the old nodes. Incoming edges from untouched files survive when the target's ID
-    // survives (it keeps its key); everything else that pointed at them is dropped.
+    // Detach the old nodes. Their outgoing edges go (the batch brings the new ones); edges
+    // into them from untouched files stay when the target's ID survives (it keeps its key),
+    // and are dropped from their sources' lists otherwise.
     let mut surviving: HashMap<String, u32> = HashMap::new();
-    let mut kept_incoming: HashMap<u32, Vec<EdgeEntry>> = HashMap::new();
+    let mut outside_lists: HashMap<u32, Vec<EdgeEntry>> = HashMap::new();
     for &key in &old_keys {
         let record = tables.node(key)?;
         let survives = new_ids.contains(record.id.as_str());
-        for entry in Tables::adjacency(&tables.out_edges, key)? {
-            if !old_set.contains(&entry.other) {
-                lists
-                    .in_of(&tables, entry.other)?
-                    .retain(|e| !(e.other == key && e.kind == entry.kind));
-            }
+        for entry in tables.out_list(key)? {
+            tables
+                .in_edges
+                .remove((entry.other, key, entry.kind))
+                .ctx("remove in edge")?;
         }
-        for entry in Tables::adjacency(&tables.in_edges, key)? {
-            if old_set.contains(&entry.other) {
-                continue;
-            }
-            if survives {
-                kept_incoming.entry(key).or_default().push(entry);
-            } else {
-                lists
-                    .out_of(&tables, entry.other)?
-                    .retain(|e| !(e.other == key && e.kind == entry.kind));
+        if !survives {
+            for (source, kind) in tables.incoming(key)? {
+                tables
+                    .in_edges
+                    .remove((key, source, kind))
+                    .ctx("remove in edge")?;
+                if old_set.contains(&source) {
+                    continue;
+                }
+                let list = match outside_lists.entry(source) {
+                    std::collections::hash_map::Entry::Occupied(entry) => entry.into_mut(),
+                    std::collections::hash_map::Entry::Vacant(entry) => {
+                        entry.insert(tables.out_list(source)?)
+                    }
+                };
+                list.retain(|e| !(e.other == key && e.kind == kind));
             }
         }
         tables.out_edges.remove(key).ctx("remove out edges")?;
-        tables.in_edges.remove(key).ctx("remove in edges")?;
         tables.nodes.remove(key).ctx("remove node")?;
         tables.ids.remove(record.id.as_str()).ctx("remove id")?;
         tables
             .names
             .remove(record.name.as_str(), key)
             .ctx("remove name")?;
-        lists.out.remove(&key);
-        lists.inn.remove(&key);
         if survives {
             surviving.insert(record.id, key);
         }
     }
+    for path in &touched_files {
+        for call in tables.unresolved_of(path)? {
+            tables
+                .unresolved_names
+                .remove(call.name.as_str(), *path)
+                .ctx("remove unresolved name")?;
+        }
+        tables.unresolved.remove(*path).ctx("remove unresolved")?;
+    }
+    // A re-written file keeps its blob unless the batch brings a new one.
     for path in removed_files {
         tables.files.remove(*path).ctx("remove file")?;
+        tables.blobs.remove(*path).ctx("remove blob")?;
     }
 
     // Insert the new nodes, reusing the keys of surviving IDs.
@@ -242,9 +327,7 @@ fn apply(
                 key
             }
         };
-        buffer.clear();
-        buffer = rkyv::api::high::to_bytes_in::<_, rkyv::rancor::Error>(node, buffer)
-            .map_err(|err| StoreError::corrupted(format!("node {}", node.id), err))?;
+        buffer = archive(node, buffer, || format!("node {}", node.id))?;
         tables
             .nodes
             .insert(key, buffer.as_slice())
@@ -268,13 +351,10 @@ fn apply(
             .ctx("write meta")?;
     }
 
-    // Edges: outgoing lists of batch nodes are new; incoming lists start from what survived.
-    for (key, entries) in kept_incoming {
-        lists.inn.insert(key, entries);
-    }
+    // Edges: the outgoing lists of batch nodes are new; one incoming entry per edge.
+    let mut lists: HashMap<u32, Vec<EdgeEntry>> = HashMap::new();
     for &key in batch_keys.values() {
-        lists.out.entry(key).or_default();
-        lists.inn.entry(key).or_default();
+        lists.entry(key).or_default();
     }
     for edge in &batch.edges {
         let unknown = || StoreError::UnknownNode {
@@ -293,28 +373,33 @@ fn apply(
                 .ok_or_else(unknown)?,
         };
         let kind = edge.kind.as_u8();
-        lists.out_of(&tables, source)?.push(EdgeEntry {
+        lists.entry(source).or_default().push(EdgeEntry {
             kind,
             other: target,
             facts: edge.facts.clone(),
         });
-        lists.in_of(&tables, target)?.push(EdgeEntry {
-            kind,
-            other: source,
-            facts: EdgeFacts::default(),
-        });
+        tables
+            .in_edges
+            .insert((target, source, kind), ())
+            .ctx("write in edge")?;
     }
-    write_lists(&mut tables.out_edges, lists.out, &mut buffer)?;
-    write_lists(&mut tables.in_edges, lists.inn, &mut buffer)?;
+    for (key, list) in outside_lists {
+        lists.insert(key, list);
+    }
+    write_lists(&mut tables.out_edges, lists, &mut buffer)?;
 
     for file in &batch.files {
+        let mut external = file.external.clone();
+        external.sort();
+        external.dedup();
         let record = FileRecord {
             hash: file.hash,
+            size: file.size,
+            modified: file.modified,
             keys: file_keys.remove(file.path.as_str()).unwrap_or_default(),
+            external,
         };
-        buffer.clear();
-        buffer = rkyv::api::high::to_bytes_in::<_, rkyv::rancor::Error>(&record, buffer)
-            .map_err(|err| StoreError::corrupted(format!("file {}", file.path), err))?;
+        buffer = archive(&record, buffer, || format!("file {}", file.path))?;
         tables
             .files
             .insert(file.path.as_str(), buffer.as_slice())
@@ -325,6 +410,45 @@ fn apply(
             "batch",
             format!("node of file `{path}`, which the batch does not list"),
         ));
+    }
+    for (path, blob) in &batch.blobs {
+        if !touched_files.contains(path.as_str()) {
+            return Err(StoreError::corrupted(
+                "batch",
+                format!("a blob for `{path}`, which the batch does not list"),
+            ));
+        }
+        tables
+            .blobs
+            .insert(path.as_str(), blob.as_slice())
+            .ctx("write blob")?;
+    }
+    let mut unresolved: HashMap<&str, Vec<UnresolvedCall>> = HashMap::new();
+    for (path, call) in &batch.unresolved {
+        unresolved
+            .entry(path.as_str())
+            .or_default()
+            .push(call.clone());
+    }
+    for (path, calls) in unresolved {
+        if !touched_files.contains(path) {
+            return Err(StoreError::corrupted(
+                "batch",
+                format!("unresolved calls of `{path}`, which the batch does not list"),
+            ));
+        }
+        for call in &calls {
+            tables
+                .unresolved_names
+                .insert(call.name.as_str(), path)
+                .ctx("write unresolved name")?;
+        }
+        let list = UnresolvedList { calls };
+        buffer = archive(&list, buffer, || format!("unresolved calls of {path}"))?;
+        tables
+            .unresolved
+            .insert(path, buffer.as_slice())
+            .ctx("write unresolved")?;
     }
     Ok(StoreStats {
         nodes: batch.nodes.len(),
@@ -346,10 +470,9 @@ fn write_lists(
         entries.sort_by_key(|e| (e.kind, e.other));
         merge_duplicates(&mut entries);
         let list = Adjacency { entries };
-        let mut bytes = std::mem::take(buffer);
-        bytes.clear();
-        bytes = rkyv::api::high::to_bytes_in::<_, rkyv::rancor::Error>(&list, bytes)
-            .map_err(|err| StoreError::corrupted("adjacency list", err))?;
+        let bytes = archive(&list, std::mem::take(buffer), || {
+            "adjacency list".to_owned()
+        })?;
         table.insert(key, bytes.as_slice()).ctx("write adjacency")?;
         *buffer = bytes;
     }

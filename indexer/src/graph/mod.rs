@@ -10,7 +10,8 @@ pub(crate) use ids::{FileNodes, assign as assign_nodes};
 use std::collections::{BTreeMap, HashMap};
 
 use tsgraph_engine::{
-    EdgeFacts, EdgeKind, EdgeSpec, GraphBatch, NodeFlags, NodeRecord, Resolution, UseContext,
+    EdgeFacts, EdgeKind, EdgeSpec, FileEntry, GraphBatch, NodeFlags, NodeRecord, Resolution,
+    UnresolvedCall, UseContext,
 };
 
 use crate::facts::{DeclKind, Expr, ExprId, FileFacts, TypeExpr, TypeId};
@@ -18,17 +19,6 @@ use crate::resolve::{
     CallTarget, DeclRef, FileId, Hierarchy, ModuleTarget, Program, Provenance, Resolver, Ty,
     Unresolved,
 };
-
-/// A call site no declaration of the project was found for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct UnresolvedSite {
-    /// The caller's node ID.
-    pub(crate) caller: String,
-    /// The callee as written, receivers included (`this.repo.save`).
-    pub(crate) callee: String,
-    pub(crate) line: u32,
-    pub(crate) reason: &'static str,
-}
 
 /// What linking counted.
 #[derive(Debug, Default, Clone)]
@@ -39,17 +29,11 @@ pub(crate) struct LinkStats {
     pub(crate) unresolved_by_reason: BTreeMap<&'static str, usize>,
 }
 
-/// The linked graph.
-#[expect(
-    dead_code,
-    reason = "unresolved sites and external imports are not stored yet"
-)]
+/// The linked graph: its batch holds the nodes, edges, unresolved calls and external
+/// imports of the linked files.
 pub(crate) struct Linked {
     pub(crate) batch: GraphBatch,
     pub(crate) stats: LinkStats,
-    pub(crate) unresolved: Vec<UnresolvedSite>,
-    /// `(file, package)` for every import of a package outside the project.
-    pub(crate) external_imports: Vec<(String, String)>,
 }
 
 /// The package (module folder, package name) a file belongs to.
@@ -84,9 +68,7 @@ pub(crate) fn link(
         batch: GraphBatch::default(),
         edges: BTreeMap::new(),
         stats: LinkStats::default(),
-        unresolved: Vec::new(),
         dispatch: HashMap::new(),
-        external_imports: Vec::new(),
     };
     let all: Vec<FileId>;
     let selected: &[FileId] = match scope {
@@ -126,10 +108,8 @@ struct Builder<'p, 'a> {
     /// Edges merged per (source, kind, target), in a stable order.
     edges: BTreeMap<(NodeRef, u8, NodeRef), EdgeFacts>,
     stats: LinkStats,
-    unresolved: Vec<UnresolvedSite>,
     /// Implementations found for an interface or abstract member.
     dispatch: HashMap<DeclRef, Vec<DeclRef>>,
-    external_imports: Vec<(String, String)>,
 }
 
 impl<'p, 'a> Builder<'p, 'a> {
@@ -156,7 +136,13 @@ impl<'p, 'a> Builder<'p, 'a> {
     }
 
     fn add_nodes(&mut self, index: usize, facts: &FileFacts, package_of: &PackageOf<'_>) {
-        self.batch.add_file(facts.path.clone(), facts.hash);
+        self.batch.files.push(FileEntry {
+            path: facts.path.clone(),
+            hash: facts.hash,
+            size: facts.bytes,
+            modified: facts.modified,
+            external: Vec::new(),
+        });
         let (module, package) = package_of(&facts.path);
         for (id, decls) in &self.nodes[index].nodes {
             let Some(first) = decls.first() else { continue };
@@ -277,8 +263,18 @@ impl<'p, 'a> Builder<'p, 'a> {
                     });
                 }
                 ModuleTarget::External(package) => {
-                    self.external_imports
-                        .push((facts.path.clone(), package.clone()));
+                    // The file's entry was added with its nodes.
+                    let entry = self
+                        .batch
+                        .files
+                        .iter_mut()
+                        .rev()
+                        .find(|f| f.path == facts.path);
+                    if let Some(entry) = entry
+                        && !entry.external.contains(package)
+                    {
+                        entry.external.push(package.clone());
+                    }
                 }
                 ModuleTarget::Unresolved => {}
             }
@@ -328,13 +324,24 @@ impl<'p, 'a> Builder<'p, 'a> {
         if matches!(reason, Unresolved::External) {
             return;
         }
-        let callee = render_callee(self.program.file(file), expr);
-        self.unresolved.push(UnresolvedSite {
-            caller: self.id(caller).to_owned(),
-            callee,
-            line,
-            reason: reason.as_str(),
-        });
+        let facts = self.program.file(file);
+        let callee = render_callee(facts, expr);
+        let name = callee
+            .rsplit(['.', '(', '['])
+            .find(|part| !part.is_empty() && *part != ")" && *part != "]")
+            .unwrap_or(&callee)
+            .trim_end_matches([')', ']'])
+            .to_owned();
+        self.batch.unresolved.push((
+            facts.path.clone(),
+            UnresolvedCall {
+                caller: self.id(caller).to_owned(),
+                callee,
+                name,
+                line,
+                reason: reason.as_str().to_owned(),
+            },
+        ));
     }
 
     /// A CALLS edge to `target`, and to the implementations it dispatches to.
@@ -613,8 +620,6 @@ impl<'p, 'a> Builder<'p, 'a> {
         Linked {
             batch: self.batch,
             stats: self.stats,
-            unresolved: self.unresolved,
-            external_imports: self.external_imports,
         }
     }
 }

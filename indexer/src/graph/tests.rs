@@ -463,18 +463,24 @@ export function f(cb: () => void, x: any, key: string) {
         "no call names a project declaration"
     );
     let mut sites: Vec<String> = linked
+        .batch
         .unresolved
         .iter()
-        .map(|s| format!("{} {} {} {}", s.caller, s.callee, s.line, s.reason))
+        .map(|(_, s)| {
+            format!(
+                "{} {} {} {} ({})",
+                s.caller, s.callee, s.line, s.reason, s.name
+            )
+        })
         .collect();
     sites.sort();
     assert_eq!(
         sites,
         [
-            "a.ts:f cb 3 parameter",
-            "a.ts:f table[] 8 dynamic",
-            "a.ts:f x.save 4 unknown-receiver",
-            "a.ts:f … 5 iife",
+            "a.ts:f cb 3 parameter (cb)",
+            "a.ts:f table[] 8 dynamic (table)",
+            "a.ts:f x.save 4 unknown-receiver (save)",
+            "a.ts:f … 5 iife (…)",
         ]
     );
     assert_eq!(

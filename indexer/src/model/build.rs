@@ -89,6 +89,7 @@ impl ProjectModel {
             out_dirs: HashMap::new(),
             pnp,
             warnings: Vec::new(),
+            fingerprint: 0,
         };
         model.load_configs(&mut loader, &listing);
         model.add_package_entries();

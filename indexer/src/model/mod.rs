@@ -170,6 +170,8 @@ pub struct ProjectModel {
     out_dirs: HashMap<String, String>,
     pnp: bool,
     warnings: Vec<ModelWarning>,
+    /// A fingerprint of every configuration file read, and of which were missing.
+    fingerprint: u64,
 }
 
 impl ProjectModel {
@@ -180,14 +182,31 @@ impl ProjectModel {
     /// specifier may resolve to). Problems become warnings, never errors.
     pub fn load(root: &Path, files: &[&str]) -> ProjectModel {
         let mut source = confine::ConfinedFs::new(root);
-        ProjectModel::build(&mut source, files)
+        ProjectModel::build_fingerprinted(&mut source, files)
+    }
+
+    fn build_fingerprinted(source: &mut dyn source::Source, files: &[&str]) -> ProjectModel {
+        let mut fingerprinted = source::Fingerprinted {
+            inner: source,
+            seen: BTreeMap::new(),
+        };
+        let mut model = ProjectModel::build(&mut fingerprinted, files);
+        model.fingerprint = fingerprinted.fingerprint();
+        model
+    }
+
+    /// A fingerprint of the configuration the model was built from (every file read, and
+    /// which were missing). The same fingerprint means the same configuration; a project
+    /// whose fingerprint changed is indexed again from scratch.
+    pub fn fingerprint(&self) -> u64 {
+        self.fingerprint
     }
 
     /// Builds a model from in-memory file contents (path relative to root → text): the
     /// map is the whole file system the model sees.
     pub fn from_sources(configs: &BTreeMap<String, String>, files: &[&str]) -> ProjectModel {
         let mut source = MemorySource { files: configs };
-        ProjectModel::build(&mut source, files)
+        ProjectModel::build_fingerprinted(&mut source, files)
     }
 
     /// The problems found while loading, in a stable order.

@@ -70,3 +70,45 @@ pub(crate) fn is_listed_config(path: &str) -> bool {
     DISCOVERED_NAMES.contains(&super::paths::file_name(path))
         && !path.split('/').any(|segment| segment == "node_modules")
 }
+
+/// A source that remembers a fingerprint of everything fetched through it: which paths were
+/// asked for and what they held. Two loads with the same fingerprint read the same
+/// configuration, so a project model can be reused as long as it holds.
+pub(crate) struct Fingerprinted<'s> {
+    pub(crate) inner: &'s mut dyn Source,
+    pub(crate) seen: BTreeMap<String, u64>,
+}
+
+impl Source for Fingerprinted<'_> {
+    fn listing(&self) -> Vec<String> {
+        self.inner.listing()
+    }
+
+    fn fetch(&mut self, path: &str) -> Fetched {
+        let fetched = self.inner.fetch(path);
+        let digest = match &fetched {
+            Fetched::Text(text) => xxhash_rust::xxh3::xxh3_64(text.as_bytes()),
+            Fetched::Missing => 1,
+            Fetched::Outside => 2,
+            Fetched::Failed(_) => 3,
+        };
+        self.seen.insert(path.to_owned(), digest);
+        fetched
+    }
+}
+
+impl Fingerprinted<'_> {
+    /// The fingerprint of the listing and of every fetch so far.
+    pub(crate) fn fingerprint(&self) -> u64 {
+        let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+        for path in self.inner.listing() {
+            hasher.update(path.as_bytes());
+            hasher.update(&[0]);
+        }
+        for (path, digest) in &self.seen {
+            hasher.update(path.as_bytes());
+            hasher.update(&digest.to_le_bytes());
+        }
+        hasher.digest()
+    }
+}

@@ -1,3 +1,4 @@
 //! Integration tests of the indexer crate (one binary).
 
+mod incremental;
 mod model_fixtures;

@@ -1,0 +1,449 @@
+//! A project kept indexed between updates: every file's summary, the project model, the
+//! resolved imports and every file's node IDs, so an edit re-extracts one file and re-links
+//! only the files whose answers can change.
+//!
+//! **What is re-linked.** A changed file always. When what a file shows other files changes
+//! (its [interface hash](crate::interface)), or a file is added or removed, every file that
+//! imports it, directly or through others, is re-linked too, and so is every file whose
+//! imports now resolve differently. Calls through an interface reach implementations in files
+//! that do not import them (dispatch edges), so the caller of an update also names the files
+//! with edges into the nodes an update touched ([`IndexState::apply`]'s `linked_into`).
+//!
+//! File ids are stable for the life of a state: a removed file keeps its slot, empty, so
+//! nothing that indexes files by id has to move.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use tsgraph_engine::{EdgeKind, GraphBatch};
+use xxhash_rust::xxh3::xxh3_64;
+
+use crate::extract::Extractor;
+use crate::facts::FileFacts;
+use crate::graph::{self, FileNodes, Scope};
+use crate::model::ProjectModel;
+use crate::modules::{self, ImportStats};
+use crate::resolve::{FileId, ModuleTarget};
+use crate::summary::{IndexError, IndexSummary};
+use crate::{IndexOptions, interface, persist, pool, walk};
+
+/// An interface hash no summary has (a hash of 0 is as unlikely as any other), standing for
+/// "not known".
+const UNKNOWN_SHAPE: u64 = 0;
+
+/// A file's new content, or its removal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileChange {
+    /// The file (relative to the root) now holds these bytes (added or changed).
+    Write {
+        /// Path relative to the project root, forward slashes.
+        path: String,
+        /// The file's bytes.
+        bytes: Vec<u8>,
+        /// Its modification time on disk (nanoseconds since the epoch), 0 for an edit not
+        /// saved yet.
+        modified: u64,
+    },
+    /// The file is gone.
+    Remove {
+        /// Path relative to the project root, forward slashes.
+        path: String,
+    },
+}
+
+/// What an update writes: the nodes and edges of every re-linked file (a `replace_files`
+/// batch, with each file's persisted summary), and the files removed.
+#[derive(Debug, Default)]
+pub struct Update {
+    /// Nodes and edges of the re-linked files.
+    pub batch: GraphBatch,
+    /// Files whose nodes are removed.
+    pub removed: Vec<String>,
+    /// Files extracted again (their contents changed).
+    pub extracted: Vec<String>,
+    /// Files re-linked (the extracted ones and their dependents).
+    pub relinked: Vec<String>,
+}
+
+/// A project's summaries and resolution tables, kept in memory.
+pub struct IndexState {
+    root: PathBuf,
+    model: ProjectModel,
+    builtins: FileFacts,
+    /// Indexed by file id; a removed file is an empty summary with an empty path.
+    files: Vec<FileFacts>,
+    by_path: HashMap<String, FileId>,
+    modules: Vec<Vec<ModuleTarget>>,
+    nodes: Vec<FileNodes>,
+    interfaces: Vec<u64>,
+    extractor: Extractor,
+}
+
+impl IndexState {
+    /// Indexes the project from scratch: walks, extracts every file on the worker pool and
+    /// links everything. Returns the state, the whole graph as one batch, and the summary.
+    pub fn build(
+        root: &Path,
+        options: &IndexOptions,
+    ) -> Result<(IndexState, GraphBatch, IndexSummary), IndexError> {
+        let started = Instant::now();
+        let walked = walk::walk(root, options.max_file_size);
+        let mut warnings: Vec<String> = walked.errors;
+        for (path, size) in &walked.too_large {
+            warnings.push(format!(
+                "{path}: skipped, {size} bytes is over the {} byte limit",
+                options.max_file_size
+            ));
+        }
+        let parsed = pool::extract_all(&walked.files, options.threads)?;
+        warnings.extend(parsed.warnings);
+        let parse_time = started.elapsed();
+        let (state, import_stats) = IndexState::from_facts(root, parsed.facts)?;
+        warnings.extend(state.model.warnings().iter().map(|w| w.to_string()));
+        let linked = state.link(Scope::All);
+        let mut batch = linked.batch;
+        state.attach_summaries(&mut batch, None);
+        let summary = state.summary(
+            &batch,
+            &linked.stats,
+            import_stats,
+            walked.too_large,
+            warnings,
+            parse_time,
+            started,
+        );
+        Ok((state, batch, summary))
+    }
+
+    /// A state from summaries already extracted (sorted by path or not).
+    pub(crate) fn from_facts(
+        root: &Path,
+        files: Vec<FileFacts>,
+    ) -> Result<(IndexState, ImportStats), IndexError> {
+        let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+        let model = ProjectModel::load(root, &paths);
+        IndexState::with_model(root, files, model)
+    }
+
+    /// A state from summaries and an already loaded project model.
+    pub(crate) fn with_model(
+        root: &Path,
+        mut files: Vec<FileFacts>,
+        model: ProjectModel,
+    ) -> Result<(IndexState, ImportStats), IndexError> {
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        let mut extractor = Extractor::new().map_err(|err| IndexError::Grammar(err.to_string()))?;
+        let builtins = crate::resolve::builtin_facts(&mut extractor);
+        let (modules, import_stats) = modules::resolve_imports(&model, &files);
+        let nodes = files.iter().map(graph::assign_nodes).collect();
+        let interfaces = files.iter().map(interface::interface_hash).collect();
+        let by_path = files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.path.clone(), FileId::try_from(i).unwrap_or(u32::MAX)))
+            .collect();
+        Ok((
+            IndexState {
+                root: root.to_path_buf(),
+                model,
+                builtins,
+                files,
+                by_path,
+                modules,
+                nodes,
+                interfaces,
+                extractor,
+            },
+            import_stats,
+        ))
+    }
+
+    /// The project root.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Marks a file's interface as unknown, so the next change to it re-links its
+    /// dependents (its summary was not the stored one).
+    pub(crate) fn forget_shape(&mut self, path: &str) {
+        if let Some(&id) = self.by_path.get(path) {
+            self.interfaces[id as usize] = UNKNOWN_SHAPE;
+        }
+    }
+
+    /// The project model the state resolves with.
+    pub fn model(&self) -> &ProjectModel {
+        &self.model
+    }
+
+    /// The content hash of every file the state holds, by path.
+    pub fn file_hashes(&self) -> impl Iterator<Item = (&str, u64)> + '_ {
+        self.files
+            .iter()
+            .filter(|f| !f.path.is_empty())
+            .map(|f| (f.path.as_str(), f.hash))
+    }
+
+    fn link(&self, scope: Scope<'_>) -> graph::Linked {
+        let package_of = |path: &str| {
+            let package = self.model.package_of(path);
+            (package.module.to_owned(), package.name.to_owned())
+        };
+        graph::link(
+            &self.files,
+            &self.builtins,
+            &self.modules,
+            &self.nodes,
+            &package_of,
+            scope,
+        )
+    }
+
+    /// Adds each written file's persisted summary to the batch (`only`: the files to attach,
+    /// every file of the batch when `None`).
+    fn attach_summaries(&self, batch: &mut GraphBatch, only: Option<&HashSet<FileId>>) {
+        for entry in &batch.files {
+            let Some(&id) = self.by_path.get(&entry.path) else {
+                continue;
+            };
+            if only.is_some_and(|only| !only.contains(&id)) {
+                continue;
+            }
+            batch.blobs.push((
+                entry.path.clone(),
+                persist::encode(&self.files[id as usize]),
+            ));
+        }
+    }
+
+    /// Applies file changes: extracts the changed files, re-resolves imports where files
+    /// came or went, and re-links every file whose answers can change. `linked_into(ids)`
+    /// names the files (by path) that hold edges into the nodes with those IDs; the caller
+    /// answers it from the store.
+    pub fn apply(
+        &mut self,
+        changes: Vec<FileChange>,
+        linked_into: &dyn Fn(&[String]) -> Vec<String>,
+    ) -> Result<Update, IndexError> {
+        let mut extracted: Vec<FileId> = Vec::new();
+        let mut removed: Vec<String> = Vec::new();
+        let mut shape_changed: HashSet<FileId> = HashSet::new();
+        let mut files_came_or_went = false;
+        // Node IDs of changed files before the change: edges into them from elsewhere may
+        // have to move.
+        let mut old_ids: Vec<String> = Vec::new();
+        for change in changes {
+            match change {
+                FileChange::Write {
+                    path,
+                    bytes,
+                    modified,
+                } => {
+                    let hash = xxh3_64(&bytes);
+                    let existing = self.by_path.get(&path).copied();
+                    if let Some(id) = existing
+                        && self.files[id as usize].hash == hash
+                    {
+                        continue;
+                    }
+                    let mut facts = pool::extract_one(&mut self.extractor, &path, &bytes, hash);
+                    facts.modified = modified;
+                    let interface = interface::interface_hash(&facts);
+                    let nodes = graph::assign_nodes(&facts);
+                    let id = match existing {
+                        Some(id) => {
+                            if self.interfaces[id as usize] != interface {
+                                shape_changed.insert(id);
+                                old_ids.extend(node_ids(&self.nodes[id as usize]));
+                            }
+                            self.files[id as usize] = facts;
+                            self.nodes[id as usize] = nodes;
+                            self.interfaces[id as usize] = interface;
+                            id
+                        }
+                        None => {
+                            let id = FileId::try_from(self.files.len()).unwrap_or(u32::MAX);
+                            self.by_path.insert(path.clone(), id);
+                            self.files.push(facts);
+                            self.nodes.push(nodes);
+                            self.interfaces.push(interface);
+                            self.modules.push(Vec::new());
+                            files_came_or_went = true;
+                            shape_changed.insert(id);
+                            id
+                        }
+                    };
+                    extracted.push(id);
+                }
+                FileChange::Remove { path } => {
+                    let Some(id) = self.by_path.remove(&path) else {
+                        continue;
+                    };
+                    old_ids.extend(node_ids(&self.nodes[id as usize]));
+                    self.files[id as usize] = FileFacts::default();
+                    self.nodes[id as usize] = FileNodes::default();
+                    self.interfaces[id as usize] = 0;
+                    self.modules[id as usize] = Vec::new();
+                    shape_changed.insert(id);
+                    files_came_or_went = true;
+                    removed.push(path);
+                }
+            }
+        }
+        let mut relink: BTreeSet<FileId> = extracted.iter().copied().collect();
+        // Imports: those of extracted files always, every file's when files came or went.
+        let resolve_all = files_came_or_went;
+        let before = if resolve_all {
+            self.modules.clone()
+        } else {
+            Vec::new()
+        };
+        let (modules, _) = modules::resolve_imports(&self.model, &self.files);
+        if resolve_all {
+            for (id, (old, new)) in before.iter().zip(&modules).enumerate() {
+                if old != new {
+                    relink.insert(FileId::try_from(id).unwrap_or(u32::MAX));
+                }
+            }
+        }
+        self.modules = modules;
+        // Everything that imports a file whose interface changed, transitively.
+        let importers = self.importers();
+        let mut stack: Vec<FileId> = shape_changed.iter().copied().collect();
+        let mut seen: HashSet<FileId> = shape_changed.clone();
+        while let Some(file) = stack.pop() {
+            for importer in importers.get(&file).map(Vec::as_slice).unwrap_or(&[]) {
+                if seen.insert(*importer) {
+                    relink.insert(*importer);
+                    stack.push(*importer);
+                }
+            }
+        }
+        // Files with edges into nodes that moved (dispatch edges to implementations come
+        // from callers that need not import the implementation).
+        if !old_ids.is_empty() {
+            for path in linked_into(&old_ids) {
+                if let Some(id) = self.by_path.get(&path) {
+                    relink.insert(*id);
+                }
+            }
+        }
+        relink.retain(|id| !self.files[*id as usize].path.is_empty());
+        let mut ids: Vec<FileId> = relink.iter().copied().collect();
+        let mut linked = self.link(Scope::Files(&ids));
+        // New implementations of interface members: their callers gain dispatch edges.
+        let targets = implemented_members(&linked.batch);
+        if !targets.is_empty() {
+            let extra: Vec<FileId> = linked_into(&targets)
+                .iter()
+                .filter_map(|path| self.by_path.get(path).copied())
+                .filter(|id| !relink.contains(id))
+                .collect();
+            if !extra.is_empty() {
+                relink.extend(extra);
+                ids = relink.iter().copied().collect();
+                linked = self.link(Scope::Files(&ids));
+            }
+        }
+        let mut batch = linked.batch;
+        let extracted_set: HashSet<FileId> = extracted.iter().copied().collect();
+        self.attach_summaries(&mut batch, Some(&extracted_set));
+        Ok(Update {
+            batch,
+            removed,
+            extracted: extracted
+                .iter()
+                .map(|id| self.files[*id as usize].path.clone())
+                .collect(),
+            relinked: ids
+                .iter()
+                .map(|id| self.files[*id as usize].path.clone())
+                .collect(),
+        })
+    }
+
+    /// For each file, the files that import it.
+    fn importers(&self) -> HashMap<FileId, Vec<FileId>> {
+        let mut out: HashMap<FileId, Vec<FileId>> = HashMap::new();
+        for (importer, targets) in self.modules.iter().enumerate() {
+            let importer = FileId::try_from(importer).unwrap_or(u32::MAX);
+            for target in targets {
+                if let ModuleTarget::File(target) = target {
+                    let list = out.entry(*target).or_default();
+                    if list.last() != Some(&importer) {
+                        list.push(importer);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn summary(
+        &self,
+        batch: &GraphBatch,
+        stats: &graph::LinkStats,
+        import_stats: ImportStats,
+        skipped_too_large: Vec<(String, u64)>,
+        warnings: Vec<String>,
+        parse_time: std::time::Duration,
+        started: Instant,
+    ) -> IndexSummary {
+        let facts = self.files.iter().filter(|f| !f.path.is_empty());
+        let mut edges_by_kind: Vec<(EdgeKind, usize)> =
+            EdgeKind::ALL.iter().map(|k| (*k, 0)).collect();
+        for edge in &batch.edges {
+            if let Some(slot) = edges_by_kind.iter_mut().find(|(k, _)| *k == edge.kind) {
+                slot.1 += 1;
+            }
+        }
+        let mut error_files: Vec<(String, u64, u64)> = facts
+            .clone()
+            .filter(|f| f.error_bytes > 0)
+            .map(|f| (f.path.clone(), f.error_bytes, f.bytes))
+            .collect();
+        error_files.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        IndexSummary {
+            files: facts.clone().count(),
+            lines: facts.clone().map(|f| u64::from(f.lines)).sum(),
+            bytes: facts.clone().map(|f| f.bytes).sum(),
+            error_bytes: facts.map(|f| f.error_bytes).sum(),
+            error_files,
+            imports_by_outcome: import_stats.by_outcome.into_iter().collect(),
+            unresolved_imports: import_stats.unresolved,
+            nodes: batch.nodes.len(),
+            edges: batch.edges.len(),
+            edges_by_kind,
+            resolved_calls: stats.resolved_calls,
+            unresolved_calls: stats.unresolved_calls,
+            unresolved_by_reason: stats
+                .unresolved_by_reason
+                .iter()
+                .map(|(reason, count)| ((*reason).to_owned(), *count))
+                .collect(),
+            skipped_too_large,
+            warnings,
+            parse_time,
+            total_time: started.elapsed(),
+        }
+    }
+}
+
+fn node_ids(nodes: &FileNodes) -> impl Iterator<Item = String> + '_ {
+    nodes.nodes.iter().map(|(id, _)| id.clone())
+}
+
+/// The interface members a batch's member IMPLEMENTS edges point at.
+fn implemented_members(batch: &GraphBatch) -> Vec<String> {
+    let mut out: Vec<String> = batch
+        .edges
+        .iter()
+        .filter(|e| e.kind == EdgeKind::Implements && e.target.contains('.'))
+        .map(|e| e.target.clone())
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}

@@ -1,0 +1,254 @@
+//! Incremental indexing equals indexing from scratch: random sequences of edits (files added,
+//! removed and renamed, bodies changed, exports renamed, interfaces implemented or not) are
+//! applied to a small project on disk; after each, the store kept up to date by the start-up
+//! sync must hold exactly the graph a fresh index of the same files holds, node for node and
+//! edge for edge (facts included).
+//!
+//! `TSGRAPH_INCREMENTAL_CASES` sets the number of cases (CI runs a few dozen).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use tsgraph_engine::{NodeKey, Snapshot, Store};
+use tsgraph_indexer::{IndexOptions, index_project, sync_project};
+
+/// One edit of the project.
+#[derive(Debug, Clone)]
+enum Edit {
+    /// Adds (or replaces) module `n` with one of the module templates.
+    Write(u8, u8),
+    /// Removes module `n`.
+    Remove(u8),
+    /// Renames module `n` to module `m`.
+    Rename(u8, u8),
+    /// Adds a statement inside a function body of module `n`.
+    Body(u8),
+    /// Toggles whether module `n` exports its helper under another name.
+    RenameExport(u8),
+}
+
+const MODULES: u8 = 6;
+
+fn path_of(n: u8) -> String {
+    format!("src/m{n}.ts")
+}
+
+/// The module templates: each imports the previous module and uses its exports in ways that
+/// depend on what it exports and implements.
+fn module_source(n: u8, template: u8, alias: bool, extra_body: usize) -> String {
+    let prev = (n + MODULES - 1) % MODULES;
+    let body: String = (0..extra_body)
+        .map(|i| format!("  const extra{i} = helper{n}();\n"))
+        .collect();
+    let export = if alias {
+        format!("export {{ helper{n} as renamed{n} }};\n")
+    } else {
+        format!("export {{ helper{n} }};\n")
+    };
+    match template % 3 {
+        0 => format!(
+            "import {{ helper{prev}, Shape{prev}, Impl{prev} }} from './m{prev}';\n\
+             export interface Shape{n} {{ area(): number; grow(by: number): Shape{n} }}\n\
+             export class Impl{n} implements Shape{n} {{\n\
+               area(): number {{ return helper{prev}(); }}\n\
+               grow(by: number): Shape{n} {{ return this; }}\n\
+             }}\n\
+             function helper{n}(): number {{\n{body}  return 1;\n}}\n\
+             {export}\
+             export function use{n}(s: Shape{prev}, i: Impl{prev}) {{\n\
+               s.area();\n  i.grow(2).area();\n  return helper{n}();\n}}\n"
+        ),
+        1 => format!(
+            "import * as prev from './m{prev}';\n\
+             export interface Shape{n} {{ area(): number }}\n\
+             export abstract class Impl{n} {{ abstract area(): number; run() {{ return this.area(); }} }}\n\
+             function helper{n}() {{\n{body}  return prev.helper{prev}();\n}}\n\
+             {export}\
+             export const table{n} = {{ go: helper{n} }};\n\
+             export function use{n}() {{ table{n}.go(); }}\n"
+        ),
+        _ => format!(
+            "import {{ use{prev} }} from './m{prev}';\n\
+             export interface Shape{n} {{ area(): number }}\n\
+             export class Impl{n} {{ area() {{ return helper{n}(); }} }}\n\
+             function helper{n}() {{\n{body}  use{prev}();\n  return 2;\n}}\n\
+             {export}\
+             export function use{n}(x: Impl{n}) {{ return x.area(); }}\n"
+        ),
+    }
+}
+
+/// What the project looks like: for each module present, its template, alias flag and body
+/// length.
+type Project = BTreeMap<u8, (u8, bool, usize)>;
+
+fn write_project(root: &Path, project: &Project) {
+    let src = root.join("src");
+    std::fs::create_dir_all(&src).expect("src folder");
+    for n in 0..MODULES {
+        let path = root.join(path_of(n));
+        match project.get(&n) {
+            Some((template, alias, body)) => {
+                let text = module_source(n, *template, *alias, *body);
+                // Only write what changed, as an editor would.
+                if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+                    std::fs::write(&path, text).expect("write module");
+                }
+            }
+            None => {
+                let _ = std::fs::remove_file(&path);
+            }
+        }
+    }
+}
+
+fn apply(project: &mut Project, edit: &Edit) {
+    match *edit {
+        Edit::Write(n, template) => {
+            project.insert(n % MODULES, (template, false, 0));
+        }
+        Edit::Remove(n) => {
+            project.remove(&(n % MODULES));
+        }
+        Edit::Rename(from, to) => {
+            if let Some(module) = project.remove(&(from % MODULES)) {
+                project.insert(to % MODULES, module);
+            }
+        }
+        Edit::Body(n) => {
+            if let Some(module) = project.get_mut(&(n % MODULES)) {
+                module.2 += 1;
+            }
+        }
+        Edit::RenameExport(n) => {
+            if let Some(module) = project.get_mut(&(n % MODULES)) {
+                module.1 = !module.1;
+            }
+        }
+    }
+}
+
+/// Every node (all its facts) and every edge (all its facts), by ID: what two stores must
+/// agree on.
+fn dump(snapshot: &Snapshot) -> Vec<String> {
+    let mut out = Vec::new();
+    let id_of = |key: NodeKey| -> String {
+        snapshot
+            .node(key)
+            .expect("read")
+            .map(|g| g.view().expect("view").id().to_owned())
+            .unwrap_or_default()
+    };
+    for key in snapshot.node_keys().expect("keys") {
+        let guard = snapshot.node(key).expect("read").expect("node");
+        let view = guard.view().expect("view");
+        out.push(format!(
+            "node {} {} {}-{} {:?} {} {} {:?} {}",
+            view.id(),
+            view.kind(),
+            view.start_line(),
+            view.end_line(),
+            view.flags(),
+            view.module(),
+            view.package(),
+            view.parameters().collect::<Vec<_>>(),
+            view.type_text(),
+        ));
+        let list = snapshot.out_edges(key).expect("out");
+        for edge in list.edges().expect("edges") {
+            out.push(format!(
+                "edge {} -{}-> {} count={} sites={:?} names={:?} type_only={} context={} resolution={}",
+                view.id(),
+                edge.kind(),
+                id_of(edge.other()),
+                edge.count(),
+                edge.sites().collect::<Vec<_>>(),
+                edge.names().collect::<Vec<_>>(),
+                edge.type_only(),
+                edge.context(),
+                edge.resolution(),
+            ));
+        }
+        let incoming = snapshot.in_edges(key).expect("in");
+        for edge in incoming.edges().expect("edges") {
+            out.push(format!(
+                "in {} <-{}- {}",
+                view.id(),
+                edge.kind(),
+                id_of(edge.other())
+            ));
+        }
+    }
+    for stamp in snapshot.file_stamps().expect("files") {
+        out.push(format!(
+            "file {} {:x} {:?}",
+            stamp.path, stamp.hash, stamp.external
+        ));
+    }
+    out.sort();
+    out
+}
+
+fn edit_strategy() -> impl Strategy<Value = Edit> {
+    prop_oneof![
+        (0..MODULES, 0u8..3).prop_map(|(n, t)| Edit::Write(n, t)),
+        (0..MODULES).prop_map(Edit::Remove),
+        (0..MODULES, 0..MODULES).prop_map(|(a, b)| Edit::Rename(a, b)),
+        (0..MODULES).prop_map(Edit::Body),
+        (0..MODULES).prop_map(Edit::RenameExport),
+    ]
+}
+
+#[test]
+fn incremental_syncs_equal_a_fresh_index() {
+    let cases = std::env::var("TSGRAPH_INCREMENTAL_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(24);
+    let mut runner = TestRunner::new(Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let start = (
+        proptest::collection::btree_map(0..MODULES, (0u8..3, any::<bool>(), 0usize..2), 1..=6),
+        proptest::collection::vec(edit_strategy(), 1..6),
+    );
+    runner
+        .run(&start, |(initial, edits)| {
+            let dir = tempfile::tempdir().expect("temp dir");
+            let root = dir.path().join("project");
+            let mut project: Project = initial;
+            write_project(&root, &project);
+            let options = IndexOptions {
+                threads: 1,
+                ..IndexOptions::default()
+            };
+            let kept = Store::open_or_create(dir.path().join("kept.redb")).expect("store");
+            index_project(&root, &kept, &options).expect("first index");
+            for (step, edit) in edits.iter().enumerate() {
+                apply(&mut project, edit);
+                // A rename in place keeps the size: make the change visible by content.
+                write_project(&root, &project);
+                sync_project(&root, &kept, &options).expect("sync");
+                let fresh_path = dir.path().join(format!("fresh{step}.redb"));
+                let fresh = Store::open_or_create(&fresh_path).expect("store");
+                index_project(&root, &fresh, &options).expect("fresh index");
+                let incremental = dump(&kept.snapshot().expect("snapshot"));
+                let scratch = dump(&fresh.snapshot().expect("snapshot"));
+                if incremental != scratch {
+                    let only_incremental: Vec<&String> =
+                        incremental.iter().filter(|l| !scratch.contains(l)).collect();
+                    let only_scratch: Vec<&String> =
+                        scratch.iter().filter(|l| !incremental.contains(l)).collect();
+                    return Err(TestCaseError::fail(format!(
+                        "after {edits:?} (step {step}):\nonly incremental: {only_incremental:#?}\nonly fresh: {only_scratch:#?}"
+                    )));
+                }
+            }
+            Ok(())
+        })
+        .expect("incremental graph equals a fresh index");
+}
