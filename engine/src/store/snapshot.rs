@@ -1,12 +1,12 @@
-//! Read snapshots: zero-copy access to node records and adjacency lists.
-
-use std::path::Path;
+//! Read snapshots: zero-copy access to node records and adjacency lists. Every read goes
+//! through the store's panic boundary.
 
 use redb::{
     AccessGuard, Database, ReadOnlyMultimapTable, ReadOnlyTable, ReadableDatabase,
     ReadableMultimapTable, ReadableTable, ReadableTableMetadata,
 };
 
+use super::guard::{Boundary, Quiet};
 use super::tables::{FILES, IDS, IN_EDGES, META, NAMES, NODES, OUT_EDGES};
 use crate::error::{DbResultExt, StoreError};
 use crate::model::{EdgeKind, NodeKey};
@@ -15,131 +15,187 @@ use crate::record::{ArchivedAdjacency, ArchivedEdgeEntry, ArchivedFileRecord, No
 /// A consistent, read-only view of the graph. Holding it never blocks the writer; a write
 /// committed after it was taken is not seen.
 pub struct Snapshot {
-    nodes: ReadOnlyTable<u32, &'static [u8]>,
-    ids: ReadOnlyTable<&'static str, u32>,
-    names: ReadOnlyMultimapTable<&'static str, u32>,
-    files: ReadOnlyTable<&'static str, &'static [u8]>,
-    out_edges: ReadOnlyTable<u32, &'static [u8]>,
-    in_edges: ReadOnlyTable<u32, &'static [u8]>,
-    meta: ReadOnlyTable<&'static str, &'static [u8]>,
+    nodes: Quiet<ReadOnlyTable<u32, &'static [u8]>>,
+    ids: Quiet<ReadOnlyTable<&'static str, u32>>,
+    names: Quiet<ReadOnlyMultimapTable<&'static str, u32>>,
+    files: Quiet<ReadOnlyTable<&'static str, &'static [u8]>>,
+    out_edges: Quiet<ReadOnlyTable<u32, &'static [u8]>>,
+    in_edges: Quiet<ReadOnlyTable<u32, &'static [u8]>>,
+    meta: Quiet<ReadOnlyTable<&'static str, &'static [u8]>>,
+    boundary: Boundary,
 }
 
 impl Snapshot {
-    pub(super) fn new(db: &Database, path: &Path) -> Result<Snapshot, StoreError> {
-        let context = path.display().to_string();
-        let txn = db.begin_read().ctx(&context)?;
-        Ok(Snapshot {
-            nodes: txn.open_table(NODES).ctx(&context)?,
-            ids: txn.open_table(IDS).ctx(&context)?,
-            names: txn.open_multimap_table(NAMES).ctx(&context)?,
-            files: txn.open_table(FILES).ctx(&context)?,
-            out_edges: txn.open_table(OUT_EDGES).ctx(&context)?,
-            in_edges: txn.open_table(IN_EDGES).ctx(&context)?,
-            meta: txn.open_table(META).ctx(&context)?,
-        })
+    pub(super) fn new(db: &Database, boundary: Boundary) -> Result<Snapshot, StoreError> {
+        let path = boundary.path().to_path_buf();
+        boundary
+            .run("begin read", || {
+                let txn = Quiet::new(db.begin_read().ctx("begin read")?);
+                Ok(Snapshot {
+                    nodes: Quiet::new(txn.open_table(NODES).ctx("open nodes")?),
+                    ids: Quiet::new(txn.open_table(IDS).ctx("open ids")?),
+                    names: Quiet::new(txn.open_multimap_table(NAMES).ctx("open names")?),
+                    files: Quiet::new(txn.open_table(FILES).ctx("open files")?),
+                    out_edges: Quiet::new(txn.open_table(OUT_EDGES).ctx("open out edges")?),
+                    in_edges: Quiet::new(txn.open_table(IN_EDGES).ctx("open in edges")?),
+                    meta: Quiet::new(txn.open_table(META).ctx("open meta")?),
+                    boundary: boundary.clone(),
+                })
+            })
+            .map_err(|err| err.at(&path))
+    }
+
+    /// Runs one read inside the panic boundary, naming the store file in its error.
+    fn read<T>(
+        &self,
+        what: &str,
+        f: impl FnOnce() -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        read_in(&self.boundary, what, f)
     }
 
     /// The key of the node with the public `id`.
     pub fn key_of(&self, id: &str) -> Result<Option<NodeKey>, StoreError> {
-        Ok(self
-            .ids
-            .get(id)
-            .ctx("read ids")?
-            .map(|key| NodeKey(key.value())))
+        self.read("read ids", || {
+            Ok(self
+                .ids
+                .get(id)
+                .ctx("read ids")?
+                .map(|key| NodeKey(key.value())))
+        })
     }
 
     /// The stored record of `key`, or `None` if there is no such node.
     pub fn node(&self, key: NodeKey) -> Result<Option<NodeGuard<'_>>, StoreError> {
-        Ok(self
-            .nodes
-            .get(key.0)
-            .ctx("read node")?
-            .map(|guard| NodeGuard { guard }))
+        self.read("read node", || {
+            Ok(self
+                .nodes
+                .get(key.0)
+                .ctx("read node")?
+                .map(|guard| NodeGuard {
+                    guard: Quiet::new(guard),
+                    boundary: &self.boundary,
+                }))
+        })
     }
 
     /// The keys of every node whose simple name is `name`, ascending.
     pub fn keys_named(&self, name: &str) -> Result<Vec<NodeKey>, StoreError> {
-        let mut keys = Vec::new();
-        for key in self.names.get(name).ctx("read names")? {
-            keys.push(NodeKey(key.ctx("read names")?.value()));
-        }
-        Ok(keys)
+        self.read("read names", || {
+            let mut keys = Vec::new();
+            for key in self.names.get(name).ctx("read names")? {
+                keys.push(NodeKey(key.ctx("read names")?.value()));
+            }
+            Ok(keys)
+        })
     }
 
     /// Every distinct simple name, ascending (for search and "did you mean").
     pub fn names(&self) -> Result<Vec<String>, StoreError> {
-        let mut names = Vec::new();
-        for entry in self.names.iter().ctx("read names")? {
-            let (name, _) = entry.ctx("read names")?;
-            names.push(name.value().to_owned());
-        }
-        Ok(names)
+        self.read("read names", || {
+            let mut names = Vec::new();
+            for entry in self.names.iter().ctx("read names")? {
+                let (name, _) = entry.ctx("read names")?;
+                names.push(name.value().to_owned());
+            }
+            Ok(names)
+        })
     }
 
     /// Every node key, ascending.
     pub fn node_keys(&self) -> Result<Vec<NodeKey>, StoreError> {
-        let mut keys =
-            Vec::with_capacity(usize::try_from(self.nodes.len().ctx("count nodes")?).unwrap_or(0));
-        for entry in self.nodes.iter().ctx("read nodes")? {
-            let (key, _) = entry.ctx("read nodes")?;
-            keys.push(NodeKey(key.value()));
-        }
-        Ok(keys)
+        self.read("read nodes", || {
+            let count = self.nodes.len().ctx("count nodes")?;
+            let mut keys = Vec::with_capacity(usize::try_from(count).unwrap_or(0));
+            for entry in self.nodes.iter().ctx("read nodes")? {
+                let (key, _) = entry.ctx("read nodes")?;
+                keys.push(NodeKey(key.value()));
+            }
+            Ok(keys)
+        })
     }
 
     /// Number of nodes.
     pub fn node_count(&self) -> Result<u64, StoreError> {
-        self.nodes.len().ctx("count nodes")
+        self.read("count nodes", || self.nodes.len().ctx("count nodes"))
     }
 
     /// Every indexed file path with its content hash, ascending by path.
     pub fn files(&self) -> Result<Vec<(String, u64)>, StoreError> {
-        let mut files = Vec::new();
-        for entry in self.files.iter().ctx("read files")? {
-            let (path, record) = entry.ctx("read files")?;
-            let record = access_file(record.value())?;
-            files.push((path.value().to_owned(), record.hash.to_native()));
-        }
-        Ok(files)
+        self.read("read files", || {
+            let mut files = Vec::new();
+            for entry in self.files.iter().ctx("read files")? {
+                let (path, record) = entry.ctx("read files")?;
+                let record = access_file(record.value())?;
+                files.push((path.value().to_owned(), record.hash.to_native()));
+            }
+            Ok(files)
+        })
     }
 
     /// The keys of the nodes of the file at `path`, the file node first.
     pub fn file_keys(&self, path: &str) -> Result<Option<Vec<NodeKey>>, StoreError> {
-        let Some(guard) = self.files.get(path).ctx("read files")? else {
-            return Ok(None);
-        };
-        let record = access_file(guard.value())?;
-        Ok(Some(
-            record
-                .keys
-                .iter()
-                .map(|key| NodeKey(key.to_native()))
-                .collect(),
-        ))
+        self.read("read files", || {
+            let Some(guard) = self.files.get(path).ctx("read files")? else {
+                return Ok(None);
+            };
+            let record = access_file(guard.value())?;
+            Ok(Some(
+                record
+                    .keys
+                    .iter()
+                    .map(|key| NodeKey(key.to_native()))
+                    .collect(),
+            ))
+        })
     }
 
     /// The outgoing adjacency of `key` (with edge facts).
     pub fn out_edges(&self, key: NodeKey) -> Result<AdjacencyGuard<'_>, StoreError> {
-        Ok(AdjacencyGuard {
-            guard: self.out_edges.get(key.0).ctx("read out edges")?,
+        self.read("read out edges", || {
+            Ok(AdjacencyGuard {
+                guard: self
+                    .out_edges
+                    .get(key.0)
+                    .ctx("read out edges")?
+                    .map(Quiet::new),
+                boundary: &self.boundary,
+            })
         })
     }
 
     /// The incoming adjacency of `key` (kind and source only; the facts live with the source).
     pub fn in_edges(&self, key: NodeKey) -> Result<AdjacencyGuard<'_>, StoreError> {
-        Ok(AdjacencyGuard {
-            guard: self.in_edges.get(key.0).ctx("read in edges")?,
+        self.read("read in edges", || {
+            Ok(AdjacencyGuard {
+                guard: self
+                    .in_edges
+                    .get(key.0)
+                    .ctx("read in edges")?
+                    .map(Quiet::new),
+                boundary: &self.boundary,
+            })
         })
     }
 
     /// A metadata value.
     pub fn meta(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
-        Ok(self
-            .meta
-            .get(key)
-            .ctx("read meta")?
-            .map(|v| v.value().to_vec()))
+        self.read("read meta", || {
+            Ok(self
+                .meta
+                .get(key)
+                .ctx("read meta")?
+                .map(|v| v.value().to_vec()))
+        })
     }
+}
+
+fn read_in<T>(
+    boundary: &Boundary,
+    what: &str,
+    f: impl FnOnce() -> Result<T, StoreError>,
+) -> Result<T, StoreError> {
+    boundary.run(what, f).map_err(|err| err.at(boundary.path()))
 }
 
 fn access_file(bytes: &[u8]) -> Result<&ArchivedFileRecord, StoreError> {
@@ -149,24 +205,33 @@ fn access_file(bytes: &[u8]) -> Result<&ArchivedFileRecord, StoreError> {
 
 /// Keeps the bytes of one node record alive; [`NodeGuard::view`] reads them in place.
 pub struct NodeGuard<'a> {
-    guard: AccessGuard<'a, &'static [u8]>,
+    guard: Quiet<AccessGuard<'a, &'static [u8]>>,
+    boundary: &'a Boundary,
 }
 
 impl NodeGuard<'_> {
     /// Validates the record and views it without copying.
     pub fn view(&self) -> Result<NodeView<'_>, StoreError> {
-        NodeView::from_bytes(self.guard.value())
+        read_in(self.boundary, "read node", || {
+            NodeView::from_bytes(self.guard.value())
+        })
     }
 }
 
 /// Keeps the bytes of one adjacency list alive; [`AdjacencyGuard::edges`] reads them in place.
 pub struct AdjacencyGuard<'a> {
-    guard: Option<AccessGuard<'a, &'static [u8]>>,
+    guard: Option<Quiet<AccessGuard<'a, &'static [u8]>>>,
+    boundary: &'a Boundary,
 }
 
 impl AdjacencyGuard<'_> {
     /// Validates the list and iterates its entries, sorted by (kind, other end).
     pub fn edges(&self) -> Result<impl ExactSizeIterator<Item = EdgeRef<'_>>, StoreError> {
+        let entries = read_in(self.boundary, "read adjacency", || self.entries())?;
+        Ok(entries.iter().map(EdgeRef::new))
+    }
+
+    fn entries(&self) -> Result<&[ArchivedEdgeEntry], StoreError> {
         let entries: &[ArchivedEdgeEntry] = match &self.guard {
             Some(guard) => {
                 let list = rkyv::access::<ArchivedAdjacency, rkyv::rancor::Error>(guard.value())
@@ -185,7 +250,7 @@ impl AdjacencyGuard<'_> {
             }
             None => &[],
         };
-        Ok(entries.iter().map(EdgeRef::new))
+        Ok(entries)
     }
 }
 
