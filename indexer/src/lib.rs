@@ -12,6 +12,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod decode;
 mod extract;
 mod facts;
 mod link;

@@ -1,8 +1,9 @@
 //! Package and module names: the nearest package.json above a file gives the package name;
-//! its folder, relative to the project root, is the module.
+//! its folder, relative to the project root, is the module. The search stops at the root, and a
+//! package.json that is a symbolic link out of the root is not read.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The package a file belongs to.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -16,6 +17,8 @@ pub(crate) struct PackageInfo {
 /// Finds and caches package.json files by folder.
 pub(crate) struct Packages<'r> {
     root: &'r Path,
+    /// The root with its symbolic links resolved, to tell where a manifest really is.
+    real_root: Option<PathBuf>,
     by_dir: HashMap<String, PackageInfo>,
 }
 
@@ -23,8 +26,22 @@ impl<'r> Packages<'r> {
     pub(crate) fn new(root: &'r Path) -> Packages<'r> {
         Packages {
             root,
+            real_root: root.canonicalize().ok(),
             by_dir: HashMap::new(),
         }
+    }
+
+    /// The bytes of the manifest at `path`, unless it is missing or lies outside the root.
+    fn read_manifest(&self, path: &Path) -> Option<Vec<u8>> {
+        let real = path.canonicalize().ok()?;
+        if !self
+            .real_root
+            .as_deref()
+            .is_some_and(|root| real.starts_with(root))
+        {
+            return None;
+        }
+        std::fs::read(real).ok()
     }
 
     /// The package of the file at `relative` (a path relative to the root).
@@ -38,8 +55,8 @@ impl<'r> Packages<'r> {
             return found.clone();
         }
         let manifest = self.root.join(dir).join("package.json");
-        let info = match std::fs::read(&manifest) {
-            Ok(bytes) => PackageInfo {
+        let info = match self.read_manifest(&manifest) {
+            Some(bytes) => PackageInfo {
                 module: if dir.is_empty() {
                     ".".to_owned()
                 } else {
@@ -50,16 +67,55 @@ impl<'r> Packages<'r> {
                     .and_then(|v| v.get("name").and_then(|n| n.as_str()).map(str::to_owned))
                     .unwrap_or_default(),
             },
-            Err(_) if dir.is_empty() => PackageInfo {
+            None if dir.is_empty() => PackageInfo {
                 module: ".".to_owned(),
                 name: String::new(),
             },
-            Err(_) => {
+            None => {
                 let parent = dir.rsplit_once('/').map(|(p, _)| p).unwrap_or("");
                 self.of_dir(parent)
             }
         };
         self.by_dir.insert(dir.to_owned(), info.clone());
         info
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Packages;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_manifest_linked_from_outside_the_root_is_not_read() {
+        let outer = tempfile::tempdir().expect("temp dir");
+        let root = outer.path().join("project");
+        std::fs::create_dir_all(root.join("pkg/src")).expect("create");
+        std::fs::create_dir_all(root.join("inner")).expect("create");
+        std::fs::write(outer.path().join("package.json"), r#"{"name":"outside"}"#).expect("write");
+        std::fs::write(root.join("package.json"), r#"{"name":"app"}"#).expect("write");
+        std::fs::write(root.join("inner/package.json"), r#"{"name":"inner"}"#).expect("write");
+        std::os::unix::fs::symlink(
+            outer.path().join("package.json"),
+            root.join("pkg/package.json"),
+        )
+        .expect("link");
+        std::fs::create_dir_all(root.join("linked")).expect("create");
+        std::os::unix::fs::symlink(
+            root.join("inner/package.json"),
+            root.join("linked/package.json"),
+        )
+        .expect("link");
+        let mut packages = Packages::new(&root);
+        let outside_link = packages.of_file("pkg/src/a.ts");
+        assert_eq!(
+            (outside_link.module.as_str(), outside_link.name.as_str()),
+            (".", "app")
+        );
+        let inside_link = packages.of_file("linked/b.ts");
+        assert_eq!(
+            (inside_link.module.as_str(), inside_link.name.as_str()),
+            ("linked", "inner")
+        );
     }
 }

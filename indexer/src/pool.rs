@@ -1,11 +1,13 @@
 //! The worker pool: files go out over a crossbeam channel to one extractor per thread, and
-//! facts come back over another.
+//! facts come back over another. Each worker reads its file and decodes it (`decode.rs`)
+//! before extraction.
 
 use std::thread;
 
 use crossbeam_channel::unbounded;
 use xxhash_rust::xxh3::xxh3_64;
 
+use crate::decode::decode;
 use crate::extract::Extractor;
 use crate::facts::FileFacts;
 use crate::summary::IndexError;
@@ -26,14 +28,18 @@ fn thread_count(requested: usize) -> usize {
         .unwrap_or(1)
 }
 
-/// Runs `work` on every file on `threads` workers, each with its own [`Extractor`].
+/// One file's result, or why it has none, and a warning about its text.
+type Outcome<T> = (Result<T, String>, Option<String>);
+
+/// Runs `work` on every file on `threads` workers, each with its own [`Extractor`]. `work`
+/// gets the file's raw bytes (for its hash) and its decoded text.
 fn run<T: Send>(
     files: &[SourceFile],
     threads: usize,
-    work: impl Fn(&mut Extractor, &SourceFile, Vec<u8>) -> T + Sync,
+    work: impl Fn(&mut Extractor, &SourceFile, &[u8], &[u8]) -> T + Sync,
 ) -> Result<(Vec<T>, Vec<String>), IndexError> {
     let (job_tx, job_rx) = unbounded::<&SourceFile>();
-    let (out_tx, out_rx) = unbounded::<Result<T, String>>();
+    let (out_tx, out_rx) = unbounded::<Outcome<T>>();
     for file in files {
         // The receiver lives until the scope ends, so sending cannot fail.
         let _ = job_tx.send(file);
@@ -49,11 +55,15 @@ fn run<T: Send>(
                 let mut extractor =
                     Extractor::new().map_err(|err| IndexError::Grammar(err.to_string()))?;
                 for file in job_rx {
-                    let result = match std::fs::read(&file.absolute) {
-                        Ok(bytes) => Ok(work(&mut extractor, file, bytes)),
-                        Err(err) => Err(format!("{}: cannot read: {err}", file.relative)),
+                    let outcome = match std::fs::read(&file.absolute) {
+                        Ok(bytes) => {
+                            let decoded = decode(&file.relative, &bytes);
+                            let value = work(&mut extractor, file, &bytes, &decoded.text);
+                            (Ok(value), decoded.warning)
+                        }
+                        Err(err) => (Err(format!("{}: cannot read: {err}", file.relative)), None),
                     };
-                    let _ = out_tx.send(result);
+                    let _ = out_tx.send(outcome);
                 }
                 Ok(())
             }));
@@ -61,11 +71,12 @@ fn run<T: Send>(
         drop(out_tx);
         let mut done = Vec::with_capacity(files.len());
         let mut warnings = Vec::new();
-        for result in out_rx {
+        for (result, text_warning) in out_rx {
             match result {
                 Ok(value) => done.push(value),
                 Err(warning) => warnings.push(warning),
             }
+            warnings.extend(text_warning);
         }
         for handle in handles {
             match handle.join() {
@@ -79,8 +90,8 @@ fn run<T: Send>(
 }
 
 pub(crate) fn extract_all(files: &[SourceFile], threads: usize) -> Result<Extracted, IndexError> {
-    let (mut facts, warnings) = run(files, threads, |extractor, file, bytes| {
-        extractor.extract(&file.relative, &bytes, xxh3_64(&bytes))
+    let (mut facts, warnings) = run(files, threads, |extractor, file, raw, text| {
+        extractor.extract(&file.relative, text, xxh3_64(raw))
     })?;
     facts.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(Extracted { facts, warnings })
@@ -88,9 +99,9 @@ pub(crate) fn extract_all(files: &[SourceFile], threads: usize) -> Result<Extrac
 
 /// Parse only: (files, bytes).
 pub(crate) fn parse_all(files: &[SourceFile], threads: usize) -> Result<(usize, u64), IndexError> {
-    let (sizes, _) = run(files, threads, |extractor, file, bytes| {
-        extractor.parse_only(&file.relative, &bytes);
-        bytes.len() as u64
+    let (sizes, _) = run(files, threads, |extractor, file, raw, text| {
+        extractor.parse_only(&file.relative, text);
+        raw.len() as u64
     })?;
     Ok((sizes.len(), sizes.iter().sum()))
 }

@@ -1,5 +1,8 @@
 //! End-to-end tests: the library facade and the CLI against the fixture projects.
 
 mod cli;
+mod confinement;
+mod encodings;
 mod facade;
 mod layering;
+mod process;
