@@ -26,7 +26,7 @@ mod walk;
 use std::path::Path;
 use std::time::Instant;
 
-use tsgraph_engine::{EdgeKind, Store};
+use tsgraph_engine::{EdgeKind, GraphBatch, Store};
 
 pub use options::IndexOptions;
 pub use summary::{IndexError, IndexSummary, ParseSummary};
@@ -94,6 +94,26 @@ pub fn index_project(
         parse_time,
         total_time: started.elapsed(),
     })
+}
+
+/// Indexes sources held in memory, without a file system or a store: each `(path, bytes)` is
+/// decoded and extracted as [`index_project`] does with a file, then all are linked into one
+/// batch. Paths are relative to the project root, with forward slashes, and distinct; the
+/// project has no package.json. The fuzz targets drive extraction and linking through this.
+pub fn index_sources(files: &[(&str, &[u8])]) -> Result<GraphBatch, IndexError> {
+    let mut extractor =
+        extract::Extractor::new().map_err(|err| IndexError::Grammar(err.to_string()))?;
+    let mut facts: Vec<_> = files
+        .iter()
+        .map(|(path, bytes)| {
+            let text = decode::decode(path, bytes).text;
+            extractor.extract(path, &text, xxhash_rust::xxh3::xxh3_64(bytes))
+        })
+        .collect();
+    facts.sort_by(|a, b| a.path.cmp(&b.path));
+    // A root that does not exist: no package.json is found above any file.
+    let (batch, _) = link::link(Path::new("/nonexistent/tsgraph-in-memory"), &facts);
+    Ok(batch)
 }
 
 /// Walks and parses the project without extracting anything: the baseline the benchmark

@@ -2,6 +2,7 @@
 
 mod cli;
 mod confinement;
+mod crash;
 mod encodings;
 mod facade;
 mod layering;
