@@ -49,10 +49,14 @@ fn install_hook() {
     });
 }
 
+/// The panic's message and, in brackets, the file name and line it came from.
 fn describe(info: &PanicHookInfo<'_>) -> String {
     let message = payload_text(info.payload());
     match info.location() {
-        Some(at) => format!("{message} at {}:{}", at.file(), at.line()),
+        Some(at) => {
+            let file = at.file().rsplit(['/', '\\']).next().unwrap_or(at.file());
+            format!("{message} [{file}:{}]", at.line())
+        }
         None => message,
     }
 }
@@ -102,7 +106,7 @@ impl Boundary {
     }
 
     /// Runs `f`, which calls into redb: a panic becomes [`StoreError::Corrupted`] naming `what`,
-    /// and so does any call after one.
+    /// and so does any call after one. Every error names the store file.
     pub(crate) fn run<T>(
         &self,
         what: &str,
@@ -112,17 +116,17 @@ impl Boundary {
             return Err(self.corrupted(what, "an earlier read of this store failed inside redb"));
         }
         match catch(f) {
-            Ok(result) => result,
+            Ok(result) => result.map_err(|err| err.at(&self.path)),
             Err(detail) => {
                 self.poisoned.store(true, Ordering::Release);
-                Err(self.corrupted(what, format!("redb panicked: {detail}")))
+                Err(self.corrupted(what, detail))
             }
         }
     }
 
     /// A [`StoreError::Corrupted`] naming the file and `what` was being done.
     pub(crate) fn corrupted(&self, what: &str, detail: impl ToString) -> StoreError {
-        StoreError::corrupted(format!("{} ({what})", self.path.display()), detail)
+        StoreError::corrupted(what, detail).at(&self.path)
     }
 }
 
@@ -171,16 +175,12 @@ mod tests {
         let boundary = Boundary::new(Path::new("g.redb"));
         let err = boundary
             .run("read node", || -> Result<(), StoreError> {
-                unreachable!("bad page")
+                panic!("bad page")
             })
             .expect_err("caught");
         let text = err.to_string();
         assert!(
-            text.starts_with("g.redb (read node): the store is corrupt"),
-            "{text}"
-        );
-        assert!(
-            text.contains("bad page at engine/src/store/guard.rs:"),
+            text.starts_with("g.redb (read node): the store is corrupt (bad page [guard.rs:"),
             "{text}"
         );
         let again = boundary.run("read ids", || Ok(1)).expect_err("poisoned");

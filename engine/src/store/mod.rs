@@ -58,9 +58,7 @@ impl Store {
             Err(err) => return Err(StoreError::from_io(path, "open", err)),
         }
         let boundary = Boundary::new(path);
-        let db = boundary
-            .run("create", || Database::create(path).ctx("create"))
-            .map_err(|err| err.at(path))?;
+        let db = boundary.run("create", || Database::create(path).ctx("create"))?;
         let store = Store {
             db: Quiet::new(db),
             boundary,
@@ -79,9 +77,7 @@ impl Store {
     pub fn open(path: impl AsRef<Path>) -> Result<Store, StoreError> {
         let path = path.as_ref();
         let boundary = Boundary::new(path);
-        let db = boundary
-            .run("open", || Database::open(path).ctx("open"))
-            .map_err(|err| err.at(path))?;
+        let db = boundary.run("open", || Database::open(path).ctx("open"))?;
         let mut store = Store {
             db: Quiet::new(db),
             boundary,
@@ -139,21 +135,16 @@ impl Store {
         what: &str,
         f: impl FnOnce() -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
-        self.boundary
-            .run(what, f)
-            .map_err(|err| err.at(self.boundary.path()))
+        self.boundary.run(what, f)
     }
 
     /// redb's integrity check: every page reachable from the latest commit is read and checked
     /// against the checksum its parent holds, and the allocator state is rebuilt from them.
     fn verify(&mut self) -> Result<(), StoreError> {
         let db = &mut *self.db;
-        let clean = self
-            .boundary
-            .run("integrity check", || {
-                db.check_integrity().ctx("integrity check")
-            })
-            .map_err(|err| err.at(self.boundary.path()))?;
+        let clean = self.boundary.run("integrity check", || {
+            db.check_integrity().ctx("integrity check")
+        })?;
         if clean {
             Ok(())
         } else {

@@ -27,22 +27,19 @@ pub struct Snapshot {
 
 impl Snapshot {
     pub(super) fn new(db: &Database, boundary: Boundary) -> Result<Snapshot, StoreError> {
-        let path = boundary.path().to_path_buf();
-        boundary
-            .run("begin read", || {
-                let txn = Quiet::new(db.begin_read().ctx("begin read")?);
-                Ok(Snapshot {
-                    nodes: Quiet::new(txn.open_table(NODES).ctx("open nodes")?),
-                    ids: Quiet::new(txn.open_table(IDS).ctx("open ids")?),
-                    names: Quiet::new(txn.open_multimap_table(NAMES).ctx("open names")?),
-                    files: Quiet::new(txn.open_table(FILES).ctx("open files")?),
-                    out_edges: Quiet::new(txn.open_table(OUT_EDGES).ctx("open out edges")?),
-                    in_edges: Quiet::new(txn.open_table(IN_EDGES).ctx("open in edges")?),
-                    meta: Quiet::new(txn.open_table(META).ctx("open meta")?),
-                    boundary: boundary.clone(),
-                })
+        boundary.run("begin read", || {
+            let txn = Quiet::new(db.begin_read().ctx("begin read")?);
+            Ok(Snapshot {
+                nodes: Quiet::new(txn.open_table(NODES).ctx("open nodes")?),
+                ids: Quiet::new(txn.open_table(IDS).ctx("open ids")?),
+                names: Quiet::new(txn.open_multimap_table(NAMES).ctx("open names")?),
+                files: Quiet::new(txn.open_table(FILES).ctx("open files")?),
+                out_edges: Quiet::new(txn.open_table(OUT_EDGES).ctx("open out edges")?),
+                in_edges: Quiet::new(txn.open_table(IN_EDGES).ctx("open in edges")?),
+                meta: Quiet::new(txn.open_table(META).ctx("open meta")?),
+                boundary: boundary.clone(),
             })
-            .map_err(|err| err.at(&path))
+        })
     }
 
     /// Runs one read inside the panic boundary, naming the store file in its error.
@@ -195,7 +192,7 @@ fn read_in<T>(
     what: &str,
     f: impl FnOnce() -> Result<T, StoreError>,
 ) -> Result<T, StoreError> {
-    boundary.run(what, f).map_err(|err| err.at(boundary.path()))
+    boundary.run(what, f)
 }
 
 fn access_file(bytes: &[u8]) -> Result<&ArchivedFileRecord, StoreError> {

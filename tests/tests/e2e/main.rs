@@ -7,3 +7,4 @@ mod encodings;
 mod facade;
 mod layering;
 mod process;
+mod store_errors;
