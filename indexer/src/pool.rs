@@ -2,6 +2,8 @@
 //! facts come back over another. Each worker reads its file and decodes it (`decode.rs`)
 //! before extraction.
 
+use std::any::Any;
+use std::panic::{self, AssertUnwindSafe};
 use std::thread;
 
 use crossbeam_channel::unbounded;
@@ -58,8 +60,25 @@ fn run<T: Send>(
                     let outcome = match std::fs::read(&file.absolute) {
                         Ok(bytes) => {
                             let decoded = decode(&file.relative, &bytes);
-                            let value = work(&mut extractor, file, &bytes, &decoded.text);
-                            (Ok(value), decoded.warning)
+                            let attempt = panic::catch_unwind(AssertUnwindSafe(|| {
+                                work(&mut extractor, file, &bytes, &decoded.text)
+                            }));
+                            match attempt {
+                                Ok(value) => (Ok(value), decoded.warning),
+                                Err(payload) => {
+                                    // A bug, not bad input: the other files are still indexed,
+                                    // with a parser that starts afresh.
+                                    extractor = Extractor::new()
+                                        .map_err(|err| IndexError::Grammar(err.to_string()))?;
+                                    let failure = format!(
+                                        "{}: skipped, the indexer failed on this file ({}); \
+                                         please report it",
+                                        file.relative,
+                                        panic_message(payload.as_ref())
+                                    );
+                                    (Err(failure), decoded.warning)
+                                }
+                            }
                         }
                         Err(err) => (Err(format!("{}: cannot read: {err}", file.relative)), None),
                     };
@@ -89,6 +108,14 @@ fn run<T: Send>(
     })
 }
 
+fn panic_message(payload: &(dyn Any + Send)) -> &str {
+    payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("a panic")
+}
+
 pub(crate) fn extract_all(files: &[SourceFile], threads: usize) -> Result<Extracted, IndexError> {
     let (mut facts, warnings) = run(files, threads, |extractor, file, raw, text| {
         extractor.extract(&file.relative, text, xxh3_64(raw))
@@ -104,4 +131,38 @@ pub(crate) fn parse_all(files: &[SourceFile], threads: usize) -> Result<(usize, 
         raw.len() as u64
     })?;
     Ok((sizes.len(), sizes.iter().sum()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::run;
+    use crate::walk::SourceFile;
+
+    #[test]
+    fn a_file_the_extractor_fails_on_is_skipped_with_a_warning_and_the_rest_indexed() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let files: Vec<SourceFile> = ["a.ts", "b.ts", "c.ts"]
+            .iter()
+            .map(|name| {
+                let absolute = dir.path().join(name);
+                std::fs::write(&absolute, name.as_bytes()).expect("write");
+                SourceFile {
+                    absolute,
+                    relative: (*name).to_owned(),
+                }
+            })
+            .collect();
+        let (mut done, warnings) = run(&files, 1, |extractor, file, _, text| {
+            assert!(file.relative != "b.ts", "extractor bug");
+            extractor.parse_only(&file.relative, text);
+            file.relative.clone()
+        })
+        .expect("the run completes");
+        done.sort();
+        assert_eq!(done, ["a.ts", "c.ts"]);
+        assert_eq!(
+            warnings,
+            ["b.ts: skipped, the indexer failed on this file (extractor bug); please report it"]
+        );
+    }
 }

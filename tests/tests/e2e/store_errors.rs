@@ -29,7 +29,10 @@ fn random_bytes_over_any_page_of_the_store_give_the_answer_or_a_corrupt_store_er
         std::fs::write(&store, &damaged).expect("write the store");
         let (run, stdout, stderr) = output(tsgraph(&project).args(["callers", "saveUser"]));
         let context = format!("page at {page}: exit {:?}\n{stderr}", run.status.code());
-        assert!(!stderr.contains("panicked") && !stderr.contains("RUST_BACKTRACE"), "{context}");
+        assert!(
+            !stderr.contains("panicked") && !stderr.contains("RUST_BACKTRACE"),
+            "{context}"
+        );
         match run.status.code() {
             Some(0) => {
                 assert_eq!(stdout, expected, "{context}");
