@@ -3,7 +3,7 @@
 #
 #   fuzz/run.sh TARGET [EXECUTIONS]     TARGET: indexer | toon | store; default 1000000
 #
-# The `fuzz-TARGET` binary is built in release mode with LLVM's SanitizerCoverage passes
+# The `fuzz-TARGET` binary is built optimised with LLVM's SanitizerCoverage passes
 # (stable rustc flags; cargo-fuzz's `-Zsanitizer` is the part that needs nightly, and it is not
 # used) and linked with libFuzzer from the libfuzzer-sys crate (needs a C++ compiler). It
 # runs in one process on one core, starting from the seed corpus (the repository's fixtures,
@@ -35,21 +35,21 @@ seeds="$target_dir/seeds/$target"
 rm -rf "$seeds"
 (cd "$root" && $cargo run --quiet --locked -p tsgraph-fuzz --bin fuzz-seeds -- "$target" "$seeds")
 
-# The instrumented build. An explicit --target keeps the flags off build scripts and
-# procedural macros; debug assertions and overflow checks turn silent errors into findings.
+# The instrumented build, in the `fuzz` profile (release with debug assertions and overflow
+# checks; see Cargo.toml). An explicit --target keeps the flags off build scripts and
+# procedural macros.
 (cd "$root" && RUSTFLAGS="-Cpasses=sancov-module \
   -Cllvm-args=-sanitizer-coverage-level=4 \
   -Cllvm-args=-sanitizer-coverage-inline-8bit-counters \
   -Cllvm-args=-sanitizer-coverage-pc-table \
-  -Cllvm-args=-sanitizer-coverage-trace-compares \
-  -Cdebug-assertions -Coverflow-checks=on" \
-  $cargo build --quiet --locked --release -p tsgraph-fuzz --features libfuzzer \
+  -Cllvm-args=-sanitizer-coverage-trace-compares" \
+  $cargo build --quiet --locked --profile fuzz -p tsgraph-fuzz --features libfuzzer \
     --bin "fuzz-$target" --target "$host" --target-dir "$target_dir")
 
 corpus="$here/corpus/$target"
 regressions="$here/regressions/$target"
 mkdir -p "$corpus" "$regressions"
-exec "$target_dir/$host/release/fuzz-$target" \
+exec "$target_dir/$host/fuzz/fuzz-$target" \
   -runs="$runs" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
   -artifact_prefix="$regressions/" -print_final_stats=1 "$@" \
   "$corpus" "$seeds"

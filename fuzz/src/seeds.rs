@@ -109,18 +109,19 @@ fn toon_seeds() -> Vec<(String, Vec<u8>)> {
 
 fn store_seeds() -> Vec<(String, Vec<u8>)> {
     vec![
-        // Nothing changed: the intact store.
-        ("intact".to_owned(), Vec::new()),
+        // Nothing changed: the intact store, cleanly closed and as a killed writer left it.
+        ("intact".to_owned(), vec![0]),
+        ("intact-killed".to_owned(), vec![1]),
         // One byte in the first data page (the header), one in a later page.
-        ("header-byte".to_owned(), vec![0, 0x40, 0, 1, 0x5a]),
+        ("header-byte".to_owned(), vec![0, 0, 0x40, 0, 1, 0x5a]),
         (
             "page-3-bytes".to_owned(),
-            vec![3, 0x10, 0x02, 4, 1, 2, 3, 4],
+            vec![1, 3, 0x10, 0x02, 4, 1, 2, 3, 4],
         ),
         // A run of bytes anywhere in the file.
         (
             "anywhere".to_owned(),
-            vec![250, 0x00, 0x01, 8, 9, 9, 9, 9, 9, 9, 9, 9],
+            vec![0, 250, 0x00, 0x01, 8, 9, 9, 9, 9, 9, 9, 9, 9],
         ),
         // A node record's bytes.
         ("record".to_owned(), vec![0xff, 1, 2, 3, 4, 5, 6, 7, 8]),

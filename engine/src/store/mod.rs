@@ -67,22 +67,25 @@ impl Store {
         Ok(store)
     }
 
-    /// Opens an existing store: checks the integrity of the file (every page against its
-    /// checksum, which reads the whole file once) and its schema version.
+    /// Opens an existing store: checks the integrity of the file and its schema version.
     ///
-    /// redb recovers a store whose last writer was killed by going back to its last complete
-    /// commit; that is not an error. A store that was shut down cleanly but fails the check
-    /// has been changed outside redb and is [`StoreError::Corrupted`], even when redb could
-    /// roll it back to an earlier commit (which it then has done).
+    /// The check is redb's, run as part of the open: every page reachable from the latest
+    /// commit is read once and checked against the checksum its parent holds before anything
+    /// in it is trusted (a plain open would first read redb's own allocator records unchecked,
+    /// and a damaged page reference there made it allocate gigabytes). A store whose latest
+    /// commit fails the check is [`StoreError::Corrupted`]: every commit is a two-phase one
+    /// ([`begin_write`]), so redb does not fall back to the commit before. A store whose last
+    /// writer was killed passes: its latest commit is the last one that completed.
     pub fn open(path: impl AsRef<Path>) -> Result<Store, StoreError> {
         let path = path.as_ref();
         let boundary = Boundary::new(path);
-        let db = boundary.run("open", || Database::open(path).ctx("open"))?;
-        let mut store = Store {
+        let mut builder = Database::builder();
+        builder.set_check_integrity_on_open(true);
+        let db = boundary.run("open", || builder.open(path).ctx("open"))?;
+        let store = Store {
             db: Quiet::new(db),
             boundary,
         };
-        store.verify()?;
         store.check_schema()?;
         Ok(store)
     }
@@ -120,7 +123,7 @@ impl Store {
     /// Stores a metadata value (project root, config hash, index summary, …).
     pub fn set_meta(&self, key: &str, value: &[u8]) -> Result<(), StoreError> {
         self.run("write meta", || {
-            let txn = self.db.begin_write().ctx("begin write")?;
+            let txn = begin_write(&self.db)?;
             {
                 let mut meta = txn.open_table(META).ctx("open meta")?;
                 meta.insert(key, value).ctx("write meta")?;
@@ -138,27 +141,9 @@ impl Store {
         self.boundary.run(what, f)
     }
 
-    /// redb's integrity check: every page reachable from the latest commit is read and checked
-    /// against the checksum its parent holds, and the allocator state is rebuilt from them.
-    fn verify(&mut self) -> Result<(), StoreError> {
-        let db = &mut *self.db;
-        let clean = self.boundary.run("integrity check", || {
-            db.check_integrity().ctx("integrity check")
-        })?;
-        if clean {
-            Ok(())
-        } else {
-            Err(self.boundary.corrupted(
-                "integrity check",
-                "its latest commit failed the check and redb rolled the file back to an \
-                 earlier one",
-            ))
-        }
-    }
-
     fn initialise(&self) -> Result<(), StoreError> {
         self.run("initialise", || {
-            let txn = self.db.begin_write().ctx("begin write")?;
+            let txn = begin_write(&self.db)?;
             write::create_tables(&txn)?;
             txn.commit().ctx("commit new store")
         })
@@ -201,6 +186,16 @@ impl Store {
         }
         Ok(())
     }
+}
+
+/// Begins a write transaction that commits in two phases: the commit slot is written and
+/// synced before the header points to it, so redb never has to guess which commit is the
+/// latest. A latest commit that later fails its check is then reported as corrupt rather than
+/// silently replaced by the commit before it.
+pub(crate) fn begin_write(db: &Database) -> Result<redb::WriteTransaction, StoreError> {
+    let mut txn = db.begin_write().ctx("begin write")?;
+    txn.set_two_phase_commit(true);
+    Ok(txn)
 }
 
 pub(crate) fn decode_u32(bytes: &[u8]) -> Option<u32> {

@@ -258,3 +258,49 @@ fn random_bytes_at_random_offsets_of_a_larger_store_give_an_error_or_the_intact_
     );
     assert!(outcomes.errors > 0 && outcomes.correct > 0, "{outcomes:?}");
 }
+
+#[test]
+fn a_damaged_store_left_by_a_killed_writer_gives_an_error_or_its_last_commit() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("live.redb");
+    let store = Store::open_or_create(&path).unwrap();
+    store.replace_all(&graph(3, 3)).unwrap();
+    store.replace_all(&graph(4, 4)).unwrap();
+    // The file as a writer killed now would leave it: redb recovers it on open, and would fall
+    // back to the commit before if the latest one looked torn, were it not a two-phase commit.
+    let bytes = std::fs::read(&path).unwrap();
+    drop(store);
+    let left = dir.path().join("left.redb");
+    std::fs::write(&left, &bytes).unwrap();
+    let expected = dump(&left).unwrap();
+    let (_, intact_expected) = intact(dir.path(), &graph(4, 4));
+    assert_eq!(
+        expected, intact_expected,
+        "the killed writer's last commit is read back"
+    );
+
+    let mut rng = fastrand::Rng::with_seed(0x7e57_0003);
+    let mut outcomes = Outcomes::default();
+    let mut failures = Vec::new();
+    for offset in (0..bytes.len()).step_by(PAGE) {
+        if bytes[offset..(offset + PAGE).min(bytes.len())]
+            .iter()
+            .all(|&b| b == 0)
+        {
+            continue;
+        }
+        let noise: Vec<u8> = std::iter::repeat_with(|| rng.u8(..)).take(PAGE).collect();
+        if let Err(failure) =
+            check_case(dir.path(), &bytes, &expected, offset, &noise, &mut outcomes)
+        {
+            failures.push(failure);
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} cases failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(outcomes.errors > 0 && outcomes.correct > 0, "{outcomes:?}");
+}
