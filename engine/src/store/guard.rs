@@ -74,12 +74,15 @@ fn payload_text(payload: &(dyn Any + Send)) -> String {
 /// Runs `f`, turning a panic into `Err(detail)`.
 pub(crate) fn catch<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     install_hook();
-    DEPTH.with(|depth| depth.set(depth.get() + 1));
+    // `try_with`: a store kept in a thread-local may be dropped after these are gone.
+    let _ = DEPTH.try_with(|depth| depth.set(depth.get() + 1));
     let result = std::panic::catch_unwind(AssertUnwindSafe(f));
-    DEPTH.with(|depth| depth.set(depth.get() - 1));
+    let _ = DEPTH.try_with(|depth| depth.set(depth.get().saturating_sub(1)));
     result.map_err(|payload| {
         LAST_PANIC
-            .with(|last| last.borrow_mut().take())
+            .try_with(|last| last.borrow_mut().take())
+            .ok()
+            .flatten()
             .unwrap_or_else(|| payload_text(payload.as_ref()))
     })
 }
