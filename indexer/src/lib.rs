@@ -12,6 +12,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod decode;
 mod extract;
 mod facts;
 mod graph;
@@ -79,6 +80,33 @@ pub(crate) fn mark_indexed(batch: &mut GraphBatch, root: &Path) {
     batch
         .meta
         .push((INDEXED_META_KEY.to_owned(), b"1".to_vec()));
+}
+
+/// Indexes sources held in memory, without a file system or a store: each `(path, bytes)` is
+/// decoded and extracted as [`index_project`] does with a file, then all are linked into one
+/// batch. Paths are relative to the project root, with forward slashes, and distinct; the
+/// project has no configuration files. The fuzz targets drive extraction and linking through
+/// this.
+pub fn index_sources(files: &[(&str, &[u8])]) -> Result<GraphBatch, IndexError> {
+    let mut extractor =
+        extract::Extractor::new().map_err(|err| IndexError::Grammar(err.to_string()))?;
+    let facts: Vec<_> = files
+        .iter()
+        .map(|(path, bytes)| {
+            pool::extract_one(
+                &mut extractor,
+                path,
+                bytes,
+                xxhash_rust::xxh3::xxh3_64(bytes),
+            )
+        })
+        .collect();
+    let paths: Vec<&str> = files.iter().map(|(path, _)| *path).collect();
+    let model = model::ProjectModel::from_sources(&Default::default(), &paths);
+    // A root that does not exist: nothing is read from a file system.
+    let (state, _) =
+        IndexState::with_model(Path::new("/nonexistent/tsgraph-in-memory"), facts, model)?;
+    Ok(state.link_everything())
 }
 
 /// Walks and parses the project without extracting anything: the baseline the benchmark

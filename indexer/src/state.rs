@@ -185,6 +185,11 @@ impl IndexState {
             .map(|f| (f.path.as_str(), f.hash))
     }
 
+    /// The whole graph as one batch.
+    pub(crate) fn link_everything(&self) -> GraphBatch {
+        self.link(Scope::All).batch
+    }
+
     fn link(&self, scope: Scope<'_>) -> graph::Linked {
         let package_of = |path: &str| {
             let package = self.model.package_of(path);

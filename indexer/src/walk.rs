@@ -1,11 +1,25 @@
-//! Finds the source files of a project: .gitignore-aware, skipping node_modules, declaration
-//! files and files over the size limit.
+//! Finds the source files of a project, skipping node_modules, declaration files and files over
+//! the size limit, and never leaving the project root.
+//!
+//! Ignore rules come only from inside the root: `.gitignore` files (with or without a git
+//! repository), `.ignore` files, `.tsgraphignore` files (same syntax, tsgraph only) and
+//! `.git/info/exclude` of a repository whose `.git` folder is inside the root. Folders above
+//! the root and the user's global git configuration (`core.excludesFile`) are not read: what is
+//! indexed depends on the project alone.
+//!
+//! Symbolic links: folders are not followed (their files are indexed where they really are
+//! when that is inside the root); a linked file is indexed, under the link's path, when its
+//! target is inside the root, and skipped with a warning when it is not.
 
 use std::path::{Path, PathBuf};
+
+/// The project-specific ignore file: `.gitignore` syntax, read in every folder.
+pub(crate) const TSGRAPH_IGNORE: &str = ".tsgraphignore";
 
 /// A source file found by the walk.
 #[derive(Debug, Clone)]
 pub(crate) struct SourceFile {
+    /// Where to read it: the file itself, or a symbolic link's target (inside the root).
     pub(crate) absolute: PathBuf,
     /// Relative to the root, forward slashes.
     pub(crate) relative: String,
@@ -44,9 +58,26 @@ fn relative_id_path(relative: &Path) -> Option<String> {
 
 pub(crate) fn walk(root: &Path, max_file_size: u64) -> WalkResult {
     let mut result = WalkResult::default();
+    // Symbolic links are judged against the root with its own links resolved.
+    let real_root = match root.canonicalize() {
+        Ok(real) => real,
+        Err(err) => {
+            result
+                .errors
+                .push(format!("{}: cannot read: {err}", root.display()));
+            return result;
+        }
+    };
     let walker = ignore::WalkBuilder::new(root)
         .hidden(true)
+        .parents(false)
+        .git_global(false)
+        .git_ignore(true)
+        .git_exclude(true)
+        .ignore(true)
         .require_git(false)
+        .follow_links(false)
+        .add_custom_ignore_filename(TSGRAPH_IGNORE)
         .filter_entry(|entry| {
             entry.file_name() != "node_modules" && entry.file_name() != ".tsgraph"
         })
@@ -59,7 +90,10 @@ pub(crate) fn walk(root: &Path, max_file_size: u64) -> WalkResult {
                 continue;
             }
         };
-        if !entry.file_type().is_some_and(|t| t.is_file()) {
+        let Some(file_type) = entry.file_type() else {
+            continue;
+        };
+        if !file_type.is_file() && !file_type.is_symlink() {
             continue;
         }
         let Ok(relative) = entry.path().strip_prefix(root) else {
@@ -76,21 +110,61 @@ pub(crate) fn walk(root: &Path, max_file_size: u64) -> WalkResult {
             }
             continue;
         };
-        if !is_source_path(&relative) {
+        if file_type.is_symlink() {
+            if let Some(target) = follow_link(entry.path(), &relative, &real_root, &mut result) {
+                add_file(&mut result, target, relative, max_file_size);
+            }
             continue;
         }
-        let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
-        if size > max_file_size {
-            result.too_large.push((relative, size));
-            continue;
+        if is_source_path(&relative) {
+            add_file(&mut result, entry.into_path(), relative, max_file_size);
         }
-        result.files.push(SourceFile {
-            absolute: entry.path().to_path_buf(),
-            relative,
-        });
     }
     result.files.sort_by(|a, b| a.relative.cmp(&b.relative));
     result
+}
+
+/// Where a symbolic link found by the walk leads, when that is a source file inside the root.
+/// A link out of the root is reported (files and folders alike: either would read outside the
+/// project); a link to a folder inside it is passed over silently, since the walk reaches that
+/// folder where it really is.
+fn follow_link(
+    link: &Path,
+    relative: &str,
+    real_root: &Path,
+    result: &mut WalkResult,
+) -> Option<PathBuf> {
+    let target = match link.canonicalize() {
+        Ok(target) => target,
+        Err(err) => {
+            if is_source_path(relative) {
+                result.errors.push(format!(
+                    "{relative}: skipped, a broken symbolic link ({err})"
+                ));
+            }
+            return None;
+        }
+    };
+    let is_dir = target.is_dir();
+    if !target.starts_with(real_root) {
+        if is_dir || is_source_path(relative) {
+            result.errors.push(format!(
+                "{relative}: skipped, a symbolic link to {} outside the project",
+                target.display()
+            ));
+        }
+        return None;
+    }
+    (!is_dir && is_source_path(relative)).then_some(target)
+}
+
+fn add_file(result: &mut WalkResult, absolute: PathBuf, relative: String, max_file_size: u64) {
+    let size = std::fs::metadata(&absolute).map(|m| m.len()).unwrap_or(0);
+    if size > max_file_size {
+        result.too_large.push((relative, size));
+    } else {
+        result.files.push(SourceFile { absolute, relative });
+    }
 }
 
 #[cfg(test)]
@@ -123,6 +197,87 @@ mod tests {
                 .iter()
                 .all(|e| e.ends_with("skipped, the path is not UTF-8"))
         );
+    }
+
+    fn write(path: &std::path::Path, text: &str) {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).expect("create folder");
+        }
+        std::fs::write(path, text).expect("write");
+    }
+
+    fn found(result: &super::WalkResult) -> Vec<&str> {
+        result.files.iter().map(|f| f.relative.as_str()).collect()
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_inside_the_root_are_followed_and_links_out_of_it_are_skipped_with_a_warning() {
+        use std::os::unix::fs::symlink;
+        let outer = tempfile::tempdir().expect("temp dir");
+        let root = outer.path().join("project");
+        let outside = outer.path().join("elsewhere");
+        write(&root.join("src/a.ts"), "export const a = 1;");
+        write(&root.join("lib/b.ts"), "export const b = 2;");
+        write(&outside.join("secret.ts"), "export const secret = 3;");
+        write(&outside.join("dir/c.ts"), "export const c = 4;");
+        symlink(root.join("lib/b.ts"), root.join("src/b_link.ts")).expect("link");
+        symlink(root.join("lib"), root.join("src/lib_link")).expect("link");
+        symlink(outside.join("secret.ts"), root.join("src/secret.ts")).expect("link");
+        symlink(outside.join("dir"), root.join("src/dir_link")).expect("link");
+        symlink(outer.path().join("missing.ts"), root.join("src/broken.ts")).expect("link");
+
+        let result = walk(&root, 1 << 20);
+        assert_eq!(found(&result), ["lib/b.ts", "src/a.ts", "src/b_link.ts"]);
+        let link = result.files.iter().find(|f| f.relative == "src/b_link.ts");
+        assert_eq!(
+            link.map(|f| f.absolute.clone()),
+            Some(root.join("lib/b.ts").canonicalize().expect("real path")),
+            "a link is read at its checked target"
+        );
+        let mut errors = result.errors.clone();
+        errors.sort();
+        assert_eq!(errors.len(), 3, "{errors:?}");
+        assert!(errors[0].starts_with("src/broken.ts: skipped, a broken symbolic link"));
+        assert!(errors[1].starts_with("src/dir_link: skipped, a symbolic link to "));
+        assert!(
+            errors[1].ends_with("elsewhere/dir outside the project"),
+            "{}",
+            errors[1]
+        );
+        assert!(errors[2].starts_with("src/secret.ts: skipped, a symbolic link to "));
+    }
+
+    #[test]
+    fn ignore_rules_above_the_root_do_not_apply_and_those_inside_it_do() {
+        let outer = tempfile::tempdir().expect("temp dir");
+        // The folder above is a git repository whose .gitignore ignores every .ts file.
+        write(&outer.path().join(".gitignore"), "*.ts\n");
+        std::fs::create_dir_all(outer.path().join(".git/info")).expect("create .git");
+        write(&outer.path().join(".git/info/exclude"), "*.tsx\n");
+        write(&outer.path().join(".ignore"), "*.js\n");
+        let root = outer.path().join("project");
+        write(&root.join("src/a.ts"), "");
+        write(&root.join("src/b.tsx"), "");
+        write(&root.join("src/c.js"), "");
+        // Inside the root: a nested .gitignore, an .ignore and a .tsgraphignore.
+        write(&root.join("src/.gitignore"), "gen_*.ts\n");
+        write(&root.join("src/gen_x.ts"), "");
+        write(&root.join(".ignore"), "vendor/\n");
+        write(&root.join("vendor/v.ts"), "");
+        write(&root.join(super::TSGRAPH_IGNORE), "fixtures/\n");
+        write(&root.join("fixtures/f.ts"), "");
+        // A .tsgraphignore overrides a .gitignore that would keep a file out.
+        write(&root.join(".gitignore"), "keep.ts\n");
+        write(&root.join("other/.tsgraphignore"), "!keep.ts\n");
+        write(&root.join("other/keep.ts"), "");
+
+        let result = walk(&root, 1 << 20);
+        assert_eq!(
+            found(&result),
+            ["other/keep.ts", "src/a.ts", "src/b.tsx", "src/c.js"]
+        );
+        assert!(result.errors.is_empty(), "{:?}", result.errors);
     }
 
     #[test]

@@ -35,3 +35,28 @@ pub fn check_golden(name: &str, actual: &str) {
         );
     }
 }
+
+/// Copies the folder `from` into `to` (created), files and subfolders, skipping any `.tsgraph`
+/// store folder; symbolic links are not expected in fixtures and are skipped.
+pub fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let kind = entry.file_type()?;
+        let target = to.join(entry.file_name());
+        if kind.is_dir() && entry.file_name() != ".tsgraph" {
+            copy_dir(&entry.path(), &target)?;
+        } else if kind.is_file() {
+            std::fs::copy(entry.path(), &target)?;
+        }
+    }
+    Ok(())
+}
+
+/// A copy of the fixture project `name` in a new temporary folder, at `<temp>/project`.
+pub fn fixture_copy(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let project = dir.path().join("project");
+    copy_dir(&fixture(name), &project).expect("copy the fixture");
+    (dir, project)
+}

@@ -24,6 +24,22 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// The default store folder (or file) is a symbolic link out of the project.
+    #[error(
+        "{} is a symbolic link to {}, outside the project; tsgraph keeps its store inside the \
+         project unless --db names it (--db {})",
+        link.display(),
+        target.display(),
+        store.display()
+    )]
+    StoreOutsideProject {
+        /// The link.
+        link: PathBuf,
+        /// Where it leads.
+        target: PathBuf,
+        /// The store file it would lead to, for `--db`.
+        store: PathBuf,
+    },
     /// A symbol argument matched no node.
     #[error("no symbol matches `{symbol}`{}", suggestion_text(.suggestions))]
     SymbolNotFound {

@@ -37,9 +37,7 @@ impl Project {
                 source: std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a directory"),
             });
         }
-        let db = db
-            .map(Path::to_path_buf)
-            .unwrap_or_else(|| root.join(STORE_DIR).join(STORE_FILE));
+        let db = store_path(root, db)?;
         if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|source| Error::Io {
                 path: dir.to_path_buf(),
@@ -57,9 +55,7 @@ impl Project {
     /// the way out of a corrupt store or one of another schema version (`--rebuild`).
     pub fn open_rebuilding(root: impl AsRef<Path>, db: Option<&Path>) -> Result<Project, Error> {
         let root = root.as_ref();
-        let db = db
-            .map(Path::to_path_buf)
-            .unwrap_or_else(|| root.join(STORE_DIR).join(STORE_FILE));
+        let db = store_path(root, db)?;
         if db.exists() {
             std::fs::remove_file(&db).map_err(|source| Error::Io {
                 path: db.clone(),
@@ -159,4 +155,46 @@ impl Project {
         let snapshot = self.snapshot()?;
         Ok(Query::new(&snapshot).export(&mut JsonLinesSink::new(out))?)
     }
+}
+
+/// The store file: `db` when given, else `root/.tsgraph/graph.redb` — which must not lead out of
+/// the project through a symbolic link (`.tsgraph` or the file itself), since tsgraph writes
+/// there. A store elsewhere is used only when `--db` names it.
+fn store_path(root: &Path, db: Option<&Path>) -> Result<PathBuf, Error> {
+    if let Some(db) = db {
+        return Ok(db.to_path_buf());
+    }
+    let dir = root.join(STORE_DIR);
+    let file = dir.join(STORE_FILE);
+    let real_root = root.canonicalize().map_err(|source| Error::Io {
+        path: root.to_path_buf(),
+        source,
+    })?;
+    for path in [&dir, &file] {
+        let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+        if !is_link {
+            continue;
+        }
+        // A dangling link would make tsgraph create the store wherever it points.
+        let target = std::fs::read_link(path)
+            .map(|target| path.parent().unwrap_or(root).join(target))
+            .map_err(|source| Error::Io {
+                path: path.clone(),
+                source,
+            })?;
+        let real = target.canonicalize().unwrap_or(target);
+        if !real.starts_with(&real_root) {
+            let store = if *path == dir {
+                real.join(STORE_FILE)
+            } else {
+                real.clone()
+            };
+            return Err(Error::StoreOutsideProject {
+                link: path.clone(),
+                target: real,
+                store,
+            });
+        }
+    }
+    Ok(file)
 }

@@ -1,15 +1,20 @@
-//! The redb-backed graph store: opening, schema checks, snapshots and batch writes.
+//! The redb-backed graph store: opening (with an integrity check), schema checks, snapshots and
+//! batch writes, all behind the panic boundary of `guard.rs`.
 
+mod guard;
+mod lock;
 mod snapshot;
 mod tables;
 mod write;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use redb::{Database, ReadableDatabase};
 
 use crate::error::{DbResultExt, StoreError};
 use crate::record::GraphBatch;
+use guard::{Boundary, Quiet};
+pub(crate) use lock::lock_holder;
 pub use snapshot::{AdjacencyGuard, EdgeRef, FileStamp, NodeGuard, Snapshot};
 use tables::{META, META_SCHEMA};
 
@@ -31,47 +36,55 @@ pub struct StoreStats {
 /// A graph store in one redb file.
 ///
 /// Readers take [`Snapshot`]s and are never blocked by the writer; each write is one redb
-/// transaction, so a failed or interrupted write leaves the previous graph intact.
+/// transaction, so a failed or interrupted write leaves the previous graph intact. Opening an
+/// existing store verifies the checksum of every page it holds, so bytes changed outside redb
+/// are reported as [`StoreError::Corrupted`] rather than read; a panic inside redb is reported
+/// the same way.
 pub struct Store {
-    db: Database,
-    path: PathBuf,
+    /// Dropped by hand, inside the panic boundary: closing may read and write the file.
+    db: Quiet<Database>,
+    boundary: Boundary,
 }
 
 impl Store {
     /// Opens the store at `path`, creating the file (and its tables) when it does not exist.
     pub fn open_or_create(path: impl AsRef<Path>) -> Result<Store, StoreError> {
         let path = path.as_ref();
-        if path.exists() {
-            return Store::open(path);
+        // An empty file is a store whose creation was interrupted before redb wrote anything.
+        match std::fs::metadata(path) {
+            Ok(metadata) if metadata.len() > 0 => return Store::open(path),
+            Ok(_) => {}
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+            Err(err) => return Err(StoreError::from_io(path, "open", err)),
         }
-        let context = path.display().to_string();
-        let db = Database::create(path).ctx(&context)?;
+        let boundary = Boundary::new(path);
+        let db = boundary.run("create", || Database::create(path).ctx("create"))?;
         let store = Store {
-            db,
-            path: path.to_path_buf(),
+            db: Quiet::new(db),
+            boundary,
         };
         store.initialise()?;
         Ok(store)
     }
 
-    /// Opens an existing store, checking its schema version. Opening reads no graph data.
+    /// Opens an existing store: checks the integrity of the file and its schema version.
+    ///
+    /// The check is redb's, run as part of the open: every page reachable from the latest
+    /// commit is read once and checked against the checksum its parent holds before anything
+    /// in it is trusted (a plain open would first read redb's own allocator records unchecked,
+    /// and a damaged page reference there made it allocate gigabytes). A store whose latest
+    /// commit fails the check is [`StoreError::Corrupted`]: every commit is a two-phase one
+    /// ([`begin_write`]), so redb does not fall back to the commit before. A store whose last
+    /// writer was killed passes: its latest commit is the last one that completed.
     pub fn open(path: impl AsRef<Path>) -> Result<Store, StoreError> {
         let path = path.as_ref();
-        let context = path.display().to_string();
-        let db = Database::open(path).map_err(|err| match err {
-            redb::DatabaseError::Storage(redb::StorageError::Io(io))
-                if io.kind() == std::io::ErrorKind::NotFound =>
-            {
-                StoreError::Database {
-                    context: context.clone(),
-                    source: redb::Error::Io(io),
-                }
-            }
-            other => StoreError::corrupted(&context, other),
-        })?;
+        let boundary = Boundary::new(path);
+        let mut builder = Database::builder();
+        builder.set_check_integrity_on_open(true);
+        let db = boundary.run("open", || builder.open(path).ctx("open"))?;
         let store = Store {
-            db,
-            path: path.to_path_buf(),
+            db: Quiet::new(db),
+            boundary,
         };
         store.check_schema()?;
         Ok(store)
@@ -79,17 +92,17 @@ impl Store {
 
     /// The store's file.
     pub fn path(&self) -> &Path {
-        &self.path
+        self.boundary.path()
     }
 
     /// A consistent read-only view of the graph as of the last commit.
     pub fn snapshot(&self) -> Result<Snapshot, StoreError> {
-        Snapshot::new(&self.db, &self.path)
+        Snapshot::new(&self.db, self.boundary.clone())
     }
 
     /// Replaces the whole graph with `batch` in one transaction.
     pub fn replace_all(&self, batch: &GraphBatch) -> Result<StoreStats, StoreError> {
-        write::replace_all(&self.db, batch)
+        self.run("write", || write::replace_all(&self.db, batch))
     }
 
     /// Replaces the subgraphs of the batch's files and deletes those of `removed_files`, in one
@@ -102,51 +115,93 @@ impl Store {
         batch: &GraphBatch,
         removed_files: &[&str],
     ) -> Result<StoreStats, StoreError> {
-        write::replace_files(&self.db, batch, removed_files)
+        self.run("write", || {
+            write::replace_files(&self.db, batch, removed_files)
+        })
     }
 
     /// Records new size and modification stamps of files whose contents did not change (so
     /// the next sync need not read them again).
     pub fn update_file_stamps(&self, stamps: &[(String, u64, u64)]) -> Result<(), StoreError> {
-        write::update_file_stamps(&self.db, stamps)
+        self.run("write", || write::update_file_stamps(&self.db, stamps))
     }
 
     /// Stores a metadata value (project root, config hash, index summary, …).
     pub fn set_meta(&self, key: &str, value: &[u8]) -> Result<(), StoreError> {
-        let txn = self.db.begin_write().ctx("begin write")?;
-        {
-            let mut meta = txn.open_table(META).ctx("open meta")?;
-            meta.insert(key, value).ctx("write meta")?;
-        }
-        txn.commit().ctx("commit meta")
+        self.run("write meta", || {
+            let txn = begin_write(&self.db)?;
+            {
+                let mut meta = txn.open_table(META).ctx("open meta")?;
+                meta.insert(key, value).ctx("write meta")?;
+            }
+            txn.commit().ctx("commit meta")
+        })
+    }
+
+    /// Runs `f` inside the panic boundary and names the store file in its error.
+    fn run<T>(
+        &self,
+        what: &str,
+        f: impl FnOnce() -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        self.boundary.run(what, f)
     }
 
     fn initialise(&self) -> Result<(), StoreError> {
-        let txn = self.db.begin_write().ctx("begin write")?;
-        write::create_tables(&txn)?;
-        txn.commit().ctx("commit new store")
+        self.run("initialise", || {
+            let txn = begin_write(&self.db)?;
+            write::create_tables(&txn)?;
+            txn.commit().ctx("commit new store")
+        })
     }
 
     fn check_schema(&self) -> Result<(), StoreError> {
-        let context = self.path.display().to_string();
-        let txn = self.db.begin_read().ctx(&context)?;
-        let meta = txn
-            .open_table(META)
-            .map_err(|err| StoreError::corrupted(&context, format!("no metadata table ({err})")))?;
-        let found = match meta.get(META_SCHEMA).ctx(&context)? {
-            Some(bytes) => decode_u32(bytes.value())
-                .ok_or_else(|| StoreError::corrupted(&context, "malformed schema version"))?,
-            None => return Err(StoreError::corrupted(&context, "no schema version")),
+        let found = self.run("read schema version", || {
+            let txn = self.db.begin_read().ctx("begin read")?;
+            let meta = match txn.open_table(META) {
+                Ok(meta) => meta,
+                // Created, then interrupted before its tables were: an empty store.
+                Err(redb::TableError::TableDoesNotExist(_))
+                    if txn.list_tables().ctx("list tables")?.next().is_none() =>
+                {
+                    return Ok(None);
+                }
+                Err(err) => {
+                    return Err(StoreError::corrupted(
+                        "",
+                        format!("no metadata table ({err})"),
+                    ));
+                }
+            };
+            match meta.get(META_SCHEMA).ctx("read meta")? {
+                Some(bytes) => decode_u32(bytes.value())
+                    .map(Some)
+                    .ok_or_else(|| StoreError::corrupted("", "malformed schema version")),
+                None => Err(StoreError::corrupted("", "no schema version")),
+            }
+        })?;
+        let Some(found) = found else {
+            return self.initialise();
         };
         if found != SCHEMA_VERSION {
             return Err(StoreError::SchemaMismatch {
-                path: self.path.clone(),
+                path: self.path().to_path_buf(),
                 found,
                 expected: SCHEMA_VERSION,
             });
         }
         Ok(())
     }
+}
+
+/// Begins a write transaction that commits in two phases: the commit slot is written and
+/// synced before the header points to it, so redb never has to guess which commit is the
+/// latest. A latest commit that later fails its check is then reported as corrupt rather than
+/// silently replaced by the commit before it.
+pub(crate) fn begin_write(db: &Database) -> Result<redb::WriteTransaction, StoreError> {
+    let mut txn = db.begin_write().ctx("begin write")?;
+    txn.set_two_phase_commit(true);
+    Ok(txn)
 }
 
 pub(crate) fn decode_u32(bytes: &[u8]) -> Option<u32> {

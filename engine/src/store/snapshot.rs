@@ -1,12 +1,12 @@
-//! Read snapshots: zero-copy access to node records and adjacency lists.
-
-use std::path::Path;
+//! Read snapshots: zero-copy access to node records and adjacency lists. Every read goes
+//! through the store's panic boundary.
 
 use redb::{
     AccessGuard, Database, ReadOnlyMultimapTable, ReadOnlyTable, ReadableDatabase,
     ReadableMultimapTable, ReadableTable, ReadableTableMetadata,
 };
 
+use super::guard::{Boundary, Quiet};
 use super::tables::{
     BLOBS, FILES, IDS, IN_EDGES, META, NAMES, NODES, OUT_EDGES, UNRESOLVED, UNRESOLVED_NAMES,
 };
@@ -20,87 +20,115 @@ use crate::record::{
 /// A consistent, read-only view of the graph. Holding it never blocks the writer; a write
 /// committed after it was taken is not seen.
 pub struct Snapshot {
-    nodes: ReadOnlyTable<u32, &'static [u8]>,
-    ids: ReadOnlyTable<&'static str, u32>,
-    names: ReadOnlyMultimapTable<&'static str, u32>,
-    files: ReadOnlyTable<&'static str, &'static [u8]>,
-    out_edges: ReadOnlyTable<u32, &'static [u8]>,
-    in_edges: ReadOnlyTable<(u32, u32, u8), ()>,
-    blobs: ReadOnlyTable<&'static str, &'static [u8]>,
-    unresolved: ReadOnlyTable<&'static str, &'static [u8]>,
-    unresolved_names: ReadOnlyMultimapTable<&'static str, &'static str>,
-    meta: ReadOnlyTable<&'static str, &'static [u8]>,
+    nodes: Quiet<ReadOnlyTable<u32, &'static [u8]>>,
+    ids: Quiet<ReadOnlyTable<&'static str, u32>>,
+    names: Quiet<ReadOnlyMultimapTable<&'static str, u32>>,
+    files: Quiet<ReadOnlyTable<&'static str, &'static [u8]>>,
+    out_edges: Quiet<ReadOnlyTable<u32, &'static [u8]>>,
+    in_edges: Quiet<ReadOnlyTable<(u32, u32, u8), ()>>,
+    blobs: Quiet<ReadOnlyTable<&'static str, &'static [u8]>>,
+    unresolved: Quiet<ReadOnlyTable<&'static str, &'static [u8]>>,
+    unresolved_names: Quiet<ReadOnlyMultimapTable<&'static str, &'static str>>,
+    meta: Quiet<ReadOnlyTable<&'static str, &'static [u8]>>,
+    boundary: Boundary,
 }
 
 impl Snapshot {
-    pub(super) fn new(db: &Database, path: &Path) -> Result<Snapshot, StoreError> {
-        let context = path.display().to_string();
-        let txn = db.begin_read().ctx(&context)?;
-        Ok(Snapshot {
-            nodes: txn.open_table(NODES).ctx(&context)?,
-            ids: txn.open_table(IDS).ctx(&context)?,
-            names: txn.open_multimap_table(NAMES).ctx(&context)?,
-            files: txn.open_table(FILES).ctx(&context)?,
-            out_edges: txn.open_table(OUT_EDGES).ctx(&context)?,
-            in_edges: txn.open_table(IN_EDGES).ctx(&context)?,
-            blobs: txn.open_table(BLOBS).ctx(&context)?,
-            unresolved: txn.open_table(UNRESOLVED).ctx(&context)?,
-            unresolved_names: txn.open_multimap_table(UNRESOLVED_NAMES).ctx(&context)?,
-            meta: txn.open_table(META).ctx(&context)?,
+    pub(super) fn new(db: &Database, boundary: Boundary) -> Result<Snapshot, StoreError> {
+        boundary.run("begin read", || {
+            let txn = Quiet::new(db.begin_read().ctx("begin read")?);
+            Ok(Snapshot {
+                nodes: Quiet::new(txn.open_table(NODES).ctx("open nodes")?),
+                ids: Quiet::new(txn.open_table(IDS).ctx("open ids")?),
+                names: Quiet::new(txn.open_multimap_table(NAMES).ctx("open names")?),
+                files: Quiet::new(txn.open_table(FILES).ctx("open files")?),
+                out_edges: Quiet::new(txn.open_table(OUT_EDGES).ctx("open out edges")?),
+                in_edges: Quiet::new(txn.open_table(IN_EDGES).ctx("open in edges")?),
+                blobs: Quiet::new(txn.open_table(BLOBS).ctx("open blobs")?),
+                unresolved: Quiet::new(txn.open_table(UNRESOLVED).ctx("open unresolved")?),
+                unresolved_names: Quiet::new(
+                    txn.open_multimap_table(UNRESOLVED_NAMES)
+                        .ctx("open unresolved names")?,
+                ),
+                meta: Quiet::new(txn.open_table(META).ctx("open meta")?),
+                boundary: boundary.clone(),
+            })
         })
+    }
+
+    /// Runs one read inside the panic boundary, naming the store file in its error.
+    fn read<T>(
+        &self,
+        what: &str,
+        f: impl FnOnce() -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        read_in(&self.boundary, what, f)
     }
 
     /// The key of the node with the public `id`.
     pub fn key_of(&self, id: &str) -> Result<Option<NodeKey>, StoreError> {
-        Ok(self
-            .ids
-            .get(id)
-            .ctx("read ids")?
-            .map(|key| NodeKey(key.value())))
+        self.read("read ids", || {
+            Ok(self
+                .ids
+                .get(id)
+                .ctx("read ids")?
+                .map(|key| NodeKey(key.value())))
+        })
     }
 
     /// The stored record of `key`, or `None` if there is no such node.
     pub fn node(&self, key: NodeKey) -> Result<Option<NodeGuard<'_>>, StoreError> {
-        Ok(self
-            .nodes
-            .get(key.0)
-            .ctx("read node")?
-            .map(|guard| NodeGuard { guard }))
+        self.read("read node", || {
+            Ok(self
+                .nodes
+                .get(key.0)
+                .ctx("read node")?
+                .map(|guard| NodeGuard {
+                    guard: Quiet::new(guard),
+                    boundary: &self.boundary,
+                }))
+        })
     }
 
     /// The keys of every node whose simple name is `name`, ascending.
     pub fn keys_named(&self, name: &str) -> Result<Vec<NodeKey>, StoreError> {
-        let mut keys = Vec::new();
-        for key in self.names.get(name).ctx("read names")? {
-            keys.push(NodeKey(key.ctx("read names")?.value()));
-        }
-        Ok(keys)
+        self.read("read names", || {
+            let mut keys = Vec::new();
+            for key in self.names.get(name).ctx("read names")? {
+                keys.push(NodeKey(key.ctx("read names")?.value()));
+            }
+            Ok(keys)
+        })
     }
 
     /// Every distinct simple name, ascending (for search and "did you mean").
     pub fn names(&self) -> Result<Vec<String>, StoreError> {
-        let mut names = Vec::new();
-        for entry in self.names.iter().ctx("read names")? {
-            let (name, _) = entry.ctx("read names")?;
-            names.push(name.value().to_owned());
-        }
-        Ok(names)
+        self.read("read names", || {
+            let mut names = Vec::new();
+            for entry in self.names.iter().ctx("read names")? {
+                let (name, _) = entry.ctx("read names")?;
+                names.push(name.value().to_owned());
+            }
+            Ok(names)
+        })
     }
 
     /// Every node key, ascending.
     pub fn node_keys(&self) -> Result<Vec<NodeKey>, StoreError> {
-        let mut keys =
-            Vec::with_capacity(usize::try_from(self.nodes.len().ctx("count nodes")?).unwrap_or(0));
-        for entry in self.nodes.iter().ctx("read nodes")? {
-            let (key, _) = entry.ctx("read nodes")?;
-            keys.push(NodeKey(key.value()));
-        }
-        Ok(keys)
+        self.read("read nodes", || {
+            let count = self.nodes.len().ctx("count nodes")?;
+            let mut keys = Vec::with_capacity(usize::try_from(count).unwrap_or(0));
+            for entry in self.nodes.iter().ctx("read nodes")? {
+                let (key, _) = entry.ctx("read nodes")?;
+                keys.push(NodeKey(key.value()));
+            }
+            Ok(keys)
+        })
     }
 
     /// Number of nodes.
     pub fn node_count(&self) -> Result<u64, StoreError> {
-        self.nodes.len().ctx("count nodes")
+        self.read("count nodes", || self.nodes.len().ctx("count nodes"))
     }
 
     /// Every indexed file path with its content hash, ascending by path.
@@ -115,32 +143,36 @@ impl Snapshot {
     /// Every indexed file with its hash, the size and modification time it was indexed at,
     /// and the packages outside the project it imports; ascending by path.
     pub fn file_stamps(&self) -> Result<Vec<FileStamp>, StoreError> {
-        let mut files = Vec::new();
-        for entry in self.files.iter().ctx("read files")? {
-            let (path, record) = entry.ctx("read files")?;
-            let record = access_file(record.value())?;
-            files.push(FileStamp {
-                path: path.value().to_owned(),
-                hash: record.hash.to_native(),
-                size: record.size.to_native(),
-                modified: record.modified.to_native(),
-                external: record
-                    .external
-                    .iter()
-                    .map(|p| p.as_str().to_owned())
-                    .collect(),
-            });
-        }
-        Ok(files)
+        self.read("read files", || {
+            let mut files = Vec::new();
+            for entry in self.files.iter().ctx("read files")? {
+                let (path, record) = entry.ctx("read files")?;
+                let record = access_file(record.value())?;
+                files.push(FileStamp {
+                    path: path.value().to_owned(),
+                    hash: record.hash.to_native(),
+                    size: record.size.to_native(),
+                    modified: record.modified.to_native(),
+                    external: record
+                        .external
+                        .iter()
+                        .map(|p| p.as_str().to_owned())
+                        .collect(),
+                });
+            }
+            Ok(files)
+        })
     }
 
     /// The blob the writer keeps with a file (the indexer's summary of it).
     pub fn blob(&self, path: &str) -> Result<Option<Vec<u8>>, StoreError> {
-        Ok(self
-            .blobs
-            .get(path)
-            .ctx("read blobs")?
-            .map(|guard| guard.value().to_vec()))
+        self.read("read blobs", || {
+            Ok(self
+                .blobs
+                .get(path)
+                .ctx("read blobs")?
+                .map(|guard| guard.value().to_vec()))
+        })
     }
 
     /// The unresolved calls of `name` (the called name: `save` for `this.repo.save()`), in
@@ -149,84 +181,111 @@ impl Snapshot {
         &self,
         name: &str,
     ) -> Result<Vec<(String, UnresolvedCall)>, StoreError> {
-        let mut out = Vec::new();
-        for file in self
-            .unresolved_names
-            .get(name)
-            .ctx("read unresolved names")?
-        {
-            let file = file.ctx("read unresolved names")?;
-            let file = file.value();
-            let Some(guard) = self.unresolved.get(file).ctx("read unresolved")? else {
-                continue;
-            };
-            let list = rkyv::from_bytes::<UnresolvedList, rkyv::rancor::Error>(guard.value())
-                .map_err(|err| StoreError::corrupted(format!("unresolved calls of {file}"), err))?;
-            out.extend(
-                list.calls
-                    .into_iter()
-                    .filter(|call| call.name == name)
-                    .map(|call| (file.to_owned(), call)),
-            );
-        }
-        Ok(out)
+        self.read("read unresolved calls", || {
+            let mut out = Vec::new();
+            for file in self
+                .unresolved_names
+                .get(name)
+                .ctx("read unresolved names")?
+            {
+                let file = file.ctx("read unresolved names")?;
+                let file = file.value();
+                let Some(guard) = self.unresolved.get(file).ctx("read unresolved")? else {
+                    continue;
+                };
+                let list = rkyv::from_bytes::<UnresolvedList, rkyv::rancor::Error>(guard.value())
+                    .map_err(|err| {
+                    StoreError::corrupted(format!("unresolved calls of {file}"), err)
+                })?;
+                out.extend(
+                    list.calls
+                        .into_iter()
+                        .filter(|call| call.name == name)
+                        .map(|call| (file.to_owned(), call)),
+                );
+            }
+            Ok(out)
+        })
     }
 
     /// The keys of the nodes of the file at `path`, the file node first.
     pub fn file_keys(&self, path: &str) -> Result<Option<Vec<NodeKey>>, StoreError> {
-        let Some(guard) = self.files.get(path).ctx("read files")? else {
-            return Ok(None);
-        };
-        let record = access_file(guard.value())?;
-        Ok(Some(
-            record
-                .keys
-                .iter()
-                .map(|key| NodeKey(key.to_native()))
-                .collect(),
-        ))
+        self.read("read files", || {
+            let Some(guard) = self.files.get(path).ctx("read files")? else {
+                return Ok(None);
+            };
+            let record = access_file(guard.value())?;
+            Ok(Some(
+                record
+                    .keys
+                    .iter()
+                    .map(|key| NodeKey(key.to_native()))
+                    .collect(),
+            ))
+        })
     }
 
     /// The outgoing adjacency of `key` (with edge facts).
     pub fn out_edges(&self, key: NodeKey) -> Result<AdjacencyGuard<'_>, StoreError> {
-        Ok(AdjacencyGuard {
-            guard: Adjacency::Outgoing(self.out_edges.get(key.0).ctx("read out edges")?),
+        self.read("read out edges", || {
+            Ok(AdjacencyGuard {
+                guard: Adjacency::Outgoing(
+                    self.out_edges
+                        .get(key.0)
+                        .ctx("read out edges")?
+                        .map(Quiet::new),
+                ),
+                boundary: &self.boundary,
+            })
         })
     }
 
     /// The incoming adjacency of `key` (kind and source only; the facts live with the source).
     pub fn in_edges(&self, key: NodeKey) -> Result<AdjacencyGuard<'_>, StoreError> {
-        let mut entries = Vec::new();
-        for entry in self
-            .in_edges
-            .range((key.0, 0u32, 0u8)..=(key.0, u32::MAX, u8::MAX))
-            .ctx("read in edges")?
-        {
-            let (edge, _) = entry.ctx("read in edges")?;
-            let (_, source, kind) = edge.value();
-            if EdgeKind::from_u8(kind).is_none() {
-                return Err(StoreError::corrupted(
-                    "in edges",
-                    format!("edge kind {kind}"),
-                ));
+        self.read("read in edges", || {
+            let mut entries = Vec::new();
+            for entry in self
+                .in_edges
+                .range((key.0, 0u32, 0u8)..=(key.0, u32::MAX, u8::MAX))
+                .ctx("read in edges")?
+            {
+                let (edge, _) = entry.ctx("read in edges")?;
+                let (_, source, kind) = edge.value();
+                if EdgeKind::from_u8(kind).is_none() {
+                    return Err(StoreError::corrupted(
+                        "in edges",
+                        format!("edge kind {kind}"),
+                    ));
+                }
+                entries.push((kind, source));
             }
-            entries.push((kind, source));
-        }
-        // The same order as outgoing lists: by kind, then the other end.
-        entries.sort_unstable();
-        Ok(AdjacencyGuard {
-            guard: Adjacency::Incoming(entries),
+            // The same order as outgoing lists: by kind, then the other end.
+            entries.sort_unstable();
+            Ok(AdjacencyGuard {
+                guard: Adjacency::Incoming(entries),
+                boundary: &self.boundary,
+            })
         })
     }
 
     /// A metadata value.
     pub fn meta(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
-        Ok(self
-            .meta
-            .get(key)
-            .ctx("read meta")?
-            .map(|v| v.value().to_vec()))
+        self.read("read meta", || {
+            Ok(self
+                .meta
+                .get(key)
+                .ctx("read meta")?
+                .map(|v| v.value().to_vec()))
+        })
     }
+}
+
+fn read_in<T>(
+    boundary: &Boundary,
+    what: &str,
+    f: impl FnOnce() -> Result<T, StoreError>,
+) -> Result<T, StoreError> {
+    boundary.run(what, f)
 }
 
 fn access_file(bytes: &[u8]) -> Result<&ArchivedFileRecord, StoreError> {
@@ -236,55 +295,65 @@ fn access_file(bytes: &[u8]) -> Result<&ArchivedFileRecord, StoreError> {
 
 /// Keeps the bytes of one node record alive; [`NodeGuard::view`] reads them in place.
 pub struct NodeGuard<'a> {
-    guard: AccessGuard<'a, &'static [u8]>,
+    guard: Quiet<AccessGuard<'a, &'static [u8]>>,
+    boundary: &'a Boundary,
 }
 
 impl NodeGuard<'_> {
     /// Validates the record and views it without copying.
     pub fn view(&self) -> Result<NodeView<'_>, StoreError> {
-        NodeView::from_bytes(self.guard.value())
+        read_in(self.boundary, "read node", || {
+            NodeView::from_bytes(self.guard.value())
+        })
     }
 }
 
 /// Keeps the bytes of one adjacency list alive; [`AdjacencyGuard::edges`] reads them in place.
 pub struct AdjacencyGuard<'a> {
     guard: Adjacency<'a>,
+    boundary: &'a Boundary,
 }
 
 /// An outgoing list as stored (facts included), or the incoming entries gathered for one
 /// node.
 enum Adjacency<'a> {
-    Outgoing(Option<AccessGuard<'a, &'static [u8]>>),
+    Outgoing(Option<Quiet<AccessGuard<'a, &'static [u8]>>>),
     Incoming(Vec<(u8, u32)>),
 }
 
 impl AdjacencyGuard<'_> {
     /// Validates the list and iterates its entries, sorted by (kind, other end).
     pub fn edges(&self) -> Result<impl ExactSizeIterator<Item = EdgeRef<'_>>, StoreError> {
-        let (stored, incoming): (&[ArchivedEdgeEntry], &[(u8, u32)]) = match &self.guard {
-            Adjacency::Outgoing(Some(guard)) => {
-                let list = rkyv::access::<ArchivedAdjacency, rkyv::rancor::Error>(guard.value())
-                    .map_err(|err| StoreError::corrupted("adjacency list", err))?;
-                if let Some(bad) = list
-                    .entries
-                    .iter()
-                    .find(|e| EdgeKind::from_u8(e.kind).is_none())
-                {
-                    return Err(StoreError::corrupted(
-                        "adjacency list",
-                        format!("edge kind {}", bad.kind),
-                    ));
-                }
-                (list.entries.as_slice(), &[])
-            }
-            Adjacency::Outgoing(None) => (&[], &[]),
-            Adjacency::Incoming(entries) => (&[], entries.as_slice()),
+        let stored = read_in(self.boundary, "read adjacency", || self.stored())?;
+        let incoming: &[(u8, u32)] = match &self.guard {
+            Adjacency::Incoming(entries) => entries,
+            Adjacency::Outgoing(_) => &[],
         };
-        let outgoing = stored.iter().map(EdgeRef::stored);
-        let incoming = incoming
+        Ok(Edges {
+            outgoing: stored.iter().map(EdgeRef::stored),
+            incoming: incoming
+                .iter()
+                .map(|(kind, other)| EdgeRef::incoming(*kind, *other)),
+        })
+    }
+
+    fn stored(&self) -> Result<&[ArchivedEdgeEntry], StoreError> {
+        let Adjacency::Outgoing(Some(guard)) = &self.guard else {
+            return Ok(&[]);
+        };
+        let list = rkyv::access::<ArchivedAdjacency, rkyv::rancor::Error>(guard.value())
+            .map_err(|err| StoreError::corrupted("adjacency list", err))?;
+        if let Some(bad) = list
+            .entries
             .iter()
-            .map(|(kind, other)| EdgeRef::incoming(*kind, *other));
-        Ok(Edges { outgoing, incoming })
+            .find(|e| EdgeKind::from_u8(e.kind).is_none())
+        {
+            return Err(StoreError::corrupted(
+                "adjacency list",
+                format!("edge kind {}", bad.kind),
+            ));
+        }
+        Ok(list.entries.as_slice())
     }
 }
 

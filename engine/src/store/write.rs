@@ -41,7 +41,7 @@ pub(super) fn create_tables(txn: &WriteTransaction) -> Result<(), StoreError> {
 }
 
 pub(super) fn replace_all(db: &Database, batch: &GraphBatch) -> Result<StoreStats, StoreError> {
-    let txn = db.begin_write().ctx("begin write")?;
+    let txn = super::begin_write(db)?;
     // By their definitions, not by name strings, so a renamed table is still cleared.
     txn.delete_table(NODES).ctx("clear nodes")?;
     txn.delete_table(IDS).ctx("clear ids")?;
@@ -68,7 +68,7 @@ pub(super) fn replace_files(
     batch: &GraphBatch,
     removed_files: &[&str],
 ) -> Result<StoreStats, StoreError> {
-    let txn = db.begin_write().ctx("begin write")?;
+    let txn = super::begin_write(db)?;
     let stats = apply(&txn, batch, removed_files)?;
     txn.commit().ctx("commit")?;
     Ok(stats)

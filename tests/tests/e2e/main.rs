@@ -1,6 +1,11 @@
 //! End-to-end tests: the library facade and the CLI against the fixture projects.
 
 mod cli;
+mod confinement;
+mod crash;
+mod encodings;
 mod facade;
 mod layering;
 mod monorepo;
+mod process;
+mod store_errors;
