@@ -198,7 +198,8 @@ pub fn generate(options: &GenOptions, sink: &mut dyn TreeSink) -> io::Result<Man
         library::write(&mut ctx)?;
     }
     let libraries = ctx.packages.len() - 3;
-    let apps = (libraries / 6).clamp(1, 40);
+    // About one app per eight libraries keeps each app (and its App.tsx) at a real size.
+    let apps = (libraries / 8).clamp(1, 200);
     for k in 0..apps {
         let remaining = options.lines.saturating_sub(ctx.stats.source_lines);
         let budget = remaining / (apps - k) as u64;

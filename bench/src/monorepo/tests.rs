@@ -257,3 +257,33 @@ fn size_presets_and_relative_specifiers() {
     assert_eq!(relative("p/a/src/x/x.ts", "p/a/src/y/y.model"), "../y/y.model");
     assert_eq!(relative("p/a/src/index.ts", "p/a/src/y"), "./y");
 }
+
+#[test]
+fn a_folder_gets_the_same_files_and_is_never_written_over() {
+    let dir = match tempfile::tempdir() {
+        Ok(dir) => dir,
+        Err(e) => panic!("no temporary folder: {e}"),
+    };
+    let root = dir.path().join("tree");
+    let options = GenOptions {
+        lines: 10_000,
+        seed: 2,
+    };
+    let mut sink = match super::DirSink::new(&root) {
+        Ok(sink) => sink,
+        Err(e) => panic!("{e}"),
+    };
+    if let Err(e) = generate(&options, &mut sink) {
+        panic!("{e}");
+    }
+    let (_, expected) = tree(10_000, 2);
+    for (path, text) in &expected {
+        let written = std::fs::read_to_string(root.join(path)).unwrap_or_default();
+        assert_eq!(&written, text, "{path}");
+    }
+    let error = super::DirSink::new(&root).err().map(|e| e.to_string());
+    assert!(
+        error.as_deref().is_some_and(|e| e.contains("is not empty")),
+        "{error:?}"
+    );
+}
