@@ -7,8 +7,8 @@
 //! hand (see `bench/README.md`).
 
 pub mod alloc;
-pub mod monorepo;
 pub mod machine;
+pub mod monorepo;
 pub mod rng;
 pub mod table;
 pub mod timing;

@@ -11,7 +11,8 @@ use anyhow::{Context, Result, bail};
 use tsgraph_bench::machine::human_bytes;
 use tsgraph_bench::monorepo::{self, DirSink, GenOptions, MANIFEST_FILE, MIN_LINES};
 
-const USAGE: &str = "usage: gen-monorepo (--lines N | --size 100k|1m|5m) --out DIR [--seed N (default 1)]";
+const USAGE: &str =
+    "usage: gen-monorepo (--lines N | --size 100k|1m|5m) --out DIR [--seed N (default 1)]";
 
 struct Args {
     options: GenOptions,
@@ -71,7 +72,11 @@ fn main() -> Result<()> {
     let manifest = monorepo::generate(&args.options, &mut sink)
         .with_context(|| format!("writing into {}", args.out.display()))?;
     let elapsed = started.elapsed();
-    let libraries = manifest.packages.iter().filter(|p| p.kind == "library").count();
+    let libraries = manifest
+        .packages
+        .iter()
+        .filter(|p| p.kind == "library")
+        .count();
     let apps = manifest.packages.iter().filter(|p| p.kind == "app").count();
     println!("wrote {} (seed {})", args.out.display(), manifest.seed);
     println!(

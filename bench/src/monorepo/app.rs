@@ -19,9 +19,14 @@ const SHELL_LINES_PER_PAGE: u64 = 7;
 /// Writes app number `number`, with pages until its source lines reach about `budget`.
 pub(crate) fn write(ctx: &mut Ctx<'_>, number: usize, budget: u64) -> io::Result<()> {
     let slug = format!("{}-{number}", APP_KINDS[number % APP_KINDS.len()]);
-    let deps = vec![Hub::Shared.package(), Hub::Core.package(), Hub::Ui.package()];
+    let deps = vec![
+        Hub::Shared.package(),
+        Hub::Core.package(),
+        Hub::Ui.package(),
+    ];
     let app = ctx.packages.len();
-    ctx.packages.push(Package::new(PackageKind::App, "apps", &slug, false, deps));
+    ctx.packages
+        .push(Package::new(PackageKind::App, "apps", &slug, false, deps));
     let dir = ctx.packages[app].dir.clone();
     ctx.emit_text(&format!("{dir}/src/env.d.ts"), REACT_TYPES)?;
 
@@ -62,7 +67,10 @@ fn pick_entity(ctx: &mut Ctx<'_>, shown: &[usize]) -> Option<usize> {
 
 fn service_path(ctx: &Ctx<'_>, entity: usize) -> String {
     let library = &ctx.packages[ctx.entities[entity].package];
-    format!("props.services.{}.{}", library.camel, ctx.entities[entity].names.camel)
+    format!(
+        "props.services.{}.{}",
+        library.camel, ctx.entities[entity].names.camel
+    )
 }
 
 /// The `{Entity}Row` component at the top of its page's file.
@@ -84,12 +92,18 @@ fn row(ctx: &mut Ctx<'_>, f: &mut TsFile, entity: usize) {
     let line = ctx.call_api(f, entity, "formatLine", "props.item");
     open!(f, "return (");
     open!(f, "<div");
-    ln!(f, "className={{props.selected ? \"row row-selected\" : \"row\"}}");
+    ln!(
+        f,
+        "className={{props.selected ? \"row row-selected\" : \"row\"}}"
+    );
     ln!(f, "onClick={{() => props.onSelect(props.item.id)}}");
     f.close(">");
     f.indent();
     ln!(f, "<Text value={{{label}}} max={{60}} />");
-    ln!(f, "<Badge label={{props.item.status}} tone={{active ? \"ok\" : \"muted\"}} />");
+    ln!(
+        f,
+        "<Badge label={{props.item.status}} tone={{active ? \"ok\" : \"muted\"}} />"
+    );
     ln!(f, "<Text value={{{line}}} muted />");
     f.close("</div>");
     f.close(");");
@@ -114,7 +128,10 @@ fn details(ctx: &mut Ctx<'_>, f: &mut TsFile, entity: usize) {
     let measure = ctx.hubs.call(f, "formatNumber", &format!("props.item.{m}"));
     let updated = ctx.hubs.call(f, "formatTimestamp", "props.item.updatedAt");
     open!(f, "return (");
-    open!(f, "<Card title={{props.item.name}} subtitle={{`score ${{{score}}}`}}>");
+    open!(
+        f,
+        "<Card title={{props.item.name}} subtitle={{`score ${{{score}}}`}}>"
+    );
     open!(f, "<Stack gap={{1}}>");
     ln!(f, "<Text value={{`Status: ${{props.item.status}}`}} />");
     ln!(f, "<Text value={{`{m}: ${{{measure}}}`}} />");
@@ -123,14 +140,19 @@ fn details(ctx: &mut Ctx<'_>, f: &mut TsFile, entity: usize) {
         let shown = match field.ty {
             FieldType::Text => format!("props.item.{value}"),
             FieldType::OptionalText => format!("props.item.{value} ?? \"-\""),
-            FieldType::Number => ctx.hubs.call(f, "formatNumber", &format!("props.item.{value}")),
+            FieldType::Number => ctx
+                .hubs
+                .call(f, "formatNumber", &format!("props.item.{value}")),
             FieldType::Flag => format!("props.item.{value} ? \"yes\" : \"no\""),
             FieldType::Tags => format!("props.item.{value}.join(\", \")"),
         };
         ln!(f, "<Text value={{`{name}: ${{{shown}}}`}} muted />");
     }
     ln!(f, "<Text value={{`Updated ${{{updated}}}`}} muted />");
-    ln!(f, "<Button label=\"Close\" tone=\"secondary\" onClick={{props.onClose}} />");
+    ln!(
+        f,
+        "<Button label=\"Close\" tone=\"secondary\" onClick={{props.onClose}} />"
+    );
     f.close("</Stack>");
     f.close("</Card>");
     f.close(");");
@@ -143,10 +165,13 @@ fn page(ctx: &mut Ctx<'_>, app: usize, entity: usize) -> io::Result<()> {
     let (p, w) = (&e.names.pascal, &e.names.words);
     let dir = ctx.packages[app].dir.clone();
     let slug = ctx.packages[app].name.clone();
-    let mut f = ctx.file(format!("{dir}/src/pages/{p}Page.tsx"), &[
-        &format!("The {w} page of {slug}: the records with their total, and the actions an"),
-        "operator takes on one of them.",
-    ]);
+    let mut f = ctx.file(
+        format!("{dir}/src/pages/{p}Page.tsx"),
+        &[
+            &format!("The {w} page of {slug}: the records with their total, and the actions an"),
+            "operator takes on one of them.",
+        ],
+    );
     let service = service_path(ctx, entity);
     ctx.import_entity(&mut f, entity, "model", p, true);
     f.ty(SpecKind::Relative, "../services", "AppServices");
@@ -163,36 +188,66 @@ fn page(ctx: &mut Ctx<'_>, app: usize, entity: usize) -> io::Result<()> {
     close_block(&mut f);
 
     ctx.begin(&mut f, &format!("{p}Page"), Component, Exact);
-    f.doc(&[&format!("Every {w}, live ones only unless asked; actions go through the service.")]);
+    f.doc(&[&format!(
+        "Every {w}, live ones only unless asked; actions go through the service."
+    )]);
     open!(f, "export function {p}Page(props: {p}PageProps) {{");
-    ln!(f, "const [selectedId, setSelectedId] = useState<string | undefined>(undefined);");
+    ln!(
+        f,
+        "const [selectedId, setSelectedId] = useState<string | undefined>(undefined);"
+    );
     let toggle = ctx.hubs.call(&mut f, "useToggle", "false");
     ln!(f, "const [showAll, toggleAll] = {toggle};");
     let active = ctx.call_api(&mut f, entity, "isActive", "item");
     open!(f, "const visible = useMemo(");
-    ln!(f, "() => (showAll ? props.items : props.items.filter((item) => {active})),");
+    ln!(
+        f,
+        "() => (showAll ? props.items : props.items.filter((item) => {active})),"
+    );
     ln!(f, "[props.items, showAll],");
     f.close(");");
     let total = ctx.call_api(&mut f, entity, "total", "visible");
     ln!(f, "const total = useMemo(() => {total}, [visible]);");
-    ln!(f, "const selected = visible.find((item) => item.id === selectedId);");
+    ln!(
+        f,
+        "const selected = visible.find((item) => item.id === selectedId);"
+    );
     let number = ctx.hubs.call(&mut f, "formatNumber", "total");
     let label = ctx.call_api(&mut f, entity, "describe", "selected");
     open!(f, "return (");
     open!(f, "<Stack gap={{2}}>");
-    open!(f, "<Card title=\"{}\" subtitle={{`${{visible.length}} shown`}}>", capitalized(w));
+    open!(
+        f,
+        "<Card title=\"{}\" subtitle={{`${{visible.length}} shown`}}>",
+        capitalized(w)
+    );
     open!(f, "<Table");
     ln!(f, "rows={{visible}}");
     ln!(f, "render={{(item) => (");
-    ln!(f, "  <{p}Row item={{item}} selected={{item.id === selectedId}} onSelect={{setSelectedId}} />");
+    ln!(
+        f,
+        "  <{p}Row item={{item}} selected={{item.id === selectedId}} onSelect={{setSelectedId}} />"
+    );
     ln!(f, ")}}");
     f.close("/>");
     f.close("</Card>");
     ln!(f, "<Text value={{`Total ${{{number}}}`}} />");
-    ln!(f, "{{selected ? <Badge label={{{label}}} tone=\"ok\" /> : null}}");
-    ln!(f, "{{selected ? <{p}Details item={{selected}} onClose={{() => setSelectedId(undefined)}} /> : null}}");
-    ln!(f, "<Button label={{showAll ? \"Live only\" : \"Show all\"}} tone=\"secondary\" onClick={{toggleAll}} />");
-    for (role, caption, tone) in [("svc.activate", "Activate", "primary"), ("svc.archive", "Archive", "danger")] {
+    ln!(
+        f,
+        "{{selected ? <Badge label={{{label}}} tone=\"ok\" /> : null}}"
+    );
+    ln!(
+        f,
+        "{{selected ? <{p}Details item={{selected}} onClose={{() => setSelectedId(undefined)}} /> : null}}"
+    );
+    ln!(
+        f,
+        "<Button label={{showAll ? \"Live only\" : \"Show all\"}} tone=\"secondary\" onClick={{toggleAll}} />"
+    );
+    for (role, caption, tone) in [
+        ("svc.activate", "Activate", "primary"),
+        ("svc.archive", "Archive", "danger"),
+    ] {
         open!(f, "<Button");
         ln!(f, "label=\"{caption}\"");
         ln!(f, "tone=\"{tone}\"");
@@ -206,14 +261,23 @@ fn page(ctx: &mut Ctx<'_>, app: usize, entity: usize) -> io::Result<()> {
         f.close("/>");
     }
     let refresh = ctx.call_method(&mut f, &service, entity, "svc.listActive", "");
-    ln!(f, "<Button label=\"Refresh\" tone=\"secondary\" onClick={{() => void {refresh}}} />");
+    ln!(
+        f,
+        "<Button label=\"Refresh\" tone=\"secondary\" onClick={{() => void {refresh}}} />"
+    );
     if e.has(Extra::Search) {
         let search = ctx.call_method(&mut f, &service, entity, "svc.search", "\"a\"");
-        ln!(f, "<Button label=\"Search\" tone=\"secondary\" onClick={{() => void {search}}} />");
+        ln!(
+            f,
+            "<Button label=\"Search\" tone=\"secondary\" onClick={{() => void {search}}} />"
+        );
     }
     if e.dto {
         let export = ctx.call_method(&mut f, &service, entity, "svc.exportCsv", "");
-        ln!(f, "<Button label=\"Export CSV\" tone=\"secondary\" onClick={{() => void {export}}} />");
+        ln!(
+            f,
+            "<Button label=\"Export CSV\" tone=\"secondary\" onClick={{() => void {export}}} />"
+        );
     }
     f.close("</Stack>");
     f.close(");");
@@ -233,9 +297,13 @@ fn capitalized(words: &str) -> String {
 /// `src/services.ts`: the services of every library the app uses.
 fn services(ctx: &mut Ctx<'_>, app: usize) -> io::Result<super::graph::Callable> {
     let pkg = ctx.packages[app].clone();
-    let mut f = ctx.file(format!("{}/src/services.ts", pkg.dir), &[
-        &format!("The services {} uses, one set per library, sharing one logger.", pkg.name),
-    ]);
+    let mut f = ctx.file(
+        format!("{}/src/services.ts", pkg.dir),
+        &[&format!(
+            "The services {} uses, one set per library, sharing one logger.",
+            pkg.name
+        )],
+    );
     let libraries: Vec<usize> = pkg
         .deps
         .iter()
@@ -253,7 +321,10 @@ fn services(ctx: &mut Ctx<'_>, app: usize) -> io::Result<super::graph::Callable>
     let callable = ctx.begin(&mut f, "createAppServices", Function, Exact);
     ctx.hubs.ty(&mut f, "Logger");
     f.doc(&["Builds the services of every library the app uses."]);
-    open!(f, "export function createAppServices(logger: Logger): AppServices {{");
+    open!(
+        f,
+        "export function createAppServices(logger: Logger): AppServices {{"
+    );
     open!(f, "return {{");
     for &lib in &libraries {
         let l = ctx.packages[lib].clone();
@@ -273,9 +344,13 @@ fn services(ctx: &mut Ctx<'_>, app: usize) -> io::Result<super::graph::Callable>
 /// `src/App.tsx`: a tab per page; only the open one renders.
 fn shell(ctx: &mut Ctx<'_>, app: usize, pages: &[usize]) -> io::Result<super::graph::Callable> {
     let pkg = ctx.packages[app].clone();
-    let mut f = ctx.file(format!("{}/src/App.tsx", pkg.dir), &[
-        &format!("The shell of {}: navigation and the open page.", pkg.name),
-    ]);
+    let mut f = ctx.file(
+        format!("{}/src/App.tsx", pkg.dir),
+        &[&format!(
+            "The shell of {}: navigation and the open page.",
+            pkg.name
+        )],
+    );
     f.ty(SpecKind::Relative, "./services", "AppServices");
     f.value(SpecKind::Package, "react", "useState");
     for name in ["Button", "Stack"] {
@@ -299,15 +374,28 @@ fn shell(ctx: &mut Ctx<'_>, app: usize, pages: &[usize]) -> io::Result<super::gr
         let n = ctx.entities[e].names.clone();
         open!(f, "<Button");
         ln!(f, "label=\"{}\"", capitalized(&n.words));
-        ln!(f, "tone={{tab === \"{}\" ? \"primary\" : \"secondary\"}}", n.kebab);
+        ln!(
+            f,
+            "tone={{tab === \"{}\" ? \"primary\" : \"secondary\"}}",
+            n.kebab
+        );
         ln!(f, "onClick={{() => setTab(\"{}\")}}", n.kebab);
         f.close("/>");
     }
     f.close("</nav>");
     for &e in pages {
         let n = ctx.entities[e].names.clone();
-        f.value(SpecKind::Relative, &format!("./pages/{}Page", n.pascal), &format!("{}Page", n.pascal));
-        ln!(f, "{{tab === \"{}\" ? <{}Page services={{props.services}} items={{[]}} /> : null}}", n.kebab, n.pascal);
+        f.value(
+            SpecKind::Relative,
+            &format!("./pages/{}Page", n.pascal),
+            &format!("{}Page", n.pascal),
+        );
+        ln!(
+            f,
+            "{{tab === \"{}\" ? <{}Page services={{props.services}} items={{[]}} /> : null}}",
+            n.kebab,
+            n.pascal
+        );
     }
     f.close("</Stack>");
     f.close(");");
@@ -324,9 +412,10 @@ fn main(
     _shell: &super::graph::Callable,
 ) -> io::Result<()> {
     let pkg = ctx.packages[app].clone();
-    let mut f: TsFile = ctx.file(format!("{}/src/main.tsx", pkg.dir), &[
-        &format!("Entry point of {}.", pkg.name),
-    ]);
+    let mut f: TsFile = ctx.file(
+        format!("{}/src/main.tsx", pkg.dir),
+        &[&format!("Entry point of {}.", pkg.name)],
+    );
     f.ty(SpecKind::Package, "react", "ReactElement");
     f.value(SpecKind::Relative, "./App", "App");
     f.value(SpecKind::Relative, "./services", "createAppServices");
@@ -334,11 +423,18 @@ fn main(
     ctx.begin(&mut f, "main", Function, Exact);
     f.doc(&["The root element, with services built for this process."]);
     open!(f, "export function main(): ReactElement {{");
-    let logger = ctx.hubs.call(&mut f, "createLogger", &format!("\"{}\", LogLevel.Info", pkg.name));
+    let logger = ctx.hubs.call(
+        &mut f,
+        "createLogger",
+        &format!("\"{}\", LogLevel.Info", pkg.name),
+    );
     ln!(f, "const logger = {logger};");
     let services = f.call(create_services, "logger");
     ln!(f, "const services = {services};");
-    ln!(f, "logger.info(\"started\", {{ libraries: Object.keys(services).length }});");
+    ln!(
+        f,
+        "logger.info(\"started\", {{ libraries: Object.keys(services).length }});"
+    );
     ln!(f, "return <App services={{services}} />;");
     close_block(&mut f);
     ctx.emit(f)

@@ -252,7 +252,10 @@ impl CallGraph {
             touched.clear();
             found.push((far.0, root, far.1));
         }
-        found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| self.ids[a.1].cmp(&self.ids[b.1])));
+        found.sort_by(|a, b| {
+            b.0.cmp(&a.0)
+                .then_with(|| self.ids[a.1].cmp(&self.ids[b.1]))
+        });
         // Longest first, one chain per end while there are enough distinct ends.
         let mut chosen: Vec<(usize, usize, usize)> = Vec::new();
         for &chain in &found {

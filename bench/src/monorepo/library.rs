@@ -22,7 +22,13 @@ pub(crate) fn write(ctx: &mut Ctx<'_>) -> io::Result<()> {
     let deps = choose_deps(ctx, number);
     let dist_exports = ctx.rng.percent(50);
     let package = ctx.packages.len();
-    ctx.packages.push(Package::new(PackageKind::Library, "packages", &slug, dist_exports, deps));
+    ctx.packages.push(Package::new(
+        PackageKind::Library,
+        "packages",
+        &slug,
+        dist_exports,
+        deps,
+    ));
 
     let count = ctx.rng.between(3, 7);
     for _ in 0..count {
@@ -84,23 +90,41 @@ fn choose_upstream(ctx: &mut Ctx<'_>, package: usize) -> Option<usize> {
 
 /// `src/internal/audit.ts`: helpers the services use that the package does not export.
 fn audit(ctx: &mut Ctx<'_>, package: usize) -> io::Result<()> {
-    let (dir, name) = (ctx.packages[package].dir.clone(), ctx.packages[package].name.clone());
-    let mut f = ctx.file(format!("{dir}/src/internal/audit.ts"), &[
-        &format!("Audit lines for the services of {name}."),
-        "Internal: the package's barrel does not export this module.",
-    ]);
+    let (dir, name) = (
+        ctx.packages[package].dir.clone(),
+        ctx.packages[package].name.clone(),
+    );
+    let mut f = ctx.file(
+        format!("{dir}/src/internal/audit.ts"),
+        &[
+            &format!("Audit lines for the services of {name}."),
+            "Internal: the package's barrel does not export this module.",
+        ],
+    );
     let line = ctx.begin(&mut f, "auditLine", Function, Exact);
     f.doc(&["One audit line: scope, operation, subject and time."]);
-    open!(f, "export function auditLine(scope: string, operation: string, subject: string): string {{");
+    open!(
+        f,
+        "export function auditLine(scope: string, operation: string, subject: string): string {{"
+    );
     let at = ctx.hubs.call(&mut f, "now", "");
     let when = ctx.hubs.call(&mut f, "formatTimestamp", &at);
-    ln!(f, "return `[${{scope}}] ${{operation}} ${{subject}} at ${{{when}}}`;");
+    ln!(
+        f,
+        "return `[${{scope}}] ${{operation}} ${{subject}} at ${{{when}}}`;"
+    );
     close_block(&mut f);
     let trail = ctx.begin(&mut f, "auditTrail", Function, Exact);
     f.doc(&["Numbered audit lines replaying `subjects` in order."]);
-    open!(f, "export function auditTrail(scope: string, subjects: readonly string[]): string[] {{");
+    open!(
+        f,
+        "export function auditTrail(scope: string, subjects: readonly string[]): string[] {{"
+    );
     let call = f.call(&line, "scope, \"replay\", subject");
-    ln!(f, "return subjects.map((subject, index) => `${{index + 1}}. ${{{call}}}`);");
+    ln!(
+        f,
+        "return subjects.map((subject, index) => `${{index + 1}}. ${{{call}}}`);"
+    );
     close_block(&mut f);
     ctx.packages[package].audit = Some(trail);
     ctx.emit(f)
@@ -110,16 +134,28 @@ fn audit(ctx: &mut Ctx<'_>, package: usize) -> io::Result<()> {
 /// builds them in dependency order.
 fn module(ctx: &mut Ctx<'_>, package: usize) -> io::Result<()> {
     let pkg = ctx.packages[package].clone();
-    let mut f = ctx.file(format!("{}/src/module.ts", pkg.dir), &[
-        &format!("Wiring of {}: every service over in-memory storage.", pkg.name),
-        "Hosts with real storage build the services themselves from the same parts.",
-    ]);
+    let mut f = ctx.file(
+        format!("{}/src/module.ts", pkg.dir),
+        &[
+            &format!(
+                "Wiring of {}: every service over in-memory storage.",
+                pkg.name
+            ),
+            "Hosts with real storage build the services themselves from the same parts.",
+        ],
+    );
     let services = format!("{}Services", pkg.pascal);
     f.doc(&[&format!("The services of {}, by entity.", pkg.name)]);
     open!(f, "export interface {services} {{");
     for &index in &pkg.entities {
         let n = ctx.entities[index].names.clone();
-        ctx.import_entity(&mut f, index, "service", &format!("{}Service", n.pascal), true);
+        ctx.import_entity(
+            &mut f,
+            index,
+            "service",
+            &format!("{}Service", n.pascal),
+            true,
+        );
         ln!(f, "{}: {}Service;", n.camel, n.pascal);
     }
     close_block(&mut f);
@@ -128,16 +164,34 @@ fn module(ctx: &mut Ctx<'_>, package: usize) -> io::Result<()> {
     let callable = ctx.begin(&mut f, &factory, Function, Exact);
     ctx.hubs.ty(&mut f, "Logger");
     ctx.hubs.value(&mut f, "EventBus");
-    f.doc(&[&format!("Builds every service of {}; `logger` is shared by all.", pkg.name)]);
-    open!(f, "export function {factory}(logger: Logger): {services} {{");
+    f.doc(&[&format!(
+        "Builds every service of {}; `logger` is shared by all.",
+        pkg.name
+    )]);
+    open!(
+        f,
+        "export function {factory}(logger: Logger): {services} {{"
+    );
     for &index in &pkg.entities {
         let e = ctx.entities[index].clone();
         let (p, c) = (&e.names.pascal, &e.names.camel);
         ctx.import_entity(&mut f, index, "service", &format!("{p}Service"), false);
-        ctx.import_entity(&mut f, index, "repository", &format!("InMemory{p}Repository"), false);
+        ctx.import_entity(
+            &mut f,
+            index,
+            "repository",
+            &format!("InMemory{p}Repository"),
+            false,
+        );
         ctx.import_entity(&mut f, index, "model", &format!("{p}Event"), true);
         let repo = if e.cached {
-            ctx.import_entity(&mut f, index, "repository", &format!("Cached{p}Repository"), false);
+            ctx.import_entity(
+                &mut f,
+                index,
+                "repository",
+                &format!("Cached{p}Repository"),
+                false,
+            );
             format!("new Cached{p}Repository(new InMemory{p}Repository())")
         } else {
             format!("new InMemory{p}Repository()")
@@ -166,15 +220,30 @@ fn module(ctx: &mut Ctx<'_>, package: usize) -> io::Result<()> {
 fn barrel(ctx: &mut Ctx<'_>, package: usize) -> io::Result<()> {
     let pkg = ctx.packages[package].clone();
     let path = format!("{}/src/index.ts", pkg.dir);
-    let mut f = ctx.file(path.clone(), &[
-        &format!("Public API of {}.", pkg.name),
-        "Feature folders are re-exported whole; internal/ stays private.",
-    ]);
+    let mut f = ctx.file(
+        path.clone(),
+        &[
+            &format!("Public API of {}.", pkg.name),
+            "Feature folders are re-exported whole; internal/ stays private.",
+        ],
+    );
     for &index in &pkg.entities {
         let feature = ctx.entities[index].feature().to_owned();
-        ln!(f, "export * from \"{}\";", relative(&path, &format!("{}/src/{feature}", pkg.dir)));
+        ln!(
+            f,
+            "export * from \"{}\";",
+            relative(&path, &format!("{}/src/{feature}", pkg.dir))
+        );
     }
-    ln!(f, "export {{ create{}Services }} from \"./module\";", pkg.pascal);
-    ln!(f, "export type {{ {}Services }} from \"./module\";", pkg.pascal);
+    ln!(
+        f,
+        "export {{ create{}Services }} from \"./module\";",
+        pkg.pascal
+    );
+    ln!(
+        f,
+        "export type {{ {}Services }} from \"./module\";",
+        pkg.pascal
+    );
     ctx.emit(f)
 }

@@ -71,7 +71,11 @@ pub(crate) fn write(ctx: &mut Ctx<'_>, options: &GenOptions) -> io::Result<Manif
             name: p.name.clone(),
             dir: p.dir.clone(),
             kind: p.kind.name(),
-            deps: p.deps.iter().map(|&d| ctx.packages[d].name.clone()).collect(),
+            deps: p
+                .deps
+                .iter()
+                .map(|&d| ctx.packages[d].name.clone())
+                .collect(),
         })
         .collect();
     let manifest = Manifest {

@@ -143,15 +143,27 @@ const EXTRAS: [(&str, FieldType, &str); 12] = [
     ("email", FieldType::Text, "Contact address"),
     ("region", FieldType::Text, "Region code, e.g. `eu-west`"),
     ("ownerId", FieldType::Text, "Who is responsible"),
-    ("archivedReason", FieldType::OptionalText, "Why it was archived, if it was"),
+    (
+        "archivedReason",
+        FieldType::OptionalText,
+        "Why it was archived, if it was",
+    ),
     ("tags", FieldType::Tags, "Free-form labels for filtering"),
     ("notes", FieldType::OptionalText, "Notes for operators"),
-    ("externalRef", FieldType::OptionalText, "Reference in the upstream system"),
+    (
+        "externalRef",
+        FieldType::OptionalText,
+        "Reference in the upstream system",
+    ),
     ("locale", FieldType::Text, "BCP 47 language tag"),
     ("rating", FieldType::Number, "Average rating, 0 to 5"),
     ("verified", FieldType::Flag, "Whether a person checked it"),
     ("code", FieldType::Text, "Short code shown in reports"),
-    ("sortOrder", FieldType::Number, "Position in manual orderings"),
+    (
+        "sortOrder",
+        FieldType::Number,
+        "Position in manual orderings",
+    ),
 ];
 
 /// Extra statuses beyond `Draft`, `Active` and `Archived`.
@@ -300,10 +312,7 @@ impl Entity {
     pub(crate) fn api(&self, role: &str) -> &ApiItem {
         match self.api.get(role) {
             Some(callable) => callable,
-            None => panic!(
-                "generator bug: {} has no `{role}`",
-                self.names.pascal
-            ),
+            None => panic!("generator bug: {} has no `{role}`", self.names.pascal),
         }
     }
 

@@ -27,7 +27,11 @@ fn same_seed_and_size_give_the_same_bytes() {
     let (_, second) = tree(30_000, 7);
     assert_eq!(first.len(), second.len());
     for (path, text) in &first {
-        assert_eq!(second.get(path), Some(text), "{path} differs between two runs");
+        assert_eq!(
+            second.get(path),
+            Some(text),
+            "{path} differs between two runs"
+        );
     }
     let (_, other) = tree(30_000, 8);
     assert_ne!(first, other, "another seed must give another tree");
@@ -67,7 +71,12 @@ fn manifest_samples_name_symbols_the_tree_defines() {
     assert_eq!(written["source_lines"], manifest.source_lines);
     assert_eq!(manifest.calls.samples.len(), 20);
     assert!(manifest.calls.chains.len() >= 3);
-    let mut ids: Vec<&str> = manifest.calls.samples.iter().map(|s| s.id.as_str()).collect();
+    let mut ids: Vec<&str> = manifest
+        .calls
+        .samples
+        .iter()
+        .map(|s| s.id.as_str())
+        .collect();
     for chain in &manifest.calls.chains {
         assert!(chain.hops >= 3);
         ids.push(&chain.from);
@@ -131,7 +140,10 @@ impl<'a> Resolver<'a> {
                 let target = targets[0].as_str().unwrap_or_default();
                 aliases.push((
                     pattern.trim_end_matches('*').to_owned(),
-                    target.trim_start_matches("./").trim_end_matches('*').to_owned(),
+                    target
+                        .trim_start_matches("./")
+                        .trim_end_matches('*')
+                        .to_owned(),
                 ));
             }
         }
@@ -143,7 +155,11 @@ impl<'a> Resolver<'a> {
                 packages.push((name, dir.to_owned(), manifest));
             }
         }
-        Resolver { files, aliases, packages }
+        Resolver {
+            files,
+            aliases,
+            packages,
+        }
     }
 
     fn file(&self, base: &str) -> Option<String> {
@@ -176,9 +192,10 @@ impl<'a> Resolver<'a> {
         if spec == "react" || spec == "react/jsx-runtime" {
             return Some(Via::External);
         }
-        let (name, dir, manifest) = self.packages.iter().find(|(name, _, _)| {
-            spec == name || spec.starts_with(&format!("{name}/"))
-        })?;
+        let (name, dir, manifest) = self
+            .packages
+            .iter()
+            .find(|(name, _, _)| spec == name || spec.starts_with(&format!("{name}/")))?;
         let subpath = format!(".{}", &spec[name.len()..]);
         let Some(exports) = manifest["exports"].as_object() else {
             let main = manifest["main"].as_str()?.trim_start_matches("./");
@@ -200,7 +217,8 @@ impl<'a> Resolver<'a> {
             .strip_prefix("./dist/")?
             .strip_suffix(".d.ts")?
             .to_owned();
-        self.file(&format!("{dir}/src/{source}")).map(|_| Via::PackageDist)
+        self.file(&format!("{dir}/src/{source}"))
+            .map(|_| Via::PackageDist)
     }
 }
 
@@ -254,7 +272,10 @@ fn size_presets_and_relative_specifiers() {
     assert_eq!(parse_size("12345"), Some(12_345));
     assert_eq!(parse_size("lots"), None);
     assert_eq!(relative("p/a/src/x/x.ts", "p/a/src/x/x.model"), "./x.model");
-    assert_eq!(relative("p/a/src/x/x.ts", "p/a/src/y/y.model"), "../y/y.model");
+    assert_eq!(
+        relative("p/a/src/x/x.ts", "p/a/src/y/y.model"),
+        "../y/y.model"
+    );
     assert_eq!(relative("p/a/src/index.ts", "p/a/src/y"), "./y");
 }
 

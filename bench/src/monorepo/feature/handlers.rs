@@ -7,7 +7,6 @@ use std::io;
 use super::{module_path, signature};
 use crate::monorepo::Ctx;
 use crate::monorepo::code::{SpecKind, TsFile, close_block, ln, open};
-use crate::monorepo::graph::Sampling::Exact;
 use crate::monorepo::graph::SymKind::Function;
 use crate::monorepo::plan::{Entity, Extra};
 
@@ -43,21 +42,117 @@ enum Body {
 
 fn routes(e: &Entity) -> Vec<Route> {
     let mut routes = vec![
-        Route { role: "h.create", route: "POST /", name: "Create", method: "svc.create", body: Body::Create },
-        Route { role: "h.get", route: "GET /:id", name: "Get", method: "svc.get", body: Body::ById },
-        Route { role: "h.update", route: "PATCH /:id", name: "Update", method: "svc.update", body: Body::Patch },
-        Route { role: "h.activate", route: "POST /:id/activate", name: "Activate", method: "svc.activate", body: Body::ById },
-        Route { role: "h.archive", route: "POST /:id/archive", name: "Archive", method: "svc.archive", body: Body::ById },
-        Route { role: "h.list", route: "GET /", name: "List", method: "svc.listActive", body: Body::Labels },
-        Route { role: "h.summary", route: "GET /summary", name: "Summary", method: "svc.summarize", body: Body::Plain },
+        Route {
+            role: "h.create",
+            route: "POST /",
+            name: "Create",
+            method: "svc.create",
+            body: Body::Create,
+        },
+        Route {
+            role: "h.get",
+            route: "GET /:id",
+            name: "Get",
+            method: "svc.get",
+            body: Body::ById,
+        },
+        Route {
+            role: "h.update",
+            route: "PATCH /:id",
+            name: "Update",
+            method: "svc.update",
+            body: Body::Patch,
+        },
+        Route {
+            role: "h.activate",
+            route: "POST /:id/activate",
+            name: "Activate",
+            method: "svc.activate",
+            body: Body::ById,
+        },
+        Route {
+            role: "h.archive",
+            route: "POST /:id/archive",
+            name: "Archive",
+            method: "svc.archive",
+            body: Body::ById,
+        },
+        Route {
+            role: "h.list",
+            route: "GET /",
+            name: "List",
+            method: "svc.listActive",
+            body: Body::Labels,
+        },
+        Route {
+            role: "h.summary",
+            route: "GET /summary",
+            name: "Summary",
+            method: "svc.summarize",
+            body: Body::Plain,
+        },
     ];
     let optional = [
-        (Extra::Search, Route { role: "h.search", route: "GET /search", name: "Search", method: "svc.search", body: Body::Query }),
-        (Extra::Page, Route { role: "h.page", route: "GET /pages", name: "Page", method: "svc.page", body: Body::Numbered }),
-        (Extra::Ranked, Route { role: "h.ranked", route: "GET /top", name: "Ranked", method: "svc.ranked", body: Body::Labels }),
-        (Extra::Total, Route { role: "h.total", route: "GET /total", name: "Total", method: "svc.total", body: Body::Plain }),
-        (Extra::GroupByStatus, Route { role: "h.groups", route: "GET /by-status", name: "Groups", method: "svc.groupByStatus", body: Body::Groups }),
-        (Extra::CountActive, Route { role: "h.count", route: "GET /count", name: "Count", method: "svc.countActive", body: Body::Plain }),
+        (
+            Extra::Search,
+            Route {
+                role: "h.search",
+                route: "GET /search",
+                name: "Search",
+                method: "svc.search",
+                body: Body::Query,
+            },
+        ),
+        (
+            Extra::Page,
+            Route {
+                role: "h.page",
+                route: "GET /pages",
+                name: "Page",
+                method: "svc.page",
+                body: Body::Numbered,
+            },
+        ),
+        (
+            Extra::Ranked,
+            Route {
+                role: "h.ranked",
+                route: "GET /top",
+                name: "Ranked",
+                method: "svc.ranked",
+                body: Body::Labels,
+            },
+        ),
+        (
+            Extra::Total,
+            Route {
+                role: "h.total",
+                route: "GET /total",
+                name: "Total",
+                method: "svc.total",
+                body: Body::Plain,
+            },
+        ),
+        (
+            Extra::GroupByStatus,
+            Route {
+                role: "h.groups",
+                route: "GET /by-status",
+                name: "Groups",
+                method: "svc.groupByStatus",
+                body: Body::Groups,
+            },
+        ),
+        (
+            Extra::CountActive,
+            Route {
+                role: "h.count",
+                route: "GET /count",
+                name: "Count",
+                method: "svc.countActive",
+                body: Body::Plain,
+            },
+        ),
     ];
     for (extra, route) in optional {
         if e.has(extra) {
@@ -65,10 +160,22 @@ fn routes(e: &Entity) -> Vec<Route> {
         }
     }
     if e.dto {
-        routes.push(Route { role: "h.export", route: "GET /export.csv", name: "Export", method: "svc.exportCsv", body: Body::Plain });
+        routes.push(Route {
+            role: "h.export",
+            route: "GET /export.csv",
+            name: "Export",
+            method: "svc.exportCsv",
+            body: Body::Plain,
+        });
     }
     if e.policies > 0 {
-        routes.push(Route { role: "h.review", route: "GET /:id/review", name: "Review", method: "svc.review", body: Body::ById });
+        routes.push(Route {
+            role: "h.review",
+            route: "GET /:id/review",
+            name: "Review",
+            method: "svc.review",
+            body: Body::ById,
+        });
     }
     routes
 }
@@ -83,12 +190,16 @@ pub(super) fn write(ctx: &mut Ctx<'_>, index: usize) -> io::Result<()> {
     ];
     let header: Vec<&str> = header.iter().map(String::as_str).collect();
     let mut f = ctx.file(module_path(ctx, &e, "handlers"), &header);
-    f.ty(SpecKind::Relative, &format!("./{k}.service"), &format!("{p}Service"));
+    f.ty(
+        SpecKind::Relative,
+        &format!("./{k}.service"),
+        &format!("{p}Service"),
+    );
     let model = format!("./{k}.model");
     ctx.hubs.ty(&mut f, "Response");
     for route in routes(&e) {
         let name = format!("handle{}{p}", route.name);
-        ctx.begin_api(&mut f, index, route.role, "handlers", &name, Function, Exact);
+        ctx.begin_api(&mut f, index, route.role, "handlers", &name, Function);
         f.doc(&[&format!("`{}`: {}.", route.route, doc_of(route.body, w))]);
         let service = format!("service: {p}Service");
         let (params, result) = match route.body {
@@ -96,7 +207,10 @@ pub(super) fn write(ctx: &mut Ctx<'_>, index: usize) -> io::Result<()> {
                 ctx.hubs.ty(&mut f, "Request");
                 f.ty(SpecKind::Relative, &model, &format!("{p}Input"));
                 f.ty(SpecKind::Relative, &model, p);
-                (vec![service, format!("request: Request<{p}Input>")], p.clone())
+                (
+                    vec![service, format!("request: Request<{p}Input>")],
+                    p.clone(),
+                )
             }
             Body::ById | Body::Patch => {
                 ctx.hubs.ty(&mut f, "Request");
@@ -160,7 +274,11 @@ pub(super) fn write(ctx: &mut Ctx<'_>, index: usize) -> io::Result<()> {
                 ln!(f, "return {bad};");
                 f.close("}");
                 open!(f, "try {{");
-                let args = if matches!(route.body, Body::Patch) { "id, request.body" } else { "id" };
+                let args = if matches!(route.body, Body::Patch) {
+                    "id, request.body"
+                } else {
+                    "id"
+                };
                 let result = call(ctx, &mut f, args);
                 let response = ctx.hubs.call(&mut f, "respond", &format!("await {result}"));
                 ln!(f, "return {response};");
@@ -178,7 +296,9 @@ pub(super) fn write(ctx: &mut Ctx<'_>, index: usize) -> io::Result<()> {
                 let items = call(ctx, &mut f, "");
                 ln!(f, "const items = await {items};");
                 let label = ctx.call_api(&mut f, index, "describe", "item");
-                let response = ctx.hubs.call(&mut f, "respond", &format!("items.map((item) => {label})"));
+                let response =
+                    ctx.hubs
+                        .call(&mut f, "respond", &format!("items.map((item) => {label})"));
                 ln!(f, "return {response};");
             }
             Body::Plain => {
@@ -191,12 +311,20 @@ pub(super) fn write(ctx: &mut Ctx<'_>, index: usize) -> io::Result<()> {
                 let found = call(ctx, &mut f, "text");
                 ln!(f, "const found = await {found};");
                 let label = ctx.call_api(&mut f, index, "describe", "item");
-                let response = ctx.hubs.call(&mut f, "respond", &format!("found.map((item) => {label})"));
+                let response =
+                    ctx.hubs
+                        .call(&mut f, "respond", &format!("found.map((item) => {label})"));
                 ln!(f, "return {response};");
             }
             Body::Numbered => {
-                ln!(f, "// Missing or malformed page numbers mean the first page.");
-                ln!(f, "const n = Number.parseInt(request.query.page ?? \"1\", 10);");
+                ln!(
+                    f,
+                    "// Missing or malformed page numbers mean the first page."
+                );
+                ln!(
+                    f,
+                    "const n = Number.parseInt(request.query.page ?? \"1\", 10);"
+                );
                 let page = call(ctx, &mut f, "Number.isNaN(n) ? 1 : n");
                 let response = ctx.hubs.call(&mut f, "respond", &format!("await {page}"));
                 ln!(f, "return {response};");
@@ -222,17 +350,26 @@ pub(super) fn write(ctx: &mut Ctx<'_>, index: usize) -> io::Result<()> {
 fn route_table(ctx: &mut Ctx<'_>, f: &mut TsFile, e: &Entity) {
     let (p, c, k) = (&e.names.pascal, &e.names.camel, &e.names.kebab);
     ctx.hubs.ty(f, "Request");
-    f.doc(&[&format!("A route of the {k} feature: method, path and handler.")]);
+    f.doc(&[&format!(
+        "A route of the {k} feature: method, path and handler."
+    )]);
     open!(f, "export interface {p}Route {{");
     ln!(f, "method: \"GET\" | \"POST\" | \"PATCH\";");
     ln!(f, "path: string;");
-    ln!(f, "handle: (service: {p}Service, request: Request<never>) => Promise<Response<unknown>>;");
+    ln!(
+        f,
+        "handle: (service: {p}Service, request: Request<never>) => Promise<Response<unknown>>;"
+    );
     close_block(f);
     f.doc(&[&format!("Every route of the feature, relative to `/{k}s`.")]);
     open!(f, "export const {c}Routes: readonly {p}Route[] = [");
     for route in routes(e) {
         let (method, path) = route.route.split_once(' ').unwrap_or(("GET", route.route));
-        ln!(f, "{{ method: \"{method}\", path: \"{path}\", handle: handle{}{p} }},", route.name);
+        ln!(
+            f,
+            "{{ method: \"{method}\", path: \"{path}\", handle: handle{}{p} }},",
+            route.name
+        );
     }
     f.close("];");
 }

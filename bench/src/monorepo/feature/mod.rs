@@ -48,8 +48,8 @@ impl Ctx<'_> {
         callable
     }
 
-    /// Like [`Ctx::begin`], and records the callable as `role` of entity `index`, found in
-    /// its feature module `module`.
+    /// Like [`Ctx::begin`] for a symbol every call of which is recorded, and records the
+    /// callable as `role` of entity `index`, found in its feature module `module`.
     pub(crate) fn begin_api(
         &mut self,
         file: &mut TsFile,
@@ -58,9 +58,8 @@ impl Ctx<'_> {
         module: &'static str,
         symbol: &str,
         kind: SymKind,
-        sampling: Sampling,
     ) -> Callable {
-        let callable = self.begin(file, symbol, kind, sampling);
+        let callable = self.begin(file, symbol, kind, Sampling::Exact);
         self.entities[index].api.insert(
             role,
             ApiItem {
@@ -126,7 +125,11 @@ fn barrel(ctx: &mut Ctx<'_>, index: usize) -> io::Result<()> {
     let k = &e.names.kebab;
     ln!(f, "export * from \"./{k}.model\";");
     ln!(f, "export * from \"./{k}.repository\";");
-    ln!(f, "export {{ {}Service }} from \"./{k}.service\";", e.names.pascal);
+    ln!(
+        f,
+        "export {{ {}Service }} from \"./{k}.service\";",
+        e.names.pascal
+    );
     if ctx.rng.percent(50) {
         ln!(f, "export * from \"./{k}.handlers\";");
     } else {

@@ -7,7 +7,6 @@ use std::io;
 use super::{module_path, signature};
 use crate::monorepo::Ctx;
 use crate::monorepo::code::{close_block, ln, open};
-use crate::monorepo::graph::Sampling::Exact;
 use crate::monorepo::graph::SymKind::Function;
 use crate::monorepo::plan::FieldType;
 
@@ -23,7 +22,9 @@ pub(super) fn write(ctx: &mut Ctx<'_>, index: usize) -> io::Result<()> {
     let upstream = e.upstream.map(|u| ctx.entities[u].names.clone());
 
     let snake = k.replace('-', "_").to_uppercase();
-    f.doc(&[&format!("How many {w} records a list shows unless asked for more.")]);
+    f.doc(&[&format!(
+        "How many {w} records a list shows unless asked for more."
+    )]);
     ln!(f, "export const {snake}_PAGE_SIZE = 25;");
     ln!(f);
     f.doc(&[&format!("Lifecycle of a {w}.")]);
@@ -61,23 +62,44 @@ pub(super) fn write(ctx: &mut Ctx<'_>, index: usize) -> io::Result<()> {
     }
     close_block(&mut f);
 
-    f.doc(&[&format!("What a caller supplies to create a {w}; the rest is assigned.")]);
-    ln!(f, "export type {p}Input = Omit<{p}, \"id\" | \"status\" | \"createdAt\" | \"updatedAt\">;");
+    f.doc(&[&format!(
+        "What a caller supplies to create a {w}; the rest is assigned."
+    )]);
+    ln!(
+        f,
+        "export type {p}Input = Omit<{p}, \"id\" | \"status\" | \"createdAt\" | \"updatedAt\">;"
+    );
     ln!(f);
     f.doc(&["The fields a caller may change later."]);
     ln!(f, "export type {p}Patch = Partial<{p}Input>;");
     ln!(f);
     ctx.hubs.ty(&mut f, "DomainEvent");
-    f.doc(&[&format!("Published when a {w} is created or changes status.")]);
-    ln!(f, "export type {p}Event = DomainEvent<{{ id: {p}Id; status: {p}Status }}>;");
+    f.doc(&[&format!(
+        "Published when a {w} is created or changes status."
+    )]);
+    ln!(
+        f,
+        "export type {p}Event = DomainEvent<{{ id: {p}Id; status: {p}Status }}>;"
+    );
     ln!(f);
 
-    ctx.begin_api(&mut f, index, "create", "model", &format!("create{p}"), Function, Exact);
+    ctx.begin_api(
+        &mut f,
+        index,
+        "create",
+        "model",
+        &format!("create{p}"),
+        Function,
+    );
     f.doc(&[&format!("A new draft {w} from `input`, after checking it.")]);
     open!(f, "export function create{p}(input: {p}Input): {p} {{");
-    let check = ctx.hubs.call(&mut f, "assertNonEmpty", "input.name, \"name\"");
+    let check = ctx
+        .hubs
+        .call(&mut f, "assertNonEmpty", "input.name, \"name\"");
     ln!(f, "{check};");
-    let check = ctx.hubs.call(&mut f, "assertNonNegative", &format!("input.{m}, \"{m}\""));
+    let check = ctx
+        .hubs
+        .call(&mut f, "assertNonNegative", &format!("input.{m}, \"{m}\""));
     ln!(f, "{check};");
     let now = ctx.hubs.call(&mut f, "now", "");
     ln!(f, "const at = {now};");
@@ -91,35 +113,66 @@ pub(super) fn write(ctx: &mut Ctx<'_>, index: usize) -> io::Result<()> {
     f.close("};");
     close_block(&mut f);
 
-    ctx.begin_api(&mut f, index, "isActive", "model", &format!("is{p}Active"), Function, Exact);
+    ctx.begin_api(
+        &mut f,
+        index,
+        "isActive",
+        "model",
+        &format!("is{p}Active"),
+        Function,
+    );
     f.doc(&[&format!("Whether a {w} counts as live.")]);
     open!(f, "export function is{p}Active(item: {p}): boolean {{");
     ln!(f, "return item.status === {p}Status.Active;");
     close_block(&mut f);
 
-    ctx.begin_api(&mut f, index, "describe", "model", &format!("describe{p}"), Function, Exact);
+    ctx.begin_api(
+        &mut f,
+        index,
+        "describe",
+        "model",
+        &format!("describe{p}"),
+        Function,
+    );
     f.doc(&["A one-line label for lists and logs."]);
     open!(f, "export function describe{p}(item: {p}): string {{");
-    ln!(f, "// Names come from users and can be long; lists have one line per item.");
+    ln!(
+        f,
+        "// Names come from users and can be long; lists have one line per item."
+    );
     let name = ctx.hubs.call(&mut f, "truncate", "item.name, 48");
     ln!(f, "return `${{{name}}} (${{item.status}})`;");
     close_block(&mut f);
 
-    ctx.begin_api(&mut f, index, "validate", "model", &format!("validate{p}"), Function, Exact);
-    f.doc(&[&format!("Throws unless `item` keeps the invariants of a stored {w}.")]);
+    ctx.begin_api(
+        &mut f,
+        index,
+        "validate",
+        "model",
+        &format!("validate{p}"),
+        Function,
+    );
+    f.doc(&[&format!(
+        "Throws unless `item` keeps the invariants of a stored {w}."
+    )]);
     open!(f, "export function validate{p}(item: {p}): void {{");
     let check = ctx.hubs.call(&mut f, "assertNonEmpty", "item.id, \"id\"");
     ln!(f, "{check};");
-    let check = ctx.hubs.call(&mut f, "assertNonEmpty", "item.name, \"name\"");
+    let check = ctx
+        .hubs
+        .call(&mut f, "assertNonEmpty", "item.name, \"name\"");
     ln!(f, "{check};");
-    let check = ctx.hubs.call(&mut f, "assertNonNegative", &format!("item.{m}, \"{m}\""));
+    let check = ctx
+        .hubs
+        .call(&mut f, "assertNonNegative", &format!("item.{m}, \"{m}\""));
     ln!(f, "{check};");
     for field in &e.fields {
         let call = match field.ty {
-            FieldType::Text => {
-                ctx.hubs
-                    .call(&mut f, "assertNonEmpty", &format!("item.{0}, \"{0}\"", field.name))
-            }
+            FieldType::Text => ctx.hubs.call(
+                &mut f,
+                "assertNonEmpty",
+                &format!("item.{0}, \"{0}\"", field.name),
+            ),
             FieldType::Number => ctx.hubs.call(
                 &mut f,
                 "assertNonNegative",
@@ -131,11 +184,21 @@ pub(super) fn write(ctx: &mut Ctx<'_>, index: usize) -> io::Result<()> {
     }
     open!(f, "if (item.updatedAt < item.createdAt) {{");
     ctx.hubs.value(&mut f, "ValidationError");
-    ln!(f, "throw new ValidationError(\"updatedAt\", \"is before createdAt\");");
+    ln!(
+        f,
+        "throw new ValidationError(\"updatedAt\", \"is before createdAt\");"
+    );
     f.close("}");
     close_block(&mut f);
 
-    ctx.begin_api(&mut f, index, "applyPatch", "model", &format!("apply{p}Patch"), Function, Exact);
+    ctx.begin_api(
+        &mut f,
+        index,
+        "applyPatch",
+        "model",
+        &format!("apply{p}Patch"),
+        Function,
+    );
     f.doc(&["`item` with `patch` applied; the identity and the lifecycle are kept."]);
     signature(
         &mut f,
@@ -143,10 +206,20 @@ pub(super) fn write(ctx: &mut Ctx<'_>, index: usize) -> io::Result<()> {
         &[format!("item: {p}"), format!("patch: {p}Patch")],
         &format!(": {p} {{"),
     );
-    ln!(f, "return {{ ...item, ...patch, id: item.id, status: item.status }};");
+    ln!(
+        f,
+        "return {{ ...item, ...patch, id: item.id, status: item.status }};"
+    );
     close_block(&mut f);
 
-    ctx.begin_api(&mut f, index, "score", "model", &format!("score{p}"), Function, Exact);
+    ctx.begin_api(
+        &mut f,
+        index,
+        "score",
+        "model",
+        &format!("score{p}"),
+        Function,
+    );
     f.doc(&["A rank for ordering: higher first; live records before the others."]);
     open!(f, "export function score{p}(item: {p}): number {{");
     ln!(f, "const base = item.{m};");
@@ -159,9 +232,19 @@ pub(super) fn write(ctx: &mut Ctx<'_>, index: usize) -> io::Result<()> {
     ln!(f, "return {active} ? base * 2 * bonus : base * bonus;");
     close_block(&mut f);
 
-    ctx.begin_api(&mut f, index, "parseStatus", "model", &format!("parse{p}Status"), Function, Exact);
+    ctx.begin_api(
+        &mut f,
+        index,
+        "parseStatus",
+        "model",
+        &format!("parse{p}Status"),
+        Function,
+    );
     f.doc(&["Reads a status from text; anything unknown is a draft."]);
-    open!(f, "export function parse{p}Status(value: string): {p}Status {{");
+    open!(
+        f,
+        "export function parse{p}Status(value: string): {p}Status {{"
+    );
     open!(f, "switch (value) {{");
     for status in e.all_statuses() {
         if status != "Draft" {
@@ -175,17 +258,29 @@ pub(super) fn write(ctx: &mut Ctx<'_>, index: usize) -> io::Result<()> {
     close_block(&mut f);
 
     if e.dto {
-        dto(ctx, &mut f, index, upstream.as_ref().map(|u| u.camel.as_str()));
+        dto(
+            ctx,
+            &mut f,
+            index,
+            upstream.as_ref().map(|u| u.camel.as_str()),
+        );
     }
     super::rules::write(ctx, &mut f, index);
     ctx.emit(f)
 }
 
 /// The wire form and its converters.
-fn dto(ctx: &mut Ctx<'_>, f: &mut crate::monorepo::code::TsFile, index: usize, upstream: Option<&str>) {
+fn dto(
+    ctx: &mut Ctx<'_>,
+    f: &mut crate::monorepo::code::TsFile,
+    index: usize,
+    upstream: Option<&str>,
+) {
     let e = ctx.entities[index].clone();
     let (p, w, m) = (&e.names.pascal, &e.names.words, e.measure);
-    f.doc(&[&format!("The wire form of a {w}: dates as ISO text, the status as text.")]);
+    f.doc(&[&format!(
+        "The wire form of a {w}: dates as ISO text, the status as text."
+    )]);
     open!(f, "export interface {p}Dto {{");
     ln!(f, "id: string;");
     ln!(f, "name: string;");
@@ -206,7 +301,7 @@ fn dto(ctx: &mut Ctx<'_>, f: &mut crate::monorepo::code::TsFile, index: usize, u
     ln!(f, "updatedAt: string;");
     close_block(f);
 
-    ctx.begin_api(f, index, "toDto", "model", &format!("to{p}Dto"), Function, Exact);
+    ctx.begin_api(f, index, "toDto", "model", &format!("to{p}Dto"), Function);
     f.doc(&[&format!("A {w} in its wire form.")]);
     open!(f, "export function to{p}Dto(item: {p}): {p}Dto {{");
     open!(f, "return {{");
@@ -229,7 +324,14 @@ fn dto(ctx: &mut Ctx<'_>, f: &mut crate::monorepo::code::TsFile, index: usize, u
     f.close("};");
     close_block(f);
 
-    ctx.begin_api(f, index, "fromDto", "model", &format!("from{p}Dto"), Function, Exact);
+    ctx.begin_api(
+        f,
+        index,
+        "fromDto",
+        "model",
+        &format!("from{p}Dto"),
+        Function,
+    );
     f.doc(&["Reads the wire form back; an unknown status becomes a draft."]);
     open!(f, "export function from{p}Dto(dto: {p}Dto): {p} {{");
     open!(f, "return {{");

@@ -22,8 +22,13 @@ pub(super) fn write(ctx: &mut Ctx<'_>, index: usize) -> io::Result<()> {
     f.value(SpecKind::Relative, &model, &format!("{p}Status"));
 
     ctx.hubs.ty(&mut f, "Repository");
-    f.doc(&[&format!("Storage of {w} records; services depend on this, never on a class.")]);
-    open!(f, "export interface {p}Repository extends Repository<{p}, {p}Id> {{");
+    f.doc(&[&format!(
+        "Storage of {w} records; services depend on this, never on a class."
+    )]);
+    open!(
+        f,
+        "export interface {p}Repository extends Repository<{p}, {p}Id> {{"
+    );
     f.doc(&["Records in `status`, in no particular order."]);
     ln!(f, "findByStatus(status: {p}Status): Promise<{p}[]>;");
     ln!(f);
@@ -32,7 +37,9 @@ pub(super) fn write(ctx: &mut Ctx<'_>, index: usize) -> io::Result<()> {
     close_block(&mut f);
 
     ctx.hubs.value(&mut f, "BaseRepository");
-    f.doc(&[&format!("Keeps {w} records in memory: the default for tests and local runs.")]);
+    f.doc(&[&format!(
+        "Keeps {w} records in memory: the default for tests and local runs."
+    )]);
     ln!(f, "export class InMemory{p}Repository");
     ln!(f, "  extends BaseRepository<{p}, {p}Id>");
     ln!(f, "  implements {p}Repository");
@@ -42,9 +49,12 @@ pub(super) fn write(ctx: &mut Ctx<'_>, index: usize) -> io::Result<()> {
     let class = format!("InMemory{p}Repository");
     ctx.begin(&mut f, &format!("{class}.findByStatus"), Method, Partial);
     open!(f, "findByStatus(status: {p}Status): Promise<{p}[]> {{");
-    let list = ctx
-        .hubs
-        .call_on(&mut f, "this", "BaseRepository.list", "(item) => item.status === status");
+    let list = ctx.hubs.call_on(
+        &mut f,
+        "this",
+        "BaseRepository.list",
+        "(item) => item.status === status",
+    );
     ln!(f, "return {list};");
     close_block(&mut f);
     ctx.begin(&mut f, &format!("{class}.search"), Method, Partial);
@@ -106,21 +116,28 @@ fn cached(ctx: &mut Ctx<'_>, f: &mut TsFile, p: &str, w: &str) {
     f.close("}");
     ln!(f, "const found = await this.inner.findById(id);");
     open!(f, "if (found) {{");
-    let set = ctx.hubs.call_on(f, "this.cache", "LruCache.set", "id, found");
+    let set = ctx
+        .hubs
+        .call_on(f, "this.cache", "LruCache.set", "id, found");
     ln!(f, "{set};");
     f.close("}");
     ln!(f, "return found;");
     close_block(f);
 
     ctx.begin(f, &format!("{class}.list"), Method, Partial);
-    open!(f, "list(filter?: (item: {p}) => boolean): Promise<{p}[]> {{");
+    open!(
+        f,
+        "list(filter?: (item: {p}) => boolean): Promise<{p}[]> {{"
+    );
     ln!(f, "return this.inner.list(filter);");
     close_block(f);
 
     ctx.begin(f, &format!("{class}.save"), Method, Partial);
     open!(f, "async save(item: {p}): Promise<{p}> {{");
     ln!(f, "const saved = await this.inner.save(item);");
-    let set = ctx.hubs.call_on(f, "this.cache", "LruCache.set", "saved.id, saved");
+    let set = ctx
+        .hubs
+        .call_on(f, "this.cache", "LruCache.set", "saved.id, saved");
     ln!(f, "{set};");
     ln!(f, "return saved;");
     close_block(f);
@@ -139,7 +156,10 @@ fn cached(ctx: &mut Ctx<'_>, f: &mut TsFile, p: &str, w: &str) {
 
     ctx.begin(f, &format!("{class}.findByStatus"), Method, Partial);
     open!(f, "findByStatus(status: {p}Status): Promise<{p}[]> {{");
-    ln!(f, "// Status lists change with every write; caching them would serve stale lists.");
+    ln!(
+        f,
+        "// Status lists change with every write; caching them would serve stale lists."
+    );
     ln!(f, "return this.inner.findByStatus(status);");
     close_block(f);
 
@@ -175,7 +195,10 @@ fn remote(ctx: &mut Ctx<'_>, f: &mut TsFile, p: &str, w: &str, k: &str) {
     ctx.begin(f, &format!("{class}.findById"), Method, Partial);
     open!(f, "async findById(id: {p}Id): Promise<{p} | undefined> {{");
     open!(f, "try {{");
-    ln!(f, "return await this.http.get<{p}>(`${{this.base}}/${{encodeURIComponent(id)}}`);");
+    ln!(
+        f,
+        "return await this.http.get<{p}>(`${{this.base}}/${{encodeURIComponent(id)}}`);"
+    );
     f.close("} catch (error) {");
     f.indent();
     ln!(f, "// A missing record is an answer here, not a failure.");
@@ -186,21 +209,35 @@ fn remote(ctx: &mut Ctx<'_>, f: &mut TsFile, p: &str, w: &str, k: &str) {
     f.close("}");
     close_block(f);
 
-    let list = ctx.graph.define(&f.path, &format!("{class}.list"), Method, Partial);
+    let list = ctx
+        .graph
+        .define(&f.path, &format!("{class}.list"), Method, Partial);
     f.enter(list.sym);
-    open!(f, "async list(filter?: (item: {p}) => boolean): Promise<{p}[]> {{");
+    open!(
+        f,
+        "async list(filter?: (item: {p}) => boolean): Promise<{p}[]> {{"
+    );
     ln!(f, "const items = await this.http.get<{p}[]>(this.base);");
-    ln!(f, "return filter ? items.filter((item) => filter(item)) : items;");
+    ln!(
+        f,
+        "return filter ? items.filter((item) => filter(item)) : items;"
+    );
     close_block(f);
 
     ctx.begin(f, &format!("{class}.save"), Method, Partial);
     open!(f, "save(item: {p}): Promise<{p}> {{");
-    ln!(f, "return this.http.put<{p}>(`${{this.base}}/${{encodeURIComponent(item.id)}}`, item);");
+    ln!(
+        f,
+        "return this.http.put<{p}>(`${{this.base}}/${{encodeURIComponent(item.id)}}`, item);"
+    );
     close_block(f);
 
     ctx.begin(f, &format!("{class}.remove"), Method, Partial);
     open!(f, "async remove(id: {p}Id): Promise<boolean> {{");
-    ln!(f, "await this.http.delete(`${{this.base}}/${{encodeURIComponent(id)}}`);");
+    ln!(
+        f,
+        "await this.http.delete(`${{this.base}}/${{encodeURIComponent(id)}}`);"
+    );
     ln!(f, "return true;");
     close_block(f);
 
@@ -219,7 +256,10 @@ fn remote(ctx: &mut Ctx<'_>, f: &mut TsFile, p: &str, w: &str, k: &str) {
 
     ctx.begin(f, &format!("{class}.search"), Method, Partial);
     open!(f, "search(text: string): Promise<{p}[]> {{");
-    ln!(f, "return this.http.get<{p}[]>(`${{this.base}}?q=${{encodeURIComponent(text)}}`);");
+    ln!(
+        f,
+        "return this.http.get<{p}[]>(`${{this.base}}?q=${{encodeURIComponent(text)}}`);"
+    );
     f.close("}");
     close_block(f);
 }

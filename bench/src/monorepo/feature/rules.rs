@@ -5,7 +5,7 @@
 use super::signature;
 use crate::monorepo::Ctx;
 use crate::monorepo::code::{TsFile, close_block, ln, open};
-use crate::monorepo::graph::Sampling::{Exact, Partial};
+use crate::monorepo::graph::Sampling::Partial;
 use crate::monorepo::graph::SymKind::{Function, Method};
 use crate::monorepo::plan::FieldType;
 
@@ -21,32 +21,60 @@ pub(super) fn write(ctx: &mut Ctx<'_>, f: &mut TsFile, index: usize) {
     let e = ctx.entities[index].clone();
     let (p, w, m) = (&e.names.pascal, &e.names.words, e.measure);
     f.doc(&[&format!("Rules over lists of {w} records.")]);
-    ln!(f, "// Everything below is pure: services and pages call it on what they loaded.");
+    ln!(
+        f,
+        "// Everything below is pure: services and pages call it on what they loaded."
+    );
     ln!(f);
     let measure = crate::monorepo::names::pascal_of_kebab(m);
 
-    ctx.begin_api(f, index, "total", "model", &format!("total{p}{measure}"), Function, Exact);
+    ctx.begin_api(
+        f,
+        index,
+        "total",
+        "model",
+        &format!("total{p}{measure}"),
+        Function,
+    );
     f.doc(&[&format!("The sum of `{m}` over `items`.")]);
-    open!(f, "export function total{p}{measure}(items: readonly {p}[]): number {{");
-    let sum = ctx.hubs.call(f, "sumBy", &format!("items, (item) => item.{m}"));
+    open!(
+        f,
+        "export function total{p}{measure}(items: readonly {p}[]): number {{"
+    );
+    let sum = ctx
+        .hubs
+        .call(f, "sumBy", &format!("items, (item) => item.{m}"));
     ln!(f, "return {sum};");
     close_block(f);
 
-    ctx.begin_api(f, index, "latest", "model", &format!("latest{p}"), Function, Exact);
+    ctx.begin_api(f, index, "latest", "model", &format!("latest{p}"), Function);
     f.doc(&["The most recently changed record, if there is one."]);
-    open!(f, "export function latest{p}(items: readonly {p}[]): {p} | undefined {{");
+    open!(
+        f,
+        "export function latest{p}(items: readonly {p}[]): {p} | undefined {{"
+    );
     let max = ctx.hubs.call(f, "maxBy", "items, (item) => item.updatedAt");
     ln!(f, "return {max};");
     close_block(f);
 
-    ctx.begin_api(f, index, "index", "model", &format!("index{p}s"), Function, Exact);
+    ctx.begin_api(f, index, "index", "model", &format!("index{p}s"), Function);
     f.doc(&["Records by id, for joins."]);
-    open!(f, "export function index{p}s(items: readonly {p}[]): Map<string, {p}> {{");
+    open!(
+        f,
+        "export function index{p}s(items: readonly {p}[]): Map<string, {p}> {{"
+    );
     let by_id = ctx.hubs.call(f, "indexById", "items");
     ln!(f, "return {by_id};");
     close_block(f);
 
-    ctx.begin_api(f, index, "formatLine", "model", &format!("format{p}Line"), Function, Exact);
+    ctx.begin_api(
+        f,
+        index,
+        "formatLine",
+        "model",
+        &format!("format{p}Line"),
+        Function,
+    );
     f.doc(&["One line of a plain-text report."]);
     open!(f, "export function format{p}Line(item: {p}): string {{");
     let label = ctx.call_api(f, index, "describe", "item");
@@ -56,12 +84,15 @@ pub(super) fn write(ctx: &mut Ctx<'_>, f: &mut TsFile, index: usize) {
         ctx.hubs.call(f, "formatNumber", &format!("item.{m}"))
     };
     let padded = ctx.hubs.call(f, "padRight", &format!("{label}, 56"));
-    ln!(f, "// Padded so that the amounts line up in a fixed-width report.");
+    ln!(
+        f,
+        "// Padded so that the amounts line up in a fixed-width report."
+    );
     ln!(f, "const label = {padded};");
     ln!(f, "return `${{label}} ${{{amount}}}`;");
     close_block(f);
 
-    ctx.begin_api(f, index, "split", "model", &format!("split{p}s"), Function, Exact);
+    ctx.begin_api(f, index, "split", "model", &format!("split{p}s"), Function);
     f.doc(&["Live records first, then the others; each part keeps the input order."]);
     signature(
         f,
@@ -70,7 +101,9 @@ pub(super) fn write(ctx: &mut Ctx<'_>, f: &mut TsFile, index: usize) {
         &format!(": [{p}[], {p}[]] {{"),
     );
     let active = ctx.call_api(f, index, "isActive", "item");
-    let parts = ctx.hubs.call(f, "partition", &format!("items, (item) => {active}"));
+    let parts = ctx
+        .hubs
+        .call(f, "partition", &format!("items, (item) => {active}"));
     ln!(f, "return {parts};");
     close_block(f);
 
@@ -78,8 +111,11 @@ pub(super) fn write(ctx: &mut Ctx<'_>, f: &mut TsFile, index: usize) {
         let up = ctx.entities[u].names.clone();
         ctx.import_entity(f, u, "model", &up.pascal, true);
         let symbol = format!("score{p}With{}", up.pascal);
-        ctx.begin_api(f, index, "scoreWith", "model", &symbol, Function, Exact);
-        f.doc(&[&format!("Ranks a {w} together with the {} it refers to.", up.words)]);
+        ctx.begin_api(f, index, "scoreWith", "model", &symbol, Function);
+        f.doc(&[&format!(
+            "Ranks a {w} together with the {} it refers to.",
+            up.words
+        )]);
         signature(
             f,
             &format!("export function {symbol}"),
@@ -88,7 +124,10 @@ pub(super) fn write(ctx: &mut Ctx<'_>, f: &mut TsFile, index: usize) {
         );
         let mine = ctx.call_api(f, index, "score", "item");
         let theirs = ctx.call_api(f, u, "score", "other");
-        ln!(f, "// The record's own rank weighs more than the one it refers to.");
+        ln!(
+            f,
+            "// The record's own rank weighs more than the one it refers to."
+        );
         ln!(f, "return {mine} * 0.75 + {theirs} * 0.25;");
         close_block(f);
     }
@@ -113,7 +152,14 @@ fn policies(ctx: &mut Ctx<'_>, f: &mut TsFile, index: usize) {
     f.doc(&["Whether `item` passes."]);
     ln!(f, "abstract allows(item: {p}): boolean;");
     ln!(f);
-    ctx.begin_api(f, index, "policyExplain", "model", &format!("{class}.explain"), Method, Exact);
+    ctx.begin_api(
+        f,
+        index,
+        "policyExplain",
+        "model",
+        &format!("{class}.explain"),
+        Method,
+    );
     f.doc(&["A sentence for the audit log."]);
     open!(f, "explain(item: {p}): string {{");
     let label = ctx.call_api(f, index, "describe", "item");
@@ -148,7 +194,10 @@ fn policies(ctx: &mut Ctx<'_>, f: &mut TsFile, index: usize) {
                 }
             }
             _ => {
-                ln!(f, "// Outliers are usually typos; a person should look at them first.");
+                ln!(
+                    f,
+                    "// Outliers are usually typos; a person should look at them first."
+                );
                 ln!(f, "return item.{m} >= 0 && item.{m} <= 1_000_000;");
             }
         }
@@ -157,7 +206,14 @@ fn policies(ctx: &mut Ctx<'_>, f: &mut TsFile, index: usize) {
         subclasses.push(sub);
     }
 
-    ctx.begin_api(f, index, "defaultPolicies", "model", &format!("default{p}Policies"), Function, Exact);
+    ctx.begin_api(
+        f,
+        index,
+        "defaultPolicies",
+        "model",
+        &format!("default{p}Policies"),
+        Function,
+    );
     f.doc(&[&format!("The policies a new {w} is checked against.")]);
     open!(f, "export function default{p}Policies(): {class}[] {{");
     let list: Vec<String> = subclasses.iter().map(|s| format!("new {s}()")).collect();
@@ -165,12 +221,15 @@ fn policies(ctx: &mut Ctx<'_>, f: &mut TsFile, index: usize) {
     close_block(f);
 
     let symbol = format!("evaluate{p}Policies");
-    ctx.begin_api(f, index, "evaluatePolicies", "model", &symbol, Function, Exact);
+    ctx.begin_api(f, index, "evaluatePolicies", "model", &symbol, Function);
     f.doc(&["The explanations of the policies `item` fails; empty when it passes them all."]);
     signature(
         f,
         &format!("export function {symbol}"),
-        &[format!("item: {p}"), format!("policies: readonly {class}[]")],
+        &[
+            format!("item: {p}"),
+            format!("policies: readonly {class}[]"),
+        ],
         ": string[] {",
     );
     let explain = ctx.call_method(f, "policy", index, "policyExplain", "item");

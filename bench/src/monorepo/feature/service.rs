@@ -8,7 +8,6 @@ use std::io;
 use super::{module_path, signature};
 use crate::monorepo::Ctx;
 use crate::monorepo::code::{SpecKind, TsFile, close_block, ln, open};
-use crate::monorepo::graph::Sampling::Exact;
 use crate::monorepo::graph::SymKind::Method;
 use crate::monorepo::plan::{Entity, Extra};
 
@@ -26,13 +25,15 @@ pub(super) fn write(ctx: &mut Ctx<'_>, index: usize) -> io::Result<()> {
     for name in ["", "Id", "Input", "Patch", "Event"] {
         f.ty(SpecKind::Relative, &model, &format!("{p}{name}"));
     }
-    f.ty(SpecKind::Relative, &format!("./{k}.repository"), &format!("{p}Repository"));
+    f.ty(
+        SpecKind::Relative,
+        &format!("./{k}.repository"),
+        &format!("{p}Repository"),
+    );
     ctx.hubs.value(&mut f, "BaseService");
     ctx.hubs.ty(&mut f, "EventBus");
     ctx.hubs.ty(&mut f, "Logger");
-    let local_upstream = e
-        .upstream
-        .filter(|&u| ctx.entities[u].package == e.package);
+    let local_upstream = e.upstream.filter(|&u| ctx.entities[u].package == e.package);
     let mut params = vec![
         format!("private readonly repo: {p}Repository"),
         "logger: Logger".to_owned(),
@@ -41,7 +42,10 @@ pub(super) fn write(ctx: &mut Ctx<'_>, index: usize) -> io::Result<()> {
     if let Some(u) = local_upstream {
         let up = ctx.entities[u].names.clone();
         ctx.import_entity(&mut f, u, "service", &format!("{}Service", up.pascal), true);
-        params.push(format!("private readonly {}Service: {}Service", up.camel, up.pascal));
+        params.push(format!(
+            "private readonly {}Service: {}Service",
+            up.camel, up.pascal
+        ));
     }
 
     f.doc(&[&format!("What the application does with {w} records.")]);
@@ -61,7 +65,11 @@ pub(super) fn write(ctx: &mut Ctx<'_>, index: usize) -> io::Result<()> {
     s.update();
     s.set_status();
     s.status_change("activate", "Active", "Makes the record live.");
-    s.status_change("archive", "Archived", "Retires the record; it stays readable.");
+    s.status_change(
+        "archive",
+        "Archived",
+        "Retires the record; it stays readable.",
+    );
     s.list_active();
     s.summarize();
     for extra in &e.extras {
@@ -99,7 +107,7 @@ impl Writer<'_, '_> {
         let name = head.rsplit(' ').next().unwrap_or(head);
         let symbol = format!("{}Service.{name}", self.e.names.pascal);
         self.ctx
-            .begin_api(self.f, self.index, role, "service", &symbol, Method, Exact);
+            .begin_api(self.f, self.index, role, "service", &symbol, Method);
         self.f.doc(&[doc]);
         signature(self.f, head, params, tail);
     }
@@ -117,7 +125,10 @@ impl Writer<'_, '_> {
     }
 
     fn trace(&mut self, args: &str) {
-        let call = self.ctx.hubs.call_on(self.f, "this", "BaseService.trace", args);
+        let call = self
+            .ctx
+            .hubs
+            .call_on(self.f, "this", "BaseService.trace", args);
         ln!(self.f, "{call};");
     }
 
@@ -224,7 +235,10 @@ impl Writer<'_, '_> {
         open!(self.f, "if (current.status === status) {{");
         ln!(self.f, "return current;");
         self.f.close("}");
-        ln!(self.f, "const saved = await this.repo.save({{ ...current, status }});");
+        ln!(
+            self.f,
+            "const saved = await this.repo.save({{ ...current, status }});"
+        );
         self.publish(&format!("`{k}.${{status}}`"), "saved");
         self.trace("\"setStatus\", { id, status }");
         ln!(self.f, "return saved;");
@@ -238,7 +252,13 @@ impl Writer<'_, '_> {
         } else {
             "svc.archive"
         };
-        self.method(role, name, doc, &[format!("id: {p}Id")], &format!(": Promise<{p}> {{"));
+        self.method(
+            role,
+            name,
+            doc,
+            &[format!("id: {p}Id")],
+            &format!(": Promise<{p}> {{"),
+        );
         self.status_value();
         let call = self.this("svc.setStatus", &format!("id, {p}Status.{status}"));
         ln!(self.f, "return {call};");
@@ -255,7 +275,10 @@ impl Writer<'_, '_> {
             &format!(": Promise<{p}[]> {{"),
         );
         let active = self.api("isActive", "item");
-        ln!(self.f, "const items = await this.repo.list((item) => {active});");
+        ln!(
+            self.f,
+            "const items = await this.repo.list((item) => {active});"
+        );
         let score = self.api("score", "item");
         let sorted = self.hub("sortBy", &format!("items, (item) => {score}, true"));
         ln!(self.f, "return {sorted};");
@@ -357,9 +380,16 @@ impl Writer<'_, '_> {
                 ln!(self.f, "const items = await {active};");
                 self.ctx.hubs.value(self.f, "Paginator");
                 let snake = k.replace('-', "_").to_uppercase();
-                self.f.value(SpecKind::Relative, &format!("./{k}.model"), &format!("{snake}_PAGE_SIZE"));
+                self.f.value(
+                    SpecKind::Relative,
+                    &format!("./{k}.model"),
+                    &format!("{snake}_PAGE_SIZE"),
+                );
                 let receiver = format!("new Paginator<{p}>(items, {snake}_PAGE_SIZE)");
-                let page = self.ctx.hubs.call_on(self.f, &receiver, "Paginator.page", "n");
+                let page = self
+                    .ctx
+                    .hubs
+                    .call_on(self.f, &receiver, "Paginator.page", "n");
                 ln!(self.f, "return {page};");
             }
             Extra::BulkCreate => {
@@ -371,7 +401,10 @@ impl Writer<'_, '_> {
                     &format!(": Promise<{p}[]> {{"),
                 );
                 let create = self.this("svc.create", "input");
-                ln!(self.f, "return Promise.all(inputs.map((input) => {create}));");
+                ln!(
+                    self.f,
+                    "return Promise.all(inputs.map((input) => {create}));"
+                );
             }
             Extra::Audit => {
                 self.method(
@@ -381,16 +414,23 @@ impl Writer<'_, '_> {
                     &[format!("ids: readonly {p}Id[]")],
                     ": Promise<string[]> {",
                 );
-                ln!(self.f, "const found = await Promise.all(ids.map((id) => this.repo.findById(id)));");
+                ln!(
+                    self.f,
+                    "const found = await Promise.all(ids.map((id) => this.repo.findById(id)));"
+                );
                 ln!(self.f, "const present = found");
-                ln!(self.f, "  .filter((item): item is {p} => item !== undefined)");
+                ln!(
+                    self.f,
+                    "  .filter((item): item is {p} => item !== undefined)"
+                );
                 ln!(self.f, "  .map((item) => item.id);");
                 let package = self.e.package;
                 let Some(audit) = self.ctx.packages[package].audit.clone() else {
                     panic!("generator bug: the internal audit module is written first");
                 };
                 let dir = self.ctx.packages[package].dir.clone();
-                let spec = crate::monorepo::relative(&self.f.path, &format!("{dir}/src/internal/audit"));
+                let spec =
+                    crate::monorepo::relative(&self.f.path, &format!("{dir}/src/internal/audit"));
                 self.f.value(SpecKind::Relative, &spec, &audit.name);
                 let trail = self.f.call(&audit, &format!("\"{k}\", present"));
                 ln!(self.f, "return {trail};");
@@ -415,9 +455,18 @@ impl Writer<'_, '_> {
                     ": Promise<number> {",
                 );
                 self.status_value();
-                ln!(self.f, "const archived = await this.repo.findByStatus({p}Status.Archived);");
-                ln!(self.f, "const removed = await Promise.all(archived.map((item) => this.repo.remove(item.id)));");
-                ln!(self.f, "const count = removed.filter((done) => done).length;");
+                ln!(
+                    self.f,
+                    "const archived = await this.repo.findByStatus({p}Status.Archived);"
+                );
+                ln!(
+                    self.f,
+                    "const removed = await Promise.all(archived.map((item) => this.repo.remove(item.id)));"
+                );
+                ln!(
+                    self.f,
+                    "const count = removed.filter((done) => done).length;"
+                );
                 self.trace("\"removeArchived\", { count }");
                 ln!(self.f, "return count;");
             }
@@ -430,7 +479,10 @@ impl Writer<'_, '_> {
                     &[format!("listener: Listener<{p}Event>")],
                     ": () => void {",
                 );
-                let call = self.ctx.hubs.call_on(self.f, "this.events", "EventBus.subscribe", "listener");
+                let call =
+                    self.ctx
+                        .hubs
+                        .call_on(self.f, "this.events", "EventBus.subscribe", "listener");
                 ln!(self.f, "return {call};");
             }
             Extra::Chunks => {
@@ -460,12 +512,22 @@ impl Writer<'_, '_> {
             ": Promise<string> {",
         );
         ln!(self.f, "const items = await this.repo.list();");
-        self.f.value(SpecKind::Relative, &rules, &format!("{p}CsvExporter"));
-        let render = self.ctx.hubs.call_on(self.f, &format!("new {p}CsvExporter()"), "CsvExporter.render", "items");
+        self.f
+            .value(SpecKind::Relative, &rules, &format!("{p}CsvExporter"));
+        let render = self.ctx.hubs.call_on(
+            self.f,
+            &format!("new {p}CsvExporter()"),
+            "CsvExporter.render",
+            "items",
+        );
         ln!(self.f, "return {render};");
         self.end();
 
-        self.f.ty(SpecKind::Relative, &format!("./{}.model", self.e.names.kebab), &format!("{p}Dto"));
+        self.f.ty(
+            SpecKind::Relative,
+            &format!("./{}.model", self.e.names.kebab),
+            &format!("{p}Dto"),
+        );
         self.method(
             "svc.exportDtos",
             "async exportDtos",
@@ -486,7 +548,10 @@ impl Writer<'_, '_> {
             ": Promise<number> {",
         );
         let from = self.api("fromDto", "dto");
-        ln!(self.f, "const saved = await Promise.all(dtos.map((dto) => this.repo.save({from})));");
+        ln!(
+            self.f,
+            "const saved = await Promise.all(dtos.map((dto) => this.repo.save({from})));"
+        );
         self.trace("\"importDtos\", { count: saved.length }");
         ln!(self.f, "return saved.length;");
         self.end();
@@ -513,7 +578,8 @@ impl Writer<'_, '_> {
     fn load_upstream(&mut self, upstream: usize) {
         let p = self.e.names.pascal.clone();
         let up = self.ctx.entities[upstream].names.clone();
-        self.ctx.import_entity(self.f, upstream, "model", &up.pascal, true);
+        self.ctx
+            .import_entity(self.f, upstream, "model", &up.pascal, true);
         self.method(
             "svc.loadUpstream",
             &format!("async load{}", up.pascal),
@@ -524,7 +590,13 @@ impl Writer<'_, '_> {
         let item = self.this("svc.get", "id");
         ln!(self.f, "const item = await {item};");
         let receiver = format!("this.{}Service", up.camel);
-        let load = self.ctx.call_method(self.f, &receiver, upstream, "svc.get", &format!("item.{}Id", up.camel));
+        let load = self.ctx.call_method(
+            self.f,
+            &receiver,
+            upstream,
+            "svc.get",
+            &format!("item.{}Id", up.camel),
+        );
         ln!(self.f, "return {load};");
         self.end();
     }
@@ -533,18 +605,25 @@ impl Writer<'_, '_> {
     fn with_upstream(&mut self, upstream: usize) {
         let p = self.e.names.pascal.clone();
         let up = self.ctx.entities[upstream].names.clone();
-        self.ctx.import_entity(self.f, upstream, "model", &up.pascal, true);
+        self.ctx
+            .import_entity(self.f, upstream, "model", &up.pascal, true);
         self.method(
             "svc.describeWith",
             &format!("async describeWith{}", up.pascal),
-            &format!("A label joining the record with `id` and the {} it refers to.", up.words),
+            &format!(
+                "A label joining the record with `id` and the {} it refers to.",
+                up.words
+            ),
             &[format!("id: {p}Id"), format!("other: {}", up.pascal)],
             ": Promise<string> {",
         );
         let item = self.this("svc.get", "id");
         ln!(self.f, "const item = await {item};");
         open!(self.f, "if (item.{}Id !== other.id) {{", up.camel);
-        ln!(self.f, "// Callers pass what they have at hand; a mismatch is worth a trace, not an error.");
+        ln!(
+            self.f,
+            "// Callers pass what they have at hand; a mismatch is worth a trace, not an error."
+        );
         self.trace("\"describeWith.mismatch\", { id, other: other.id }");
         self.f.close("}");
         let mine = self.api("describe", "item");

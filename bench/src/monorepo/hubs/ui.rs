@@ -54,9 +54,13 @@ declare module "react/jsx-runtime" {
 
 pub(super) fn write(ctx: &mut Ctx<'_>) -> io::Result<()> {
     ctx.emit_text("packages/ui-kit/src/env.d.ts", REACT_TYPES)?;
-    let mut f = HubFile::new(ctx, Hub::Ui, "classnames", "ts", &[
-        "Joins CSS class names, skipping the conditional ones that are off.",
-    ]);
+    let mut f = HubFile::new(
+        ctx,
+        Hub::Ui,
+        "classnames",
+        "ts",
+        &["Joins CSS class names, skipping the conditional ones that are off."],
+    );
     f.func("classNames", Function, &[], r#"
 /** `classNames("btn", active && "btn-active")` → `"btn btn-active"` or `"btn"`. */
 export function classNames(...parts: Array<string | false | null | undefined>): string {
@@ -68,9 +72,7 @@ export function classNames(...parts: Array<string | false | null | undefined>): 
     simple(ctx)?;
     table(ctx)?;
     hooks(ctx)?;
-    let mut f = HubFile::new(ctx, Hub::Ui, "index", "ts", &[
-        "Public API of @gen/ui-kit.",
-    ]);
+    let mut f = HubFile::new(ctx, Hub::Ui, "index", "ts", &["Public API of @gen/ui-kit."]);
     f.text(
         r#"
 export * from "./classnames";
@@ -90,7 +92,8 @@ export * from "./hooks";
 fn button(ctx: &mut Ctx<'_>) -> io::Result<()> {
     let mut f = HubFile::new(ctx, Hub::Ui, "Button", "tsx", &["A button with a tone."]);
     f.import_local("classnames", &["classNames"]);
-    f.text(r#"
+    f.text(
+        r#"
 /** The look of a button. */
 export type ButtonTone = "primary" | "secondary" | "danger";
 
@@ -100,8 +103,13 @@ export interface ButtonProps {
   disabled?: boolean;
   onClick: () => void;
 }
-"#);
-    f.func("Button", Component, &["classNames"], r#"
+"#,
+    );
+    f.func(
+        "Button",
+        Component,
+        &["classNames"],
+        r#"
 /** A button; when disabled it ignores clicks itself rather than trusting the browser. */
 export function Button(props: ButtonProps) {
   const tone = props.tone ?? "primary";
@@ -118,21 +126,32 @@ export function Button(props: ButtonProps) {
     </button>
   );
 }
-"#);
+"#,
+    );
     f.finish()
 }
 
 fn simple(ctx: &mut Ctx<'_>) -> io::Result<()> {
     let mut f = HubFile::new(ctx, Hub::Ui, "Card", "tsx", &["A titled panel."]);
-    f.file.ty(crate::monorepo::code::SpecKind::Package, "react", "ReactNode");
-    f.text(r#"
+    f.file.ty(
+        crate::monorepo::code::SpecKind::Package,
+        "react",
+        "ReactNode",
+    );
+    f.text(
+        r#"
 export interface CardProps {
   title: string;
   subtitle?: string;
   children?: ReactNode;
 }
-"#);
-    f.func("Card", Component, &[], r#"
+"#,
+    );
+    f.func(
+        "Card",
+        Component,
+        &[],
+        r#"
 /** A panel with a heading; the subtitle only renders when given. */
 export function Card(props: CardProps) {
   return (
@@ -145,20 +164,37 @@ export function Card(props: CardProps) {
     </section>
   );
 }
-"#);
+"#,
+    );
     f.finish()?;
 
-    let mut f = HubFile::new(ctx, Hub::Ui, "Stack", "tsx", &["Vertical or horizontal layout."]);
-    f.file.ty(crate::monorepo::code::SpecKind::Package, "react", "ReactNode");
+    let mut f = HubFile::new(
+        ctx,
+        Hub::Ui,
+        "Stack",
+        "tsx",
+        &["Vertical or horizontal layout."],
+    );
+    f.file.ty(
+        crate::monorepo::code::SpecKind::Package,
+        "react",
+        "ReactNode",
+    );
     f.import_local("classnames", &["classNames"]);
-    f.text(r#"
+    f.text(
+        r#"
 export interface StackProps {
   gap?: number;
   direction?: "row" | "column";
   children?: ReactNode;
 }
-"#);
-    f.func("Stack", Component, &["classNames"], r#"
+"#,
+    );
+    f.func(
+        "Stack",
+        Component,
+        &["classNames"],
+        r#"
 /** Lays its children out with a gap (in spacing units, 1 by default). */
 export function Stack(props: StackProps) {
   const direction = props.direction ?? "column";
@@ -168,18 +204,27 @@ export function Stack(props: StackProps) {
     </div>
   );
 }
-"#);
+"#,
+    );
     f.finish()?;
 
-    let mut f = HubFile::new(ctx, Hub::Ui, "Text", "tsx", &["Inline text that never overflows."]);
+    let mut f = HubFile::new(
+        ctx,
+        Hub::Ui,
+        "Text",
+        "tsx",
+        &["Inline text that never overflows."],
+    );
     f.import_hub(&["truncate"], false);
-    f.text(r#"
+    f.text(
+        r#"
 export interface TextProps {
   value: string;
   muted?: boolean;
   max?: number;
 }
-"#);
+"#,
+    );
     f.func("Text", Component, &["truncate"], r#"
 /** `value`, cut at `max` characters (80 by default). */
 export function Text(props: TextProps) {
@@ -190,7 +235,8 @@ export function Text(props: TextProps) {
 
     let mut f = HubFile::new(ctx, Hub::Ui, "Badge", "tsx", &["Small status labels."]);
     f.import_hub(&["capitalize"], false);
-    f.text(r#"
+    f.text(
+        r#"
 /** The colour of a badge. */
 export type BadgeTone = "ok" | "muted" | "warn";
 
@@ -198,22 +244,40 @@ export interface BadgeProps {
   label: string;
   tone: BadgeTone;
 }
-"#);
-    f.func("Badge", Component, &["capitalize"], r#"
+"#,
+    );
+    f.func(
+        "Badge",
+        Component,
+        &["capitalize"],
+        r#"
 /** A capitalised label in the colour of its tone. */
 export function Badge(props: BadgeProps) {
   return <span className={`badge badge-${props.tone}`}>{capitalize(props.label)}</span>;
 }
-"#);
+"#,
+    );
     f.finish()?;
 
-    let mut f = HubFile::new(ctx, Hub::Ui, "EmptyState", "tsx", &["What an empty list shows."]);
-    f.text(r#"
+    let mut f = HubFile::new(
+        ctx,
+        Hub::Ui,
+        "EmptyState",
+        "tsx",
+        &["What an empty list shows."],
+    );
+    f.text(
+        r#"
 export interface EmptyStateProps {
   message: string;
 }
-"#);
-    f.func("EmptyState", Component, &[], r#"
+"#,
+    );
+    f.func(
+        "EmptyState",
+        Component,
+        &[],
+        r#"
 /** A centred message instead of an empty table. */
 export function EmptyState(props: EmptyStateProps) {
   return (
@@ -222,22 +286,39 @@ export function EmptyState(props: EmptyStateProps) {
     </div>
   );
 }
-"#);
+"#,
+    );
     f.finish()
 }
 
 fn table(ctx: &mut Ctx<'_>) -> io::Result<()> {
-    let mut f = HubFile::new(ctx, Hub::Ui, "Table", "tsx", &["A generic table of rows with ids."]);
-    f.file.ty(crate::monorepo::code::SpecKind::Package, "react", "ReactNode");
+    let mut f = HubFile::new(
+        ctx,
+        Hub::Ui,
+        "Table",
+        "tsx",
+        &["A generic table of rows with ids."],
+    );
+    f.file.ty(
+        crate::monorepo::code::SpecKind::Package,
+        "react",
+        "ReactNode",
+    );
     f.import_local("EmptyState", &["EmptyState"]);
-    f.text(r#"
+    f.text(
+        r#"
 export interface TableProps<T extends { id: string }> {
   rows: readonly T[];
   render: (row: T) => ReactNode;
   empty?: string;
 }
-"#);
-    f.func("Table", Component, &[], r#"
+"#,
+    );
+    f.func(
+        "Table",
+        Component,
+        &[],
+        r#"
 /** One row per item, rendered by `render`; an empty state when there are none. */
 export function Table<T extends { id: string }>(props: TableProps<T>) {
   if (props.rows.length === 0) {
@@ -255,7 +336,8 @@ export function Table<T extends { id: string }>(props: TableProps<T>) {
     </table>
   );
 }
-"#);
+"#,
+    );
     f.finish()
 }
 
@@ -263,29 +345,44 @@ fn hooks(ctx: &mut Ctx<'_>) -> io::Result<()> {
     let mut f = HubFile::new(ctx, Hub::Ui, "hooks", "ts", &["Hooks shared by the apps."]);
     f.file
         .value(crate::monorepo::code::SpecKind::Package, "react", "useMemo");
-    f.file
-        .value(crate::monorepo::code::SpecKind::Package, "react", "useState");
-    f.func("useToggle", Function, &[], r#"
+    f.file.value(
+        crate::monorepo::code::SpecKind::Package,
+        "react",
+        "useState",
+    );
+    f.func(
+        "useToggle",
+        Function,
+        &[],
+        r#"
 /** A boolean and a function that flips it. */
 export function useToggle(initial = false): [boolean, () => void] {
   const [on, setOn] = useState(initial);
   return [on, () => setOn(!on)];
 }
-"#);
-    f.text(r#"
+"#,
+    );
+    f.text(
+        r#"
 /** The selected item of a list and a way to select another. */
 export interface Selection<T> {
   selected: T | undefined;
   select: (id: string | undefined) => void;
 }
-"#);
-    f.func("useSelection", Function, &[], r#"
+"#,
+    );
+    f.func(
+        "useSelection",
+        Function,
+        &[],
+        r#"
 /** Tracks one selected item of `items` by id; it clears when the item disappears. */
 export function useSelection<T extends { id: string }>(items: readonly T[]): Selection<T> {
   const [selectedId, setSelectedId] = useState<string | undefined>(undefined);
   const selected = useMemo(() => items.find((item) => item.id === selectedId), [items, selectedId]);
   return { selected, select: setSelectedId };
 }
-"#);
+"#,
+    );
     f.finish()
 }
