@@ -1,5 +1,6 @@
-//! Shared code of the tsgraph benchmark programs (`toon-bench`, `index-bench`): a counting
-//! allocator, CPU-time sampling, the synthetic TOON data set, machine facts and a plain-text
+//! Shared code of the tsgraph benchmark programs (`toon-bench`, `index-bench`,
+//! `gen-monorepo`): a counting allocator, CPU-time sampling, the seeded generator, the
+//! synthetic TOON data set, the synthetic monorepo generator, machine facts and a plain-text
 //! table printer.
 //!
 //! Nothing here is a test and nothing runs in CI; the binaries under `src/bin/` are run by
@@ -7,6 +8,8 @@
 
 pub mod alloc;
 pub mod machine;
+pub mod monorepo;
+pub mod rng;
 pub mod table;
 pub mod timing;
 pub mod toon_data;

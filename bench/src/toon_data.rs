@@ -7,6 +7,8 @@ use anyhow::Result;
 use serde::Serialize;
 use tsgraph_encoders::toon::{Options, Writer};
 
+use crate::rng::SplitMix64;
+
 /// One row: integers, a float, a bool, short strings and one string that always needs
 /// quoting in TOON (it contains `:` and `,`).
 #[derive(Debug, Clone, Serialize)]
@@ -33,32 +35,6 @@ pub struct Row {
 pub const FIELDS: [&str; 8] = [
     "id", "account", "amount", "active", "name", "city", "tag", "note",
 ];
-
-/// SplitMix64: a tiny, fast, seeded generator; good enough for synthetic data and stable
-/// across platforms and versions, unlike a crate's default generator.
-#[derive(Debug, Clone)]
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    /// A generator starting from `seed`.
-    pub fn new(seed: u64) -> Self {
-        SplitMix64(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A value in `0..n` (`n` > 0; the slight modulo bias does not matter here).
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next_u64() % n.max(1)
-    }
-}
 
 const SYLLABLES: [&str; 16] = [
     "ka", "vo", "ri", "lu", "me", "sa", "no", "ti", "be", "da", "fi", "go", "ze", "pa", "ho", "wy",
