@@ -108,8 +108,8 @@ struct Builder<'p, 'a> {
     /// Edges merged per (source, kind, target), in a stable order.
     edges: BTreeMap<(NodeRef, u8, NodeRef), EdgeFacts>,
     stats: LinkStats,
-    /// Implementations found for an interface or abstract member.
-    dispatch: HashMap<DeclRef, Vec<DeclRef>>,
+    /// Implementations found for an interface or abstract member, by (member, receiver).
+    dispatch: HashMap<(DeclRef, DeclRef), Vec<DeclRef>>,
 }
 
 impl<'p, 'a> Builder<'p, 'a> {
@@ -355,7 +355,7 @@ impl<'p, 'a> Builder<'p, 'a> {
                 edge.resolution = resolution.as_u8();
             }
         });
-        for implementation in self.implementations(target.decl) {
+        for implementation in self.implementations(target.decl, target.receiver) {
             if let Some(imp) = self.node_of(implementation)
                 && imp != node
             {
@@ -370,11 +370,10 @@ impl<'p, 'a> Builder<'p, 'a> {
         true
     }
 
-    /// The class members an interface member or abstract method dispatches to.
-    fn implementations(&mut self, member: DeclRef) -> Vec<DeclRef> {
-        if let Some(found) = self.dispatch.get(&member) {
-            return found.clone();
-        }
+    /// The class members an interface member or abstract method dispatches to: its
+    /// implementations in the classes below `receiver` (the type it was called on; the
+    /// member's own type when unknown).
+    fn implementations(&mut self, member: DeclRef, receiver: Option<DeclRef>) -> Vec<DeclRef> {
         let d = self.program.decl(member);
         let owner = DeclRef::new(member.file, d.path_parent);
         let owner_kind = self.program.decl(owner).kind;
@@ -383,33 +382,32 @@ impl<'p, 'a> Builder<'p, 'a> {
         let is_abstract = d.kind == DeclKind::Method
             && owner_kind == DeclKind::Class
             && d.node_flags & NodeFlags::ABSTRACT != 0;
+        if !is_interface_member && !is_abstract {
+            return Vec::new();
+        }
+        let from = receiver.unwrap_or(owner);
+        if let Some(found) = self.dispatch.get(&(member, from)) {
+            return found.clone();
+        }
+        let name = self.program.decl_name(member);
         let mut found = Vec::new();
-        if is_interface_member || is_abstract {
-            let name = self.program.decl_name(member);
-            for sub in self.hierarchy.below(owner) {
-                if self.program.decl(sub).kind != DeclKind::Class {
-                    continue;
-                }
-                let members = self
-                    .resolver
-                    .members(&Ty::Object(sub, crate::resolve::ty_empty_env()), name);
-                if let Some(m) = members.first()
-                    && m.decl != member
-                    && self
-                        .program
-                        .decl(DeclRef::new(
-                            m.decl.file,
-                            self.program.decl(m.decl).path_parent,
-                        ))
-                        .kind
-                        == DeclKind::Class
-                    && !found.contains(&m.decl)
-                {
-                    found.push(m.decl);
-                }
+        for sub in self.hierarchy.below(from) {
+            if self.program.decl(sub).kind != DeclKind::Class {
+                continue;
+            }
+            let members = self
+                .resolver
+                .members(&Ty::Object(sub, crate::resolve::ty_empty_env()), name);
+            let Some(m) = members.first() else { continue };
+            let declared_in = DeclRef::new(m.decl.file, self.program.decl(m.decl).path_parent);
+            if m.decl != member
+                && self.program.decl(declared_in).kind == DeclKind::Class
+                && !found.contains(&m.decl)
+            {
+                found.push(m.decl);
             }
         }
-        self.dispatch.insert(member, found.clone());
+        self.dispatch.insert((member, from), found.clone());
         found
     }
 

@@ -675,3 +675,27 @@ function make() { return () => 1; }
         .collect();
     assert_eq!(edges, ["a.ts:f -> a.ts:make"]);
 }
+
+#[test]
+fn dispatch_reaches_implementations_below_the_receivers_type_only() {
+    check(
+        calls(
+            "//- a.ts
+interface Repository<T> { list(): T[] }
+interface OrderRepository extends Repository<string> { byStatus(): string[] }
+interface UserRepository extends Repository<number> {}
+class SqlOrders implements OrderRepository { list() { return []; } byStatus() { return []; } }
+class SqlUsers implements UserRepository { list() { return []; } }
+export function orders(r: OrderRepository) { r.list(); }
+export function any(r: Repository<string>) { r.list(); }
+",
+        ),
+        &[
+            "a.ts:orders -> a.ts:Repository.list (typed)",
+            "a.ts:orders -> a.ts:SqlOrders.list (dispatch)",
+            "a.ts:any -> a.ts:Repository.list (typed)",
+            "a.ts:any -> a.ts:SqlOrders.list (dispatch)",
+            "a.ts:any -> a.ts:SqlUsers.list (dispatch)",
+        ],
+    );
+}

@@ -87,6 +87,9 @@ impl Unresolved {
 pub(crate) struct CallTarget {
     pub(crate) decl: DeclRef,
     pub(crate) provenance: Provenance,
+    /// The declared type the member was looked up on (an interface or class), when the call
+    /// is a member call: dispatch reaches only implementations below it.
+    pub(crate) receiver: Option<DeclRef>,
 }
 
 impl<'a> Resolver<'_, 'a> {
@@ -126,6 +129,7 @@ impl<'a> Resolver<'_, 'a> {
                     Ty::Object(class, _) | Ty::Class(class) => match self.base_instance(class) {
                         Some(Ty::Object(base, _)) if self.is_project_node(base) => {
                             Ok(vec![CallTarget {
+                                receiver: None,
                                 decl: base,
                                 provenance: Provenance::This,
                             }])
@@ -177,16 +181,22 @@ impl<'a> Resolver<'_, 'a> {
                             return Err(Unresolved::External);
                         }
                         match d.kind {
-                            DeclKind::Class if d.node.is_some() => {
-                                Ok(vec![CallTarget { decl, provenance }])
-                            }
+                            DeclKind::Class if d.node.is_some() => Ok(vec![CallTarget {
+                                receiver: None,
+                                decl,
+                                provenance,
+                            }]),
                             DeclKind::Parameter => self.constructed_by_type(
                                 file,
                                 callee,
                                 provenance,
                                 Unresolved::Parameter,
                             ),
-                            _ if d.node.is_some() => Ok(vec![CallTarget { decl, provenance }]),
+                            _ if d.node.is_some() => Ok(vec![CallTarget {
+                                receiver: None,
+                                decl,
+                                provenance,
+                            }]),
                             _ => self.constructed_by_type(
                                 file,
                                 callee,
@@ -216,6 +226,7 @@ impl<'a> Resolver<'_, 'a> {
                     let d = self.program.decl(member.decl);
                     if d.kind == DeclKind::Class && self.is_project_node(member.decl) {
                         targets.push(CallTarget {
+                            receiver: None,
                             decl: member.decl,
                             provenance,
                         });
@@ -223,11 +234,13 @@ impl<'a> Resolver<'_, 'a> {
                         && self.is_project_node(class)
                     {
                         targets.push(CallTarget {
+                            receiver: None,
                             decl: class,
                             provenance,
                         });
                     } else if self.is_project_node(member.decl) {
                         targets.push(CallTarget {
+                            receiver: None,
                             decl: member.decl,
                             provenance,
                         });
@@ -252,6 +265,7 @@ impl<'a> Resolver<'_, 'a> {
     ) -> Result<Vec<CallTarget>, Unresolved> {
         match self.type_of_expr(file, callee) {
             Ty::Class(class) if self.is_project_node(class) => Ok(vec![CallTarget {
+                receiver: None,
                 decl: class,
                 provenance,
             }]),
@@ -281,6 +295,7 @@ impl<'a> Resolver<'_, 'a> {
                     Symbol::Expr(f, e) => match self.type_of_expr(f, e) {
                         Ty::Func(func, _) if self.is_concrete_callable(func) => {
                             Ok(vec![CallTarget {
+                                receiver: None,
                                 decl: func,
                                 provenance: Provenance::Import,
                             }])
@@ -297,6 +312,7 @@ impl<'a> Resolver<'_, 'a> {
                     if let Ty::Func(func, _) = target {
                         if self.is_concrete_callable(func) {
                             return Ok(vec![CallTarget {
+                                receiver: None,
                                 decl: func,
                                 provenance: self.reference_provenance(file, *object),
                             }]);
@@ -339,13 +355,28 @@ impl<'a> Resolver<'_, 'a> {
                     }
                 }
                 if targets.is_empty() {
-                    Err(reason)
-                } else {
-                    Ok(targets)
+                    return Err(reason);
                 }
+                // Dispatch from an interface or abstract member reaches the implementations
+                // below the receiver's own type, not every implementation of the member's
+                // declaring type (`repo: OrderRepository` calling `list` from a generic
+                // `Repository`).
+                let receivers = object_decls(&receiver);
+                for target in &mut targets {
+                    target.receiver = match receivers.as_slice() {
+                        [only] => Some(*only),
+                        many => many.iter().copied().find(|r| {
+                            self.members(&Ty::Object(*r, empty_env()), text)
+                                .first()
+                                .is_some_and(|m| m.decl == target.decl)
+                        }),
+                    };
+                }
+                Ok(targets)
             }
             Expr::Call { .. } | Expr::New { .. } => match self.type_of_expr(file, callee) {
                 Ty::Func(func, _) if self.is_concrete_callable(func) => Ok(vec![CallTarget {
+                    receiver: None,
                     decl: func,
                     provenance: Provenance::Inferred,
                 }]),
@@ -355,6 +386,7 @@ impl<'a> Resolver<'_, 'a> {
             Expr::Element { .. } => Err(Unresolved::Dynamic),
             _ => match self.type_of_expr(file, callee) {
                 Ty::Func(func, _) if self.is_concrete_callable(func) => Ok(vec![CallTarget {
+                    receiver: None,
                     decl: func,
                     provenance: Provenance::Inferred,
                 }]),
@@ -373,7 +405,11 @@ impl<'a> Resolver<'_, 'a> {
             return Err(Unresolved::External);
         }
         if self.is_concrete_callable(decl) {
-            return Ok(vec![CallTarget { decl, provenance }]);
+            return Ok(vec![CallTarget {
+                receiver: None,
+                decl,
+                provenance,
+            }]);
         }
         let d = self.program.decl(decl);
         match d.kind {
@@ -383,6 +419,7 @@ impl<'a> Resolver<'_, 'a> {
                 match self.value_type(decl, &empty_env()) {
                     Ty::Func(func, _) if self.is_concrete_callable(func) && d.ty.is_some() => {
                         Ok(vec![CallTarget {
+                            receiver: None,
                             decl: func,
                             provenance: Provenance::Alias,
                         }])
@@ -397,6 +434,7 @@ impl<'a> Resolver<'_, 'a> {
                 match self.value_type(decl, &empty_env()) {
                     Ty::Func(func, _) if self.is_concrete_callable(func) && func != decl => {
                         Ok(vec![CallTarget {
+                            receiver: None,
                             decl: func,
                             provenance: Provenance::Alias,
                         }])
@@ -409,7 +447,11 @@ impl<'a> Resolver<'_, 'a> {
                     _ if self.aliases_outside(decl) => Err(Unresolved::External),
                     // A local holding a value: what it holds is not known by name.
                     _ if d.flags & decl_flags::LOCAL != 0 => Err(Unresolved::Local),
-                    _ if d.node.is_some() => Ok(vec![CallTarget { decl, provenance }]),
+                    _ if d.node.is_some() => Ok(vec![CallTarget {
+                        receiver: None,
+                        decl,
+                        provenance,
+                    }]),
                     _ => Err(Unresolved::Local),
                 }
             }
@@ -462,7 +504,11 @@ impl<'a> Resolver<'_, 'a> {
             return Err(Unresolved::External);
         }
         if self.is_concrete_callable(decl) {
-            return Ok(vec![CallTarget { decl, provenance }]);
+            return Ok(vec![CallTarget {
+                receiver: None,
+                decl,
+                provenance,
+            }]);
         }
         let d = self.program.decl(decl);
         match d.kind {
@@ -476,11 +522,16 @@ impl<'a> Resolver<'_, 'a> {
                 match self.member_value_type(member) {
                     Ty::Func(func, _) if !annotated && self.is_concrete_callable(func) => {
                         Ok(vec![CallTarget {
+                            receiver: None,
                             decl: func,
                             provenance: Provenance::Alias,
                         }])
                     }
-                    _ if d.node.is_some() => Ok(vec![CallTarget { decl, provenance }]),
+                    _ if d.node.is_some() => Ok(vec![CallTarget {
+                        receiver: None,
+                        decl,
+                        provenance,
+                    }]),
                     _ => Err(Unresolved::Anonymous),
                 }
             }
@@ -644,5 +695,14 @@ impl<'a> Resolver<'_, 'a> {
             }
         }
         None
+    }
+}
+
+/// The declarations a receiver type is an object of (each part of a union or intersection).
+fn object_decls(ty: &Ty) -> Vec<DeclRef> {
+    match ty {
+        Ty::Object(decl, _) => vec![*decl],
+        Ty::Union(parts) | Ty::Intersection(parts) => parts.iter().flat_map(object_decls).collect(),
+        _ => Vec::new(),
     }
 }
