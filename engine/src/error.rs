@@ -42,6 +42,12 @@ pub enum StoreError {
         /// The process holding the lock, when the system says (Linux `/proc/locks`).
         holder: Option<u32>,
     },
+    /// A write was asked of a store opened read-only.
+    #[error("{}: the store is open read-only here", path.display())]
+    ReadOnly {
+        /// The store file.
+        path: PathBuf,
+    },
     /// The store, or its folder, may not be read or written by this user.
     #[error("{}: permission denied; tsgraph needs to read and write the store file and its folder", path.display())]
     PermissionDenied {

@@ -65,6 +65,10 @@ pub fn index_project(
         sync::MODEL_META_KEY.to_owned(),
         state.model().fingerprint().to_le_bytes().to_vec(),
     ));
+    batch.meta.push((
+        sync::CONFIGS_META_KEY.to_owned(),
+        state.config_stamp().to_vec(),
+    ));
     store.replace_all(&batch)?;
     Ok(summary)
 }

@@ -129,7 +129,7 @@ fn panic_message(payload: &(dyn Any + Send)) -> &str {
 pub(crate) fn extract_all(files: &[SourceFile], threads: usize) -> Result<Extracted, IndexError> {
     let (mut facts, warnings) = run(files, threads, |extractor, file, raw, text| {
         let mut facts = extractor.extract(&file.relative, text, xxh3_64(raw));
-        facts.modified = modified(&file.absolute);
+        facts.modified = file.modified;
         facts
     })?;
     facts.sort_by(|a, b| a.path.cmp(&b.path));
@@ -147,15 +147,6 @@ pub(crate) fn extract_one(
 ) -> FileFacts {
     let decoded = decode(path, bytes);
     extractor.extract(path, &decoded.text, hash)
-}
-
-/// A file's modification time in nanoseconds since the epoch, 0 when the system has none.
-pub(crate) fn modified(path: &std::path::Path) -> u64 {
-    std::fs::metadata(path)
-        .and_then(|m| m.modified())
-        .ok()
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX))
 }
 
 /// Parse only: (files, bytes).
@@ -181,6 +172,8 @@ mod tests {
                 let absolute = dir.path().join(name);
                 std::fs::write(&absolute, name.as_bytes()).expect("write");
                 SourceFile {
+                    size: 0,
+                    modified: 0,
                     absolute,
                     relative: (*name).to_owned(),
                 }

@@ -78,6 +78,8 @@ pub struct IndexState {
     nodes: Vec<FileNodes>,
     interfaces: Vec<u64>,
     extractor: Extractor,
+    /// The stamps of the configuration files the model was read from.
+    config_stamp: Vec<u8>,
 }
 
 impl IndexState {
@@ -99,7 +101,11 @@ impl IndexState {
         let parsed = pool::extract_all(&walked.files, options.threads)?;
         warnings.extend(parsed.warnings);
         let parse_time = started.elapsed();
-        let (state, import_stats) = IndexState::from_facts(root, parsed.facts)?;
+        let paths: Vec<&str> = parsed.facts.iter().map(|f| f.path.as_str()).collect();
+        let configs = walked.configs.iter().map(|c| c.relative.clone()).collect();
+        let model = ProjectModel::load_listed(root, &paths, configs);
+        let (mut state, import_stats) = IndexState::with_model(root, parsed.facts, model)?;
+        state.config_stamp = crate::sync::config_stamp(&walked.configs);
         warnings.extend(state.model.warnings().iter().map(|w| w.to_string()));
         let linked = state.link(Scope::All);
         let mut batch = linked.batch;
@@ -114,16 +120,6 @@ impl IndexState {
             started,
         );
         Ok((state, batch, summary))
-    }
-
-    /// A state from summaries already extracted (sorted by path or not).
-    pub(crate) fn from_facts(
-        root: &Path,
-        files: Vec<FileFacts>,
-    ) -> Result<(IndexState, ImportStats), IndexError> {
-        let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
-        let model = ProjectModel::load(root, &paths);
-        IndexState::with_model(root, files, model)
     }
 
     /// A state from summaries and an already loaded project model.
@@ -154,6 +150,7 @@ impl IndexState {
                 nodes,
                 interfaces,
                 extractor,
+                config_stamp: Vec::new(),
             },
             import_stats,
         ))
@@ -170,6 +167,11 @@ impl IndexState {
         if let Some(&id) = self.by_path.get(path) {
             self.interfaces[id as usize] = UNKNOWN_SHAPE;
         }
+    }
+
+    /// The stamps of the configuration files the model was read from (empty when unknown).
+    pub(crate) fn config_stamp(&self) -> &[u8] {
+        &self.config_stamp
     }
 
     /// The project model the state resolves with.

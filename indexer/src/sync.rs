@@ -18,6 +18,20 @@ use crate::{INDEXED_META_KEY, IndexOptions, mark_indexed, persist, pool, walk};
 
 /// The metadata key of the project model's fingerprint.
 pub(crate) const MODEL_META_KEY: &str = "model_fingerprint";
+/// The metadata key of the configuration files' stamps (paths, sizes, modification times).
+pub(crate) const CONFIGS_META_KEY: &str = "config_stamps";
+
+/// A digest of the configuration files' paths, sizes and modification times: unchanged, the
+/// project model need not be read again.
+pub(crate) fn config_stamp(configs: &[walk::SourceFile]) -> Vec<u8> {
+    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+    for config in configs {
+        hasher.update(config.relative.as_bytes());
+        hasher.update(&config.size.to_le_bytes());
+        hasher.update(&config.modified.to_le_bytes());
+    }
+    hasher.digest().to_le_bytes().to_vec()
+}
 
 /// What a sync did.
 #[derive(Debug, Clone, Default)]
@@ -58,19 +72,32 @@ pub fn sync_project(
     let started = Instant::now();
     let walked = walk::walk(root, options.max_file_size);
     let paths: Vec<&str> = walked.files.iter().map(|f| f.relative.as_str()).collect();
-    let model = ProjectModel::load(root, &paths);
     let snapshot = store.snapshot()?;
-    let fingerprint = model.fingerprint().to_le_bytes().to_vec();
     let indexed = snapshot.meta(INDEXED_META_KEY)?.is_some();
-    if !indexed || snapshot.meta(MODEL_META_KEY)?.as_deref() != Some(fingerprint.as_slice()) {
-        drop(snapshot);
-        let summary = crate::index_project(root, store, options)?;
-        return Ok(SyncSummary {
-            checked: summary.files,
-            full: Some(summary),
-            time: started.elapsed(),
-            ..SyncSummary::default()
-        });
+    // The configuration is read again only when a configuration file changed on disk (by its
+    // stamp), and the project is indexed afresh only when what it says changed.
+    let configs = config_stamp(&walked.configs);
+    let configs_unchanged = snapshot.meta(CONFIGS_META_KEY)?.as_deref() == Some(configs.as_slice());
+    let mut model: Option<ProjectModel> = None;
+    let load_model = || {
+        let listing = walked.configs.iter().map(|c| c.relative.clone()).collect();
+        ProjectModel::load_listed(root, &paths, listing)
+    };
+    if !indexed || !configs_unchanged {
+        let loaded = load_model();
+        let fingerprint = loaded.fingerprint().to_le_bytes();
+        if !indexed || snapshot.meta(MODEL_META_KEY)?.as_deref() != Some(fingerprint.as_slice()) {
+            drop(snapshot);
+            let summary = crate::index_project(root, store, options)?;
+            return Ok(SyncSummary {
+                checked: summary.files,
+                full: Some(summary),
+                time: started.elapsed(),
+                ..SyncSummary::default()
+            });
+        }
+        store.set_meta(CONFIGS_META_KEY, &configs)?;
+        model = Some(loaded);
     }
     let stored: HashMap<String, (u64, u64, u64)> = snapshot
         .file_stamps()?
@@ -84,9 +111,7 @@ pub fn sync_project(
     let mut changes = Vec::new();
     let mut restamp: Vec<(String, u64, u64)> = Vec::new();
     for file in &walked.files {
-        let metadata = std::fs::metadata(&file.absolute).ok();
-        let size = metadata.as_ref().map_or(0, |m| m.len());
-        let modified = pool::modified(&file.absolute);
+        let (size, modified) = (file.size, file.modified);
         match stored.get(&file.relative) {
             Some(&(_, stored_size, stored_modified))
                 if stored_size == size && stored_modified == modified && modified != 0 => {}
@@ -136,6 +161,7 @@ pub fn sync_project(
         summary.time = started.elapsed();
         return Ok(summary);
     }
+    let model = model.unwrap_or_else(load_model);
     let mut state = restore(root, &snapshot, &stored, model)?;
     // Files whose stored summary could not be read were extracted from disk as they are
     // now: their old shape is unknown, so they count as changed in shape.

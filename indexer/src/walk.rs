@@ -19,6 +19,10 @@ pub(crate) const TSGRAPH_IGNORE: &str = ".tsgraphignore";
 /// A source file found by the walk.
 #[derive(Debug, Clone)]
 pub(crate) struct SourceFile {
+    /// Size in bytes, from the walk's one look at the file.
+    pub(crate) size: u64,
+    /// Modification time (nanoseconds since the epoch, 0 when unknown).
+    pub(crate) modified: u64,
     /// Where to read it: the file itself, or a symbolic link's target (inside the root).
     pub(crate) absolute: PathBuf,
     /// Relative to the root, forward slashes.
@@ -29,6 +33,9 @@ pub(crate) struct SourceFile {
 #[derive(Debug, Default)]
 pub(crate) struct WalkResult {
     pub(crate) files: Vec<SourceFile>,
+    /// Configuration files the project model reads (tsconfig.json, package.json, …), with
+    /// their size and modification time.
+    pub(crate) configs: Vec<SourceFile>,
     /// Files skipped for their size, with the size.
     pub(crate) too_large: Vec<(String, u64)>,
     /// Directory entries that could not be read.
@@ -69,7 +76,9 @@ pub(crate) fn walk(root: &Path, max_file_size: u64) -> WalkResult {
         }
     };
     let walker = ignore::WalkBuilder::new(root)
-        .hidden(true)
+        // Hidden entries are skipped by `filter_entry`, except configuration files such as
+        // `.pnp.cjs`.
+        .hidden(false)
         .parents(false)
         .git_global(false)
         .git_ignore(true)
@@ -79,7 +88,12 @@ pub(crate) fn walk(root: &Path, max_file_size: u64) -> WalkResult {
         .follow_links(false)
         .add_custom_ignore_filename(TSGRAPH_IGNORE)
         .filter_entry(|entry| {
-            entry.file_name() != "node_modules" && entry.file_name() != ".tsgraph"
+            let name = entry.file_name();
+            if name == "node_modules" || name == ".tsgraph" {
+                return false;
+            }
+            let hidden = entry.depth() > 0 && name.to_string_lossy().starts_with('.');
+            !hidden || (!entry.file_type().is_some_and(|t| t.is_dir()) && is_config_name(name))
         })
         .build();
     for entry in walker {
@@ -118,6 +132,14 @@ pub(crate) fn walk(root: &Path, max_file_size: u64) -> WalkResult {
         }
         if is_source_path(&relative) {
             add_file(&mut result, entry.into_path(), relative, max_file_size);
+        } else if is_config_name(entry.file_name()) {
+            let (size, modified) = stamp(entry.path());
+            result.configs.push(SourceFile {
+                size,
+                modified,
+                absolute: entry.into_path(),
+                relative,
+            });
         }
     }
     result.files.sort_by(|a, b| a.relative.cmp(&b.relative));
@@ -159,12 +181,36 @@ fn follow_link(
 }
 
 fn add_file(result: &mut WalkResult, absolute: PathBuf, relative: String, max_file_size: u64) {
-    let size = std::fs::metadata(&absolute).map(|m| m.len()).unwrap_or(0);
+    let (size, modified) = stamp(&absolute);
     if size > max_file_size {
         result.too_large.push((relative, size));
     } else {
-        result.files.push(SourceFile { absolute, relative });
+        result.files.push(SourceFile {
+            size,
+            modified,
+            absolute,
+            relative,
+        });
     }
+}
+
+/// A file's size and modification time (nanoseconds since the epoch), from one look at it.
+fn stamp(path: &Path) -> (u64, u64) {
+    let Ok(metadata) = std::fs::metadata(path) else {
+        return (0, 0);
+    };
+    let modified = metadata
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX));
+    (metadata.len(), modified)
+}
+
+/// Whether a file name is one the project model reads.
+fn is_config_name(name: &std::ffi::OsStr) -> bool {
+    name.to_str()
+        .is_some_and(|name| crate::model::DISCOVERED_NAMES.contains(&name))
 }
 
 #[cfg(test)]

@@ -40,6 +40,12 @@ pub enum Error {
         /// The store file it would lead to, for `--db`.
         store: PathBuf,
     },
+    /// A query was asked of a project that was never indexed.
+    #[error("{}: no index here yet; run `tsgraph index`", store.display())]
+    NotIndexed {
+        /// The store that was looked for.
+        store: PathBuf,
+    },
     /// A symbol argument matched no node.
     #[error("no symbol matches `{symbol}`{}", suggestion_text(.suggestions))]
     SymbolNotFound {

@@ -24,12 +24,12 @@ mod project;
 mod request;
 
 pub use error::Error;
-pub use project::{Project, STORE_DIR, STORE_FILE};
+pub use project::{Project, STORE_DIR, STORE_FILE, WRITER_WAIT};
 pub use request::{Format, QueryRequest, SymbolArg};
 pub use tsgraph_encoders as encoders;
 pub use tsgraph_engine as engine;
 pub use tsgraph_indexer as indexer;
-pub use tsgraph_indexer::{IndexOptions, IndexSummary};
+pub use tsgraph_indexer::{IndexOptions, IndexSummary, SyncSummary};
 pub use tsgraph_query as query;
 pub use tsgraph_query::{
     Direction, NeighborOptions, PathOptions, Summary, SymbolMatch, TraversalOptions,

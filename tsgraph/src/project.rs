@@ -2,10 +2,11 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use tsgraph_encoders::graph::{JsonLinesSink, JsonSink, ToonSink};
 use tsgraph_engine::{NodeKey, Snapshot, Store};
-use tsgraph_indexer::{IndexOptions, IndexSummary, index_project};
+use tsgraph_indexer::{IndexOptions, IndexSummary, SyncSummary, index_project, sync_project};
 use tsgraph_query::{Query, ResultSink, Summary, SymbolMatch, resolve_symbol};
 
 use crate::error::Error;
@@ -22,47 +23,67 @@ pub struct Project {
     store: Store,
 }
 
+/// How long a writer waits for another process to finish writing the store before saying
+/// who holds it.
+pub const WRITER_WAIT: Duration = Duration::from_secs(30);
+
 impl Project {
-    /// Opens the project at `root` with its store at `db` (default
-    /// `root/.tsgraph/graph.redb`), creating an empty store when there is none.
+    /// Opens the project at `root` for writing, with its store at `db` (default
+    /// `root/.tsgraph/graph.redb`), creating an empty store when there is none. Another
+    /// process writing the store is waited for up to [`WRITER_WAIT`].
     pub fn open(root: impl AsRef<Path>, db: Option<&Path>) -> Result<Project, Error> {
-        let root = root.as_ref();
-        let metadata = std::fs::metadata(root).map_err(|source| Error::Io {
-            path: root.to_path_buf(),
-            source,
-        })?;
-        if !metadata.is_dir() {
-            return Err(Error::Io {
-                path: root.to_path_buf(),
-                source: std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a directory"),
-            });
-        }
-        let db = store_path(root, db)?;
+        let root = project_root(root.as_ref())?;
+        let db = store_path(&root, db)?;
         if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|source| Error::Io {
                 path: dir.to_path_buf(),
                 source,
             })?;
         }
-        let store = Store::open_or_create(&db)?;
-        Ok(Project {
-            root: root.to_path_buf(),
-            store,
-        })
+        let store = Store::open_waiting(&db, WRITER_WAIT)?;
+        Ok(Project { root, store })
     }
 
-    /// Like [`Project::open`], but any existing store is deleted first and created anew:
-    /// the way out of a corrupt store or one of another schema version (`--rebuild`).
-    pub fn open_rebuilding(root: impl AsRef<Path>, db: Option<&Path>) -> Result<Project, Error> {
-        let root = root.as_ref();
-        let db = store_path(root, db)?;
-        if db.exists() {
-            std::fs::remove_file(&db).map_err(|source| Error::Io {
-                path: db.clone(),
+    /// Opens the project's store read-only, for queries: nothing is written, so any number of
+    /// processes (and a user who may not write the store) can query while one writes. Fails
+    /// with [`Error::NotIndexed`] when the project was never indexed.
+    pub fn open_read_only(root: impl AsRef<Path>, db: Option<&Path>) -> Result<Project, Error> {
+        let root = project_root(root.as_ref())?;
+        let db = store_path(&root, db)?;
+        if !db.exists() {
+            return Err(Error::NotIndexed { store: db });
+        }
+        let store = Store::open_read_only(&db)?;
+        let project = Project { root, store };
+        if !project.is_indexed()? {
+            return Err(Error::NotIndexed {
+                store: project.store.path().to_path_buf(),
+            });
+        }
+        Ok(project)
+    }
+
+    /// Indexes the project from scratch into a new store built beside the old one, then puts
+    /// it in place atomically: processes reading the old store keep their snapshot until they
+    /// reopen, and a failed rebuild leaves the old store as it was (`--rebuild`).
+    pub fn rebuild(
+        root: impl AsRef<Path>,
+        db: Option<&Path>,
+        options: &IndexOptions,
+    ) -> Result<(Project, IndexSummary), Error> {
+        let root = project_root(root.as_ref())?;
+        let db = store_path(&root, db)?;
+        if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|source| Error::Io {
+                path: dir.to_path_buf(),
                 source,
             })?;
         }
-        Project::open(root, Some(&db))
+        let replacement = Store::create_replacement(&db)?;
+        let summary = index_project(&root, &replacement, options)?;
+        replacement.replace(&db)?;
+        let store = Store::open_waiting(&db, WRITER_WAIT)?;
+        Ok((Project { root, store }, summary))
     }
 
     /// The project root.
@@ -84,6 +105,14 @@ impl Project {
     /// Indexes the project, replacing the stored graph in one transaction.
     pub fn index(&self, options: &IndexOptions) -> Result<IndexSummary, Error> {
         Ok(index_project(&self.root, &self.store, options)?)
+    }
+
+    /// Brings the store up to date with the files on disk: only files whose size,
+    /// modification time and then contents changed are extracted again, and only the files
+    /// whose answers can change are re-linked. A store never indexed (or whose project
+    /// configuration changed) is indexed from scratch.
+    pub fn sync(&self, options: &IndexOptions) -> Result<SyncSummary, Error> {
+        Ok(sync_project(&self.root, &self.store, options)?)
     }
 
     /// A read snapshot.
@@ -160,6 +189,21 @@ impl Project {
 /// The store file: `db` when given, else `root/.tsgraph/graph.redb` — which must not lead out of
 /// the project through a symbolic link (`.tsgraph` or the file itself), since tsgraph writes
 /// there. A store elsewhere is used only when `--db` names it.
+/// Checks that `root` is a folder.
+fn project_root(root: &Path) -> Result<PathBuf, Error> {
+    let metadata = std::fs::metadata(root).map_err(|source| Error::Io {
+        path: root.to_path_buf(),
+        source,
+    })?;
+    if !metadata.is_dir() {
+        return Err(Error::Io {
+            path: root.to_path_buf(),
+            source: std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a directory"),
+        });
+    }
+    Ok(root.to_path_buf())
+}
+
 fn store_path(root: &Path, db: Option<&Path>) -> Result<PathBuf, Error> {
     if let Some(db) = db {
         return Ok(db.to_path_buf());

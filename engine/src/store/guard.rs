@@ -127,6 +127,11 @@ impl Boundary {
         }
     }
 
+    /// Whether a panic inside redb made this store unusable.
+    pub(crate) fn is_poisoned(&self) -> bool {
+        self.poisoned.load(Ordering::Acquire)
+    }
+
     /// A [`StoreError::Corrupted`] naming the file and `what` was being done.
     pub(crate) fn corrupted(&self, what: &str, detail: impl ToString) -> StoreError {
         StoreError::corrupted(what, detail).at(&self.path)

@@ -43,6 +43,55 @@ fn holder_in(locks: &str, inode: u64) -> Option<u32> {
     })
 }
 
+/// The writer's lock: a file beside the store (`graph.redb.lock`) that one tsgraph process at
+/// a time holds an exclusive lock on while it may write the store, and whose text is that
+/// process's id. Rebuilding a store takes it too, so a store is never replaced under a writer.
+pub(crate) struct WriterLock {
+    _file: std::fs::File,
+}
+
+/// The lock file of the store at `store`.
+pub(crate) fn lock_path(store: &Path) -> std::path::PathBuf {
+    let mut name = store.file_name().unwrap_or_default().to_os_string();
+    name.push(".lock");
+    store.with_file_name(name)
+}
+
+impl WriterLock {
+    /// Takes the writer's lock of the store at `store`, or says who holds it.
+    pub(crate) fn acquire(store: &Path) -> Result<WriterLock, crate::error::StoreError> {
+        use std::io::{Seek, Write};
+        let path = lock_path(store);
+        let mut file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(|err| crate::error::StoreError::from_io(store, "lock", err))?;
+        match file.try_lock() {
+            Ok(()) => {
+                // The holder's id, for the "in use by" message of the next one to try.
+                let _ = file.set_len(0);
+                let _ = file.rewind();
+                let _ = write!(file, "{}", std::process::id());
+                let _ = file.flush();
+                Ok(WriterLock { _file: file })
+            }
+            Err(std::fs::TryLockError::WouldBlock) => Err(crate::error::StoreError::Locked {
+                path: store.to_path_buf(),
+                holder: std::fs::read_to_string(&path)
+                    .ok()
+                    .and_then(|text| text.trim().parse().ok())
+                    .or_else(|| lock_holder(&path)),
+            }),
+            Err(std::fs::TryLockError::Error(err)) => {
+                Err(crate::error::StoreError::from_io(store, "lock", err))
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::holder_in;

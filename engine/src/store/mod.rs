@@ -5,15 +5,18 @@ mod guard;
 mod lock;
 mod snapshot;
 mod tables;
+mod verified;
 mod write;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
-use redb::{Database, ReadableDatabase};
+use redb::{ConcurrencyMode, Database, ReadOnlyDatabase, ReadableDatabase};
 
 use crate::error::{DbResultExt, StoreError};
 use crate::record::GraphBatch;
 use guard::{Boundary, Quiet};
+use lock::WriterLock;
 pub(crate) use lock::lock_holder;
 pub use snapshot::{AdjacencyGuard, EdgeRef, FileStamp, NodeGuard, Snapshot};
 use tables::{META, META_SCHEMA};
@@ -33,21 +36,43 @@ pub struct StoreStats {
     pub files: usize,
 }
 
-/// A graph store in one redb file.
+/// A graph store in one redb file, shared by processes: one writer at a time (it holds the
+/// store's writer lock, `graph.redb.lock`) and any number of read-only handles, which follow
+/// the writer's commits and never write.
 ///
 /// Readers take [`Snapshot`]s and are never blocked by the writer; each write is one redb
-/// transaction, so a failed or interrupted write leaves the previous graph intact. Opening an
-/// existing store verifies the checksum of every page it holds, so bytes changed outside redb
-/// are reported as [`StoreError::Corrupted`] rather than read; a panic inside redb is reported
-/// the same way.
+/// transaction, so a failed or interrupted write leaves the previous graph intact. A store is
+/// verified whole (every page against its checksum) before it is read when it may have been
+/// changed behind tsgraph's back: when its size or modification time differ from what the
+/// last writer recorded (`graph.redb.verified`). A panic inside redb is reported as
+/// [`StoreError::Corrupted`].
 pub struct Store {
     /// Dropped by hand, inside the panic boundary: closing may read and write the file.
-    db: Quiet<Database>,
+    db: Option<Quiet<Handle>>,
+    /// Held while a writer has the store open.
+    lock: Option<WriterLock>,
     boundary: Boundary,
 }
 
+/// A writable or a read-only redb handle.
+enum Handle {
+    Writer(Database),
+    Reader(ReadOnlyDatabase),
+}
+
+/// How long [`Store::open_waiting`] polls between attempts.
+const LOCK_POLL: Duration = Duration::from_millis(50);
+
+fn builder(check_integrity: bool) -> redb::Builder {
+    let mut builder = Database::builder();
+    builder.set_concurrency_mode(ConcurrencyMode::SingleWriter);
+    builder.set_check_integrity_on_open(check_integrity);
+    builder
+}
+
 impl Store {
-    /// Opens the store at `path`, creating the file (and its tables) when it does not exist.
+    /// Opens the store at `path` for writing, creating the file (and its tables) when it does
+    /// not exist. Fails with [`StoreError::Locked`] when another process is writing it.
     pub fn open_or_create(path: impl AsRef<Path>) -> Result<Store, StoreError> {
         let path = path.as_ref();
         // An empty file is a store whose creation was interrupted before redb wrote anything.
@@ -57,37 +82,159 @@ impl Store {
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
             Err(err) => return Err(StoreError::from_io(path, "open", err)),
         }
+        let lock = WriterLock::acquire(path)?;
         let boundary = Boundary::new(path);
-        let db = boundary.run("create", || Database::create(path).ctx("create"))?;
+        let db = boundary.run("create", || builder(false).create(path).ctx("create"))?;
         let store = Store {
-            db: Quiet::new(db),
+            db: Some(Quiet::new(Handle::Writer(db))),
+            lock: Some(lock),
+            boundary,
+        };
+        store.initialise()?;
+        verified::stamp(path);
+        Ok(store)
+    }
+
+    /// Like [`Store::open_or_create`], but waits up to `timeout` for another writer to
+    /// finish before saying who holds the store.
+    pub fn open_waiting(path: impl AsRef<Path>, timeout: Duration) -> Result<Store, StoreError> {
+        let path = path.as_ref();
+        let started = Instant::now();
+        loop {
+            match Store::open_or_create(path) {
+                Err(StoreError::Locked { .. }) if started.elapsed() < timeout => {
+                    std::thread::sleep(LOCK_POLL);
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// Opens an existing store for writing: verifies it when it may have changed behind
+    /// tsgraph's back (see the type's documentation), then checks its schema version.
+    ///
+    /// The check is redb's, run as part of the open: every page reachable from the latest
+    /// commit is read once and checked against the checksum its parent holds before anything
+    /// in it is trusted. A store whose latest commit fails the check is
+    /// [`StoreError::Corrupted`]: every commit is a two-phase one ([`begin_write`]), so redb
+    /// does not fall back to the commit before. A store whose last writer was killed passes:
+    /// its latest commit is the last one that completed.
+    pub fn open(path: impl AsRef<Path>) -> Result<Store, StoreError> {
+        let path = path.as_ref();
+        let lock = WriterLock::acquire(path)?;
+        let boundary = Boundary::new(path);
+        let check = !verified::is_current(path);
+        let db = boundary.run("open", || builder(check).open(path).ctx("open"))?;
+        let store = Store {
+            db: Some(Quiet::new(Handle::Writer(db))),
+            lock: Some(lock),
+            boundary,
+        };
+        store.check_schema()?;
+        if check {
+            verified::stamp(path);
+        }
+        Ok(store)
+    }
+
+    /// Opens an existing store read-only: it is never written, so a user who may read but not
+    /// write the store can query it, and any number of processes can, while one writes.
+    ///
+    /// A store that may have changed behind tsgraph's back is verified first: by a verifying
+    /// writable open when no one is writing it; when a tsgraph writer is at work, the change is
+    /// its own commit, and the stamp it writes after each is waited for briefly; when the
+    /// store cannot be opened for writing at all (no permission), every record is read and
+    /// validated instead.
+    pub fn open_read_only(path: impl AsRef<Path>) -> Result<Store, StoreError> {
+        let path = path.as_ref();
+        if !path.exists() {
+            return Err(StoreError::from_io(
+                path,
+                "open",
+                std::io::Error::new(std::io::ErrorKind::NotFound, "no store"),
+            ));
+        }
+        let mut deep_check = false;
+        if !verified::is_current(path) {
+            match Store::open(path) {
+                Ok(writer) => drop(writer),
+                Err(StoreError::Locked { .. }) => {
+                    let until = Instant::now() + Duration::from_secs(2);
+                    while !verified::is_current(path) && Instant::now() < until {
+                        std::thread::sleep(Duration::from_millis(10));
+                    }
+                }
+                Err(StoreError::PermissionDenied { .. }) => deep_check = true,
+                Err(other) => return Err(other),
+            }
+        }
+        let boundary = Boundary::new(path);
+        let db = boundary.run("open", || {
+            builder(false).open_read_only(path).ctx("open read-only")
+        })?;
+        let store = Store {
+            db: Some(Quiet::new(Handle::Reader(db))),
+            lock: None,
+            boundary,
+        };
+        store.check_schema()?;
+        if deep_check {
+            store.snapshot()?.validate_everything()?;
+        }
+        Ok(store)
+    }
+
+    /// Whether this handle only reads.
+    pub fn is_read_only(&self) -> bool {
+        self.lock.is_none()
+    }
+
+    /// A new, empty store beside `path` (`graph.redb.rebuild-PID`), to be filled and then put
+    /// in place of the store at `path` with [`Store::replace`]. The writer's lock of `path` is
+    /// held from now on, so no process writes the old store meanwhile; readers keep reading
+    /// it until they reopen.
+    pub fn create_replacement(path: impl AsRef<Path>) -> Result<Store, StoreError> {
+        let path = path.as_ref();
+        let lock = WriterLock::acquire(path)?;
+        let mut name = path.file_name().unwrap_or_default().to_os_string();
+        name.push(format!(".rebuild-{}", std::process::id()));
+        let temporary = path.with_file_name(name);
+        let _ = std::fs::remove_file(&temporary);
+        let boundary = Boundary::new(&temporary);
+        let db = boundary.run("create", || builder(false).create(&temporary).ctx("create"))?;
+        let store = Store {
+            db: Some(Quiet::new(Handle::Writer(db))),
+            lock: Some(lock),
             boundary,
         };
         store.initialise()?;
         Ok(store)
     }
 
-    /// Opens an existing store: checks the integrity of the file and its schema version.
-    ///
-    /// The check is redb's, run as part of the open: every page reachable from the latest
-    /// commit is read once and checked against the checksum its parent holds before anything
-    /// in it is trusted (a plain open would first read redb's own allocator records unchecked,
-    /// and a damaged page reference there made it allocate gigabytes). A store whose latest
-    /// commit fails the check is [`StoreError::Corrupted`]: every commit is a two-phase one
-    /// ([`begin_write`]), so redb does not fall back to the commit before. A store whose last
-    /// writer was killed passes: its latest commit is the last one that completed.
-    pub fn open(path: impl AsRef<Path>) -> Result<Store, StoreError> {
+    /// Puts a store made by [`Store::create_replacement`] in place of `path`, atomically: a
+    /// reader opening `path` sees the old store or the new one, never neither.
+    pub fn replace(mut self, path: impl AsRef<Path>) -> Result<(), StoreError> {
         let path = path.as_ref();
-        let boundary = Boundary::new(path);
-        let mut builder = Database::builder();
-        builder.set_check_integrity_on_open(true);
-        let db = boundary.run("open", || builder.open(path).ctx("open"))?;
-        let store = Store {
-            db: Quiet::new(db),
-            boundary,
-        };
-        store.check_schema()?;
-        Ok(store)
+        let temporary: PathBuf = self.boundary.path().to_path_buf();
+        let lock = self.lock.take();
+        drop(self);
+        verified::stamp(&temporary);
+        std::fs::rename(verified::stamp_path(&temporary), verified::stamp_path(path))
+            .map_err(|err| StoreError::from_io(path, "replace", err))?;
+        std::fs::rename(&temporary, path)
+            .map_err(|err| StoreError::from_io(path, "replace", err))?;
+        // The rename keeps the modification time, so the moved stamp still matches.
+        drop(lock);
+        Ok(())
+    }
+
+    fn writer(&self) -> Result<&Database, StoreError> {
+        match self.db.as_deref() {
+            Some(Handle::Writer(db)) => Ok(db),
+            _ => Err(StoreError::ReadOnly {
+                path: self.path().to_path_buf(),
+            }),
+        }
     }
 
     /// The store's file.
@@ -95,14 +242,28 @@ impl Store {
         self.boundary.path()
     }
 
-    /// A consistent read-only view of the graph as of the last commit.
+    /// A consistent read-only view of the graph as of the last commit (for a read-only
+    /// handle: the writer's last commit when the snapshot is taken).
     pub fn snapshot(&self) -> Result<Snapshot, StoreError> {
-        Snapshot::new(&self.db, self.boundary.clone())
+        match self.db.as_deref() {
+            Some(Handle::Writer(db)) => Snapshot::new(db, self.boundary.clone()),
+            Some(Handle::Reader(db)) => Snapshot::new(db, self.boundary.clone()),
+            None => Err(self.boundary.corrupted("read", "the store is closed")),
+        }
     }
 
     /// Replaces the whole graph with `batch` in one transaction.
     pub fn replace_all(&self, batch: &GraphBatch) -> Result<StoreStats, StoreError> {
-        self.run("write", || write::replace_all(&self.db, batch))
+        let db = self.writer()?;
+        self.committed(self.run("write", || write::replace_all(db, batch)))
+    }
+
+    /// Records the file as the writer left it, after a commit.
+    fn committed<T>(&self, result: Result<T, StoreError>) -> Result<T, StoreError> {
+        if result.is_ok() {
+            verified::stamp(self.path());
+        }
+        result
     }
 
     /// Replaces the subgraphs of the batch's files and deletes those of `removed_files`, in one
@@ -115,27 +276,28 @@ impl Store {
         batch: &GraphBatch,
         removed_files: &[&str],
     ) -> Result<StoreStats, StoreError> {
-        self.run("write", || {
-            write::replace_files(&self.db, batch, removed_files)
-        })
+        let db = self.writer()?;
+        self.committed(self.run("write", || write::replace_files(db, batch, removed_files)))
     }
 
     /// Records new size and modification stamps of files whose contents did not change (so
     /// the next sync need not read them again).
     pub fn update_file_stamps(&self, stamps: &[(String, u64, u64)]) -> Result<(), StoreError> {
-        self.run("write", || write::update_file_stamps(&self.db, stamps))
+        let db = self.writer()?;
+        self.committed(self.run("write", || write::update_file_stamps(db, stamps)))
     }
 
     /// Stores a metadata value (project root, config hash, index summary, …).
     pub fn set_meta(&self, key: &str, value: &[u8]) -> Result<(), StoreError> {
-        self.run("write meta", || {
-            let txn = begin_write(&self.db)?;
+        let db = self.writer()?;
+        self.committed(self.run("write meta", || {
+            let txn = begin_write(db)?;
             {
                 let mut meta = txn.open_table(META).ctx("open meta")?;
                 meta.insert(key, value).ctx("write meta")?;
             }
             txn.commit().ctx("commit meta")
-        })
+        }))
     }
 
     /// Runs `f` inside the panic boundary and names the store file in its error.
@@ -148,8 +310,9 @@ impl Store {
     }
 
     fn initialise(&self) -> Result<(), StoreError> {
+        let db = self.writer()?;
         self.run("initialise", || {
-            let txn = begin_write(&self.db)?;
+            let txn = begin_write(db)?;
             write::create_tables(&txn)?;
             txn.commit().ctx("commit new store")
         })
@@ -157,7 +320,11 @@ impl Store {
 
     fn check_schema(&self) -> Result<(), StoreError> {
         let found = self.run("read schema version", || {
-            let txn = self.db.begin_read().ctx("begin read")?;
+            let txn = match self.db.as_deref() {
+                Some(Handle::Writer(db)) => db.begin_read().ctx("begin read")?,
+                Some(Handle::Reader(db)) => db.begin_read().ctx("begin read")?,
+                None => return Err(StoreError::corrupted("", "the store is closed")),
+            };
             let meta = match txn.open_table(META) {
                 Ok(meta) => meta,
                 // Created, then interrupted before its tables were: an empty store.
@@ -181,6 +348,9 @@ impl Store {
             }
         })?;
         let Some(found) = found else {
+            if self.is_read_only() {
+                return Err(StoreError::corrupted("", "an empty store (never written)"));
+            }
             return self.initialise();
         };
         if found != SCHEMA_VERSION {
@@ -191,6 +361,18 @@ impl Store {
             });
         }
         Ok(())
+    }
+}
+
+impl Drop for Store {
+    fn drop(&mut self) {
+        let was_writer = matches!(self.db.as_deref(), Some(Handle::Writer(_)));
+        // Closing writes redb's own bookkeeping; the stamp records the file after it.
+        self.db.take();
+        if was_writer && !self.boundary.is_poisoned() {
+            verified::stamp(self.boundary.path());
+        }
+        self.lock.take();
     }
 }
 

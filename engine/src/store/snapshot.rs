@@ -2,8 +2,8 @@
 //! through the store's panic boundary.
 
 use redb::{
-    AccessGuard, Database, ReadOnlyMultimapTable, ReadOnlyTable, ReadableDatabase,
-    ReadableMultimapTable, ReadableTable, ReadableTableMetadata,
+    AccessGuard, ReadOnlyMultimapTable, ReadOnlyTable, ReadableDatabase, ReadableMultimapTable,
+    ReadableTable, ReadableTableMetadata,
 };
 
 use super::guard::{Boundary, Quiet};
@@ -34,7 +34,10 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
-    pub(super) fn new(db: &Database, boundary: Boundary) -> Result<Snapshot, StoreError> {
+    pub(super) fn new(
+        db: &impl ReadableDatabase,
+        boundary: Boundary,
+    ) -> Result<Snapshot, StoreError> {
         boundary.run("begin read", || {
             let txn = Quiet::new(db.begin_read().ctx("begin read")?);
             Ok(Snapshot {
@@ -265,6 +268,39 @@ impl Snapshot {
                 guard: Adjacency::Incoming(entries),
                 boundary: &self.boundary,
             })
+        })
+    }
+
+    /// Reads and validates every record of every table (a store that could not be verified
+    /// page by page is checked this way before it is trusted).
+    pub fn validate_everything(&self) -> Result<(), StoreError> {
+        self.read("validate", || {
+            for entry in self.nodes.iter().ctx("read nodes")? {
+                let (_, record) = entry.ctx("read nodes")?;
+                NodeView::from_bytes(record.value())?;
+            }
+            for entry in self.out_edges.iter().ctx("read out edges")? {
+                let (_, list) = entry.ctx("read out edges")?;
+                rkyv::access::<ArchivedAdjacency, rkyv::rancor::Error>(list.value())
+                    .map_err(|err| StoreError::corrupted("adjacency list", err))?;
+            }
+            for entry in self.in_edges.iter().ctx("read in edges")? {
+                entry.ctx("read in edges")?;
+            }
+            for entry in self.files.iter().ctx("read files")? {
+                let (_, record) = entry.ctx("read files")?;
+                access_file(record.value())?;
+            }
+            for entry in self.ids.iter().ctx("read ids")? {
+                entry.ctx("read ids")?;
+            }
+            for entry in self.names.iter().ctx("read names")? {
+                let (_, keys) = entry.ctx("read names")?;
+                for key in keys {
+                    key.ctx("read names")?;
+                }
+            }
+            Ok(())
         })
     }
 

@@ -233,7 +233,7 @@ fn a_snapshot_taken_during_an_open_write_sees_the_last_commit() {
     let store = Store::open_or_create(dir.path().join("g.redb")).unwrap();
     store.replace_all(&two_files()).unwrap();
     // Hold a write transaction open with an uncommitted change, then read.
-    let txn = store.db.begin_write().unwrap();
+    let txn = store.writer().unwrap().begin_write().unwrap();
     {
         let mut ids = txn.open_table(tables::IDS).unwrap();
         ids.insert("c.ts:uncommitted", 999).unwrap();
@@ -293,5 +293,83 @@ fn a_file_listed_twice_is_refused_and_an_edge_given_twice_is_stored_once() {
         edges(&snap, "c.ts:y", false).len(),
         2,
         "CONTAINS and one CALLS"
+    );
+}
+
+#[test]
+fn one_writer_at_a_time_and_readers_beside_it_follow_its_commits() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("g.redb");
+    let writer = Store::open_or_create(&path).unwrap();
+    writer.replace_all(&two_files()).unwrap();
+    // A second writer is told who holds the store, and does not wait past its timeout.
+    match Store::open_waiting(&path, std::time::Duration::from_millis(120)) {
+        Err(StoreError::Locked { holder, .. }) => assert_eq!(holder, Some(std::process::id())),
+        Err(other) => panic!("expected Locked, got {other}"),
+        Ok(_) => panic!("expected Locked, got a second writer"),
+    }
+    // Readers open beside the writer, never write, and see each new commit.
+    let reader = Store::open_read_only(&path).unwrap();
+    assert!(reader.is_read_only());
+    assert_eq!(reader.snapshot().unwrap().node_count().unwrap(), 6);
+    assert!(matches!(
+        reader.replace_all(&two_files()),
+        Err(StoreError::ReadOnly { .. })
+    ));
+    let mut one = GraphBatch::default();
+    one.add_file("a.ts", 1);
+    one.nodes.push(NodeRecord::new(
+        "a.ts",
+        NodeKind::File,
+        "a.ts",
+        "a.ts",
+        1,
+        1,
+    ));
+    writer.replace_all(&one).unwrap();
+    assert_eq!(reader.snapshot().unwrap().node_count().unwrap(), 1);
+    // Once the writer is gone, the next one opens without waiting.
+    drop(writer);
+    let next = Store::open_waiting(&path, std::time::Duration::from_millis(120)).unwrap();
+    assert!(!next.is_read_only());
+}
+
+#[test]
+fn a_replacement_store_takes_the_place_of_the_old_one_atomically() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("g.redb");
+    Store::open_or_create(&path)
+        .unwrap()
+        .replace_all(&two_files())
+        .unwrap();
+    let reader = Store::open_read_only(&path).unwrap();
+    let replacement = Store::create_replacement(&path).unwrap();
+    // The old store is still whole, for readers and for anyone opening it meanwhile.
+    assert_eq!(reader.snapshot().unwrap().node_count().unwrap(), 6);
+    let mut one = GraphBatch::default();
+    one.add_file("a.ts", 1);
+    one.nodes.push(NodeRecord::new(
+        "a.ts",
+        NodeKind::File,
+        "a.ts",
+        "a.ts",
+        1,
+        1,
+    ));
+    replacement.replace_all(&one).unwrap();
+    replacement.replace(&path).unwrap();
+    // The reader keeps its snapshot; a new open sees the new store, without verifying it
+    // whole again (its stamp moved with it).
+    assert_eq!(reader.snapshot().unwrap().node_count().unwrap(), 6);
+    assert!(super::verified::is_current(&path));
+    let fresh = Store::open_read_only(&path).unwrap();
+    assert_eq!(fresh.snapshot().unwrap().node_count().unwrap(), 1);
+    assert!(
+        std::fs::read_dir(dir.path()).unwrap().all(|e| !e
+            .unwrap()
+            .file_name()
+            .to_string_lossy()
+            .contains("rebuild")),
+        "no temporary file left"
     );
 }

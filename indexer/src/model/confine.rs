@@ -13,6 +13,8 @@ pub(crate) struct ConfinedFs {
     /// The canonical root, or `None` when the root itself cannot be canonicalised (then
     /// nothing is read).
     canonical_root: Option<PathBuf>,
+    /// The configuration files, when the caller's walk already found them.
+    listed: Option<Vec<String>>,
 }
 
 impl ConfinedFs {
@@ -20,6 +22,18 @@ impl ConfinedFs {
         ConfinedFs {
             root: root.to_path_buf(),
             canonical_root: std::fs::canonicalize(root).ok(),
+            listed: None,
+        }
+    }
+
+    /// A reader whose listing is `listed` (project-relative paths) instead of a walk of its
+    /// own.
+    pub(crate) fn with_listing(root: &Path, mut listed: Vec<String>) -> ConfinedFs {
+        listed.retain(|path| is_listed_config(path));
+        listed.sort();
+        ConfinedFs {
+            listed: Some(listed),
+            ..ConfinedFs::new(root)
         }
     }
 }
@@ -29,6 +43,9 @@ impl Source for ConfinedFs {
     /// skipped, ignore files of the project honoured) and lists the configuration files,
     /// symlinked ones included (they are checked when read).
     fn listing(&self) -> Vec<String> {
+        if let Some(listed) = &self.listed {
+            return listed.clone();
+        }
         let Some(canonical_root) = &self.canonical_root else {
             return Vec::new();
         };

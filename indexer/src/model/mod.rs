@@ -42,6 +42,7 @@ use std::path::Path;
 
 use package_json::Manifest;
 use paths::{ancestors, parent};
+pub(crate) use source::DISCOVERED_NAMES;
 use source::MemorySource;
 use tsconfig::Config;
 use workspaces::Workspaces;
@@ -182,6 +183,13 @@ impl ProjectModel {
     /// specifier may resolve to). Problems become warnings, never errors.
     pub fn load(root: &Path, files: &[&str]) -> ProjectModel {
         let mut source = confine::ConfinedFs::new(root);
+        ProjectModel::build_fingerprinted(&mut source, files)
+    }
+
+    /// Like [`ProjectModel::load`], with the configuration files already found by the
+    /// caller's walk (project-relative paths), so the tree is not walked twice.
+    pub fn load_listed(root: &Path, files: &[&str], configs: Vec<String>) -> ProjectModel {
+        let mut source = confine::ConfinedFs::with_listing(root, configs);
         ProjectModel::build_fingerprinted(&mut source, files)
     }
 

@@ -27,19 +27,28 @@ pub(super) fn dispatch(
         } => {
             let root = dir.as_deref().unwrap_or(&cli.project);
             let db = cli.db.as_deref();
-            let project = if *rebuild {
-                Project::open_rebuilding(root, db)?
-            } else {
-                Project::open(root, db)?
-            };
             let options = IndexOptions {
                 max_file_size: *max_file_size,
                 ..IndexOptions::default()
             };
-            let summary = project.index(&options)?;
-            write_summary(out, &summary, project.store().path())?;
-            if *verbose {
-                write_details(out, &summary)?;
+            if *rebuild {
+                let (project, summary) = Project::rebuild(root, db, &options)?;
+                write_summary(out, &summary, project.store().path())?;
+                if *verbose {
+                    write_details(out, &summary)?;
+                }
+            } else {
+                let project = Project::open(root, db)?;
+                let sync = project.sync(&options)?;
+                match &sync.full {
+                    Some(summary) => {
+                        write_summary(out, summary, project.store().path())?;
+                        if *verbose {
+                            write_details(out, summary)?;
+                        }
+                    }
+                    None => write_sync(out, &sync, project.store().path())?,
+                }
             }
         }
         Command::Callers { symbol, limits } => {
@@ -155,13 +164,21 @@ fn traversal(args: &TraversalArgs) -> TraversalOptions {
 }
 
 /// Opens the project's store, indexing the project first when it has never been indexed.
+/// Opens the project's store read-only, indexing the project first (as a writer) when it
+/// has never been indexed.
 fn open_indexed(cli: &Cli, stderr: &mut dyn Write) -> anyhow::Result<Project> {
-    let project = Project::open(&cli.project, cli.db.as_deref())?;
-    if !project.is_indexed()? {
-        let summary = project.index(&IndexOptions::default())?;
-        write_summary(stderr, &summary, project.store().path())?;
+    match Project::open_read_only(&cli.project, cli.db.as_deref()) {
+        Err(crate::Error::NotIndexed { .. }) => {}
+        other => return Ok(other?),
     }
-    Ok(project)
+    {
+        let writer = Project::open(&cli.project, cli.db.as_deref())?;
+        if !writer.is_indexed()? {
+            let summary = writer.index(&IndexOptions::default())?;
+            write_summary(stderr, &summary, writer.store().path())?;
+        }
+    }
+    Ok(Project::open_read_only(&cli.project, cli.db.as_deref())?)
 }
 
 fn query(
@@ -177,6 +194,30 @@ fn query(
     };
     project.query(&request, format, out)?;
     Ok(())
+}
+
+/// What an incremental `index` did.
+fn write_sync(out: &mut dyn Write, sync: &crate::SyncSummary, store: &Path) -> io::Result<()> {
+    if sync.is_noop() {
+        writeln!(
+            out,
+            "up to date: {} files checked in {} ms",
+            sync.checked,
+            sync.time.as_millis()
+        )?;
+    } else {
+        writeln!(
+            out,
+            "updated in {} ms: {} added, {} changed, {} removed; {} files re-linked ({} checked)",
+            sync.time.as_millis(),
+            sync.added.len(),
+            sync.changed.len(),
+            sync.removed.len(),
+            sync.relinked,
+            sync.checked
+        )?;
+    }
+    writeln!(out, "store: {}", store.display())
 }
 
 fn write_summary(out: &mut dyn Write, summary: &IndexSummary, store: &Path) -> io::Result<()> {
