@@ -40,7 +40,12 @@ fn install_hook() {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
             let inside = DEPTH.try_with(Cell::get).unwrap_or(0) > 0;
-            if inside {
+            // A second panic before the first was caught is one in a drop during unwinding,
+            // which aborts the process: that one is shown.
+            let first = LAST_PANIC
+                .try_with(|last| last.borrow().is_none())
+                .unwrap_or(false);
+            if inside && first {
                 let _ = LAST_PANIC.try_with(|last| *last.borrow_mut() = Some(describe(info)));
             } else {
                 previous(info);
