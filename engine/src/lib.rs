@@ -22,11 +22,13 @@
 //! assert_eq!(node.view().unwrap().name(), "main");
 //! ```
 
+mod delta;
 mod error;
 mod model;
 mod record;
 mod store;
 
+pub use delta::GraphDelta;
 pub use error::StoreError;
 pub use model::{EdgeKind, NodeKey, NodeKind, Resolution, UseContext, Visibility};
 pub use record::{
@@ -34,5 +36,6 @@ pub use record::{
     UnresolvedCall,
 };
 pub use store::{
-    AdjacencyGuard, EdgeRef, FileStamp, NodeGuard, SCHEMA_VERSION, Snapshot, Store, StoreStats,
+    AdjacencyGuard, EdgeRef, FileStamp, Generation, NodeGuard, SCHEMA_VERSION, Snapshot, Store,
+    StoreStats,
 };

@@ -211,6 +211,21 @@ pub struct EdgeFacts {
 }
 
 impl EdgeFacts {
+    /// Folds in the facts of the same edge given again: counts add up, sites and names are
+    /// joined, and it is type-only only if both were.
+    pub fn absorb(&mut self, other: EdgeFacts) {
+        self.count = self.count.saturating_add(other.count);
+        self.sites.extend(other.sites);
+        self.sites.sort_unstable();
+        self.sites.dedup();
+        for name in other.names {
+            if !self.names.contains(&name) {
+                self.names.push(name);
+            }
+        }
+        self.type_only &= other.type_only;
+    }
+
     /// The use context (USES_TYPE, REFERENCES).
     pub fn use_context(&self) -> UseContext {
         UseContext::from_stored(self.context)

@@ -17,6 +17,7 @@ mod extract;
 mod facts;
 mod graph;
 mod interface;
+mod live;
 pub mod model;
 mod modules;
 mod options;
@@ -35,6 +36,7 @@ use std::time::Instant;
 use tsgraph_engine::{GraphBatch, Store};
 
 pub use extract::syntax_errors;
+pub use live::{EditOutcome, LiveIndex, Position, TextEdit, TextRange};
 pub use modules::UnresolvedImport;
 pub use options::IndexOptions;
 pub use state::{FileChange, IndexState, Update};
@@ -59,7 +61,16 @@ pub fn index_project(
     store: &Store,
     options: &IndexOptions,
 ) -> Result<IndexSummary, IndexError> {
-    let (state, mut batch, summary) = IndexState::build(root, options)?;
+    Ok(index_with_state(root, store, options)?.1)
+}
+
+/// [`index_project`], keeping the state for updates.
+pub(crate) fn index_with_state(
+    root: &Path,
+    store: &Store,
+    options: &IndexOptions,
+) -> Result<(IndexState, IndexSummary), IndexError> {
+    let (mut state, mut batch, summary) = IndexState::build(root, options)?;
     mark_indexed(&mut batch, root);
     batch.meta.push((
         sync::MODEL_META_KEY.to_owned(),
@@ -70,7 +81,8 @@ pub fn index_project(
         state.config_stamp().to_vec(),
     ));
     store.replace_all(&batch)?;
-    Ok(summary)
+    state.generation = Some(store.snapshot()?.generation()?);
+    Ok((state, summary))
 }
 
 /// Adds the metadata a completed index commits with its graph, so a store carries the marker

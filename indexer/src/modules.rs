@@ -29,57 +29,79 @@ pub(crate) struct ImportStats {
     pub(crate) unresolved: Vec<UnresolvedImport>,
 }
 
-/// Resolves every import of `files` (sorted by path).
+/// File ids by path (a removed file's empty path maps to some removed slot, never asked for).
+pub(crate) fn paths_to_ids(files: &[FileFacts]) -> HashMap<&str, u32> {
+    files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.path.as_str(), u32::try_from(i).unwrap_or(u32::MAX)))
+        .collect()
+}
+
+/// Resolves every import of `files` (indexed by file id).
 pub(crate) fn resolve_imports(
     model: &ProjectModel,
     files: &[FileFacts],
 ) -> (Vec<Vec<ModuleTarget>>, ImportStats) {
-    let by_path: HashMap<&str, u32> = files
-        .iter()
-        .enumerate()
-        .map(|(i, f)| (f.path.as_str(), u32::try_from(i).unwrap_or(u32::MAX)))
-        .collect();
+    let by_path = paths_to_ids(files);
     let mut stats = ImportStats::default();
-    let mut count = |outcome: &str| *stats.by_outcome.entry(outcome.to_owned()).or_default() += 1;
-    let mut unresolved = Vec::new();
     let modules = files
         .iter()
-        .map(|facts| {
-            facts
-                .imports
-                .iter()
-                .map(
-                    |import| match model.resolve(&facts.path, &import.specifier) {
-                        Resolution::File(path) => match by_path.get(path.as_str()) {
-                            Some(index) => {
-                                count("file");
-                                ModuleTarget::File(*index)
-                            }
-                            None => {
-                                count("missing file");
-                                ModuleTarget::Unresolved
-                            }
-                        },
-                        Resolution::External { package } => {
-                            count("external package");
-                            ModuleTarget::External(package)
-                        }
-                        Resolution::Unresolved(reason) => {
-                            let reason = reason.to_string();
-                            count(&reason);
-                            unresolved.push(UnresolvedImport {
-                                file: facts.path.clone(),
-                                line: import.line,
-                                specifier: import.specifier.clone(),
-                                reason,
-                            });
-                            ModuleTarget::Unresolved
-                        }
-                    },
-                )
-                .collect()
-        })
+        .map(|facts| resolve_counting(model, &by_path, facts, &mut stats))
         .collect();
-    stats.unresolved = unresolved;
     (modules, stats)
+}
+
+/// Resolves the imports of one file.
+pub(crate) fn resolve_file(
+    model: &ProjectModel,
+    by_path: &HashMap<&str, u32>,
+    facts: &FileFacts,
+) -> Vec<ModuleTarget> {
+    resolve_counting(model, by_path, facts, &mut ImportStats::default())
+}
+
+fn resolve_counting(
+    model: &ProjectModel,
+    by_path: &HashMap<&str, u32>,
+    facts: &FileFacts,
+    stats: &mut ImportStats,
+) -> Vec<ModuleTarget> {
+    let mut count = |outcome: &str| *stats.by_outcome.entry(outcome.to_owned()).or_default() += 1;
+    let mut unresolved = Vec::new();
+    let targets = facts
+        .imports
+        .iter()
+        .map(
+            |import| match model.resolve(&facts.path, &import.specifier) {
+                Resolution::File(path) => match by_path.get(path.as_str()) {
+                    Some(index) => {
+                        count("file");
+                        ModuleTarget::File(*index)
+                    }
+                    None => {
+                        count("missing file");
+                        ModuleTarget::Unresolved
+                    }
+                },
+                Resolution::External { package } => {
+                    count("external package");
+                    ModuleTarget::External(package)
+                }
+                Resolution::Unresolved(reason) => {
+                    let reason = reason.to_string();
+                    count(&reason);
+                    unresolved.push(UnresolvedImport {
+                        file: facts.path.clone(),
+                        line: import.line,
+                        specifier: import.specifier.clone(),
+                        reason,
+                    });
+                    ModuleTarget::Unresolved
+                }
+            },
+        )
+        .collect();
+    stats.unresolved.extend(unresolved);
+    targets
 }

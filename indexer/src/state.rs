@@ -16,7 +16,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use tsgraph_engine::{EdgeKind, GraphBatch};
+use tsgraph_engine::{EdgeKind, Generation, GraphBatch};
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::extract::Extractor;
@@ -66,6 +66,27 @@ pub struct Update {
     pub relinked: Vec<String>,
 }
 
+/// A file's new summary, or its removal.
+pub(crate) enum Summarised {
+    Written(Box<FileFacts>),
+    Removed(String),
+}
+
+/// What taking summaries into the tables touched.
+#[derive(Default)]
+pub(crate) struct Touched {
+    extracted: Vec<FileId>,
+    removed: Vec<String>,
+    /// Files whose interface changed, or that came or went.
+    shape_changed: HashSet<FileId>,
+    /// Node IDs of changed files before the change: edges into them from elsewhere may have
+    /// to move.
+    old_ids: Vec<String>,
+    files_came_or_went: bool,
+    /// Files whose imports resolve differently since files came or went.
+    imports_changed: BTreeSet<FileId>,
+}
+
 /// A project's summaries and resolution tables, kept in memory.
 pub struct IndexState {
     root: PathBuf,
@@ -80,6 +101,9 @@ pub struct IndexState {
     extractor: Extractor,
     /// The stamps of the configuration files the model was read from.
     config_stamp: Vec<u8>,
+    /// The store state these tables match, when known: another process's write since makes
+    /// them stale (see `sync::catch_up`).
+    pub(crate) generation: Option<Generation>,
 }
 
 impl IndexState {
@@ -151,6 +175,7 @@ impl IndexState {
                 interfaces,
                 extractor,
                 config_stamp: Vec::new(),
+                generation: None,
             },
             import_stats,
         ))
@@ -233,13 +258,14 @@ impl IndexState {
         changes: Vec<FileChange>,
         linked_into: &dyn Fn(&[String]) -> Vec<String>,
     ) -> Result<Update, IndexError> {
-        let mut extracted: Vec<FileId> = Vec::new();
-        let mut removed: Vec<String> = Vec::new();
-        let mut shape_changed: HashSet<FileId> = HashSet::new();
-        let mut files_came_or_went = false;
-        // Node IDs of changed files before the change: edges into them from elsewhere may
-        // have to move.
-        let mut old_ids: Vec<String> = Vec::new();
+        let summaries = self.extract_changes(changes);
+        Ok(self.apply_summaries(summaries, linked_into))
+    }
+
+    /// The summaries of written files (those whose contents differ from what the state
+    /// holds) and the removals.
+    fn extract_changes(&mut self, changes: Vec<FileChange>) -> Vec<Summarised> {
+        let mut out = Vec::with_capacity(changes.len());
         for change in changes {
             match change {
                 FileChange::Write {
@@ -248,21 +274,57 @@ impl IndexState {
                     modified,
                 } => {
                     let hash = xxh3_64(&bytes);
-                    let existing = self.by_path.get(&path).copied();
-                    if let Some(id) = existing
-                        && self.files[id as usize].hash == hash
-                    {
+                    if self.hash_of(&path) == Some(hash) {
                         continue;
                     }
                     let mut facts = pool::extract_one(&mut self.extractor, &path, &bytes, hash);
                     facts.modified = modified;
+                    out.push(Summarised::Written(Box::new(facts)));
+                }
+                FileChange::Remove { path } => out.push(Summarised::Removed(path)),
+            }
+        }
+        out
+    }
+
+    /// The content hash of the file at `path`, if the state holds it.
+    pub(crate) fn hash_of(&self, path: &str) -> Option<u64> {
+        self.by_path
+            .get(path)
+            .map(|&id| self.files[id as usize].hash)
+    }
+
+    /// The extractor, for summaries made outside [`IndexState::apply`].
+    pub(crate) fn extractor(&mut self) -> &mut Extractor {
+        &mut self.extractor
+    }
+
+    /// Applies summaries made elsewhere (an editor's text, the store's copy): updates the
+    /// tables and re-links every file whose answers can change.
+    pub(crate) fn apply_summaries(
+        &mut self,
+        summaries: Vec<Summarised>,
+        linked_into: &dyn Fn(&[String]) -> Vec<String>,
+    ) -> Update {
+        let touched = self.absorb(summaries);
+        self.relink(touched, linked_into)
+    }
+
+    /// Takes summaries into the tables (facts, node IDs, interfaces, imports) without
+    /// linking: what a state does to catch up with a store another process wrote.
+    pub(crate) fn absorb(&mut self, summaries: Vec<Summarised>) -> Touched {
+        let mut touched = Touched::default();
+        for summary in summaries {
+            match summary {
+                Summarised::Written(facts) => {
+                    let facts = *facts;
                     let interface = interface::interface_hash(&facts);
                     let nodes = graph::assign_nodes(&facts);
-                    let id = match existing {
+                    let id = match self.by_path.get(&facts.path).copied() {
                         Some(id) => {
                             if self.interfaces[id as usize] != interface {
-                                shape_changed.insert(id);
-                                old_ids.extend(node_ids(&self.nodes[id as usize]));
+                                touched.shape_changed.insert(id);
+                                touched.old_ids.extend(node_ids(&self.nodes[id as usize]));
                             }
                             self.files[id as usize] = facts;
                             self.nodes[id as usize] = nodes;
@@ -271,59 +333,83 @@ impl IndexState {
                         }
                         None => {
                             let id = FileId::try_from(self.files.len()).unwrap_or(u32::MAX);
-                            self.by_path.insert(path.clone(), id);
+                            self.by_path.insert(facts.path.clone(), id);
                             self.files.push(facts);
                             self.nodes.push(nodes);
                             self.interfaces.push(interface);
                             self.modules.push(Vec::new());
-                            files_came_or_went = true;
-                            shape_changed.insert(id);
+                            touched.files_came_or_went = true;
+                            touched.shape_changed.insert(id);
                             id
                         }
                     };
-                    extracted.push(id);
+                    touched.extracted.push(id);
                 }
-                FileChange::Remove { path } => {
+                Summarised::Removed(path) => {
                     let Some(id) = self.by_path.remove(&path) else {
                         continue;
                     };
-                    old_ids.extend(node_ids(&self.nodes[id as usize]));
+                    touched.old_ids.extend(node_ids(&self.nodes[id as usize]));
                     self.files[id as usize] = FileFacts::default();
                     self.nodes[id as usize] = FileNodes::default();
                     self.interfaces[id as usize] = 0;
                     self.modules[id as usize] = Vec::new();
-                    shape_changed.insert(id);
-                    files_came_or_went = true;
-                    removed.push(path);
+                    touched.shape_changed.insert(id);
+                    touched.files_came_or_went = true;
+                    touched.removed.push(path);
                 }
             }
         }
-        let mut relink: BTreeSet<FileId> = extracted.iter().copied().collect();
-        // Imports: those of extracted files always, every file's when files came or went.
-        let resolve_all = files_came_or_went;
-        let before = if resolve_all {
-            self.modules.clone()
-        } else {
-            Vec::new()
-        };
-        let (modules, _) = modules::resolve_imports(&self.model, &self.files);
-        if resolve_all {
-            for (id, (old, new)) in before.iter().zip(&modules).enumerate() {
+        // Imports: those of extracted files, and every file's when files came or went.
+        if touched.files_came_or_went {
+            let (modules, _) = modules::resolve_imports(&self.model, &self.files);
+            for (id, (old, new)) in self.modules.iter().zip(&modules).enumerate() {
                 if old != new {
-                    relink.insert(FileId::try_from(id).unwrap_or(u32::MAX));
+                    touched
+                        .imports_changed
+                        .insert(FileId::try_from(id).unwrap_or(u32::MAX));
                 }
             }
+            self.modules = modules;
+        } else if !touched.extracted.is_empty() {
+            let by_path = modules::paths_to_ids(&self.files);
+            for &id in &touched.extracted {
+                self.modules[id as usize] =
+                    modules::resolve_file(&self.model, &by_path, &self.files[id as usize]);
+            }
         }
-        self.modules = modules;
+        touched
+    }
+
+    /// Re-links what a change touched: the changed files, the files whose imports now
+    /// resolve elsewhere, every importer (transitively) of a file whose interface changed,
+    /// and the files with edges into nodes that moved or newly implement interface members.
+    fn relink(
+        &mut self,
+        touched: Touched,
+        linked_into: &dyn Fn(&[String]) -> Vec<String>,
+    ) -> Update {
+        let Touched {
+            extracted,
+            removed,
+            shape_changed,
+            old_ids,
+            imports_changed,
+            ..
+        } = touched;
+        let mut relink: BTreeSet<FileId> = extracted.iter().copied().collect();
+        relink.extend(imports_changed);
         // Everything that imports a file whose interface changed, transitively.
-        let importers = self.importers();
-        let mut stack: Vec<FileId> = shape_changed.iter().copied().collect();
-        let mut seen: HashSet<FileId> = shape_changed.clone();
-        while let Some(file) = stack.pop() {
-            for importer in importers.get(&file).map(Vec::as_slice).unwrap_or(&[]) {
-                if seen.insert(*importer) {
-                    relink.insert(*importer);
-                    stack.push(*importer);
+        if !shape_changed.is_empty() {
+            let importers = self.importers();
+            let mut stack: Vec<FileId> = shape_changed.iter().copied().collect();
+            let mut seen: HashSet<FileId> = shape_changed.clone();
+            while let Some(file) = stack.pop() {
+                for importer in importers.get(&file).map(Vec::as_slice).unwrap_or(&[]) {
+                    if seen.insert(*importer) {
+                        relink.insert(*importer);
+                        stack.push(*importer);
+                    }
                 }
             }
         }
@@ -356,7 +442,7 @@ impl IndexState {
         let mut batch = linked.batch;
         let extracted_set: HashSet<FileId> = extracted.iter().copied().collect();
         self.attach_summaries(&mut batch, Some(&extracted_set));
-        Ok(Update {
+        Update {
             batch,
             removed,
             extracted: extracted
@@ -367,7 +453,7 @@ impl IndexState {
                 .iter()
                 .map(|id| self.files[*id as usize].path.clone())
                 .collect(),
-        })
+        }
     }
 
     /// For each file, the files that import it.

@@ -80,4 +80,13 @@ pub enum IndexError {
     /// A parser thread died (a bug: extraction does not panic on any input it was tested on).
     #[error("a parser thread failed: {0}")]
     Worker(String),
+    /// An editor's edit of a file cannot be applied (a range outside the text, a path that is
+    /// not a source file of the project).
+    #[error("{path}: {message}")]
+    Edit {
+        /// The edited file, as given.
+        path: String,
+        /// What is wrong.
+        message: String,
+    },
 }

@@ -2,6 +2,10 @@
 //! cheaply first (size and modification time), then by content hash; only what changed is
 //! extracted, and only the files whose answers can change are re-linked (see
 //! [`crate::IndexState::apply`]). With nothing changed, no summary is even read.
+//!
+//! A long-lived process keeps its [`IndexState`] between syncs. Before it writes, the state is
+//! brought level with the store ([`catch_up`]): another process may have written since, which
+//! the store's generation tells.
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
@@ -12,7 +16,7 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use crate::facts::FileFacts;
 use crate::model::ProjectModel;
-use crate::state::{FileChange, IndexState, Update};
+use crate::state::{FileChange, IndexState, Summarised, Update};
 use crate::summary::{IndexError, IndexSummary};
 use crate::{INDEXED_META_KEY, IndexOptions, mark_indexed, persist, pool, walk};
 
@@ -69,6 +73,25 @@ pub fn sync_project(
     store: &Store,
     options: &IndexOptions,
 ) -> Result<SyncSummary, IndexError> {
+    sync_store(root, store, options, &mut None, &|_| false)
+}
+
+/// Files on disk that differ from the store, as changes to apply.
+struct DiskChanges {
+    changes: Vec<FileChange>,
+    /// Files whose stamps changed but whose contents did not: (path, size, modified).
+    restamp: Vec<(String, u64, u64)>,
+}
+
+/// [`sync_project`] for a caller that keeps the state (`slot`, loaded here when `None` and
+/// needed) and holds some files in an editor (`held`: those are left as they are).
+pub(crate) fn sync_store(
+    root: &Path,
+    store: &Store,
+    options: &IndexOptions,
+    slot: &mut Option<IndexState>,
+    held: &dyn Fn(&str) -> bool,
+) -> Result<SyncSummary, IndexError> {
     let started = Instant::now();
     let walked = walk::walk(root, options.max_file_size);
     let paths: Vec<&str> = walked.files.iter().map(|f| f.relative.as_str()).collect();
@@ -88,7 +111,8 @@ pub fn sync_project(
         let fingerprint = loaded.fingerprint().to_le_bytes();
         if !indexed || snapshot.meta(MODEL_META_KEY)?.as_deref() != Some(fingerprint.as_slice()) {
             drop(snapshot);
-            let summary = crate::index_project(root, store, options)?;
+            let (built, summary) = crate::index_with_state(root, store, options)?;
+            *slot = Some(built);
             return Ok(SyncSummary {
                 checked: summary.files,
                 full: Some(summary),
@@ -99,97 +123,227 @@ pub fn sync_project(
         store.set_meta(CONFIGS_META_KEY, &configs)?;
         model = Some(loaded);
     }
-    let stored: HashMap<String, (u64, u64, u64)> = snapshot
-        .file_stamps()?
-        .into_iter()
-        .map(|s| (s.path, (s.hash, s.size, s.modified)))
-        .collect();
+    let stored = stored_stamps(&snapshot)?;
     let mut summary = SyncSummary {
         checked: walked.files.len(),
         ..SyncSummary::default()
     };
-    let mut changes = Vec::new();
-    let mut restamp: Vec<(String, u64, u64)> = Vec::new();
-    for file in &walked.files {
-        let (size, modified) = (file.size, file.modified);
-        match stored.get(&file.relative) {
-            Some(&(_, stored_size, stored_modified))
-                if stored_size == size && stored_modified == modified && modified != 0 => {}
-            Some(&(hash, _, _)) => {
-                let Ok(bytes) = std::fs::read(&file.absolute) else {
-                    continue;
-                };
-                if xxh3_64(&bytes) == hash {
-                    restamp.push((file.relative.clone(), size, modified));
-                } else {
-                    summary.changed.push(file.relative.clone());
-                    changes.push(FileChange::Write {
-                        path: file.relative.clone(),
-                        bytes,
-                        modified,
-                    });
-                }
-            }
-            None => {
-                let Ok(bytes) = std::fs::read(&file.absolute) else {
-                    continue;
-                };
-                summary.added.push(file.relative.clone());
-                changes.push(FileChange::Write {
-                    path: file.relative.clone(),
-                    bytes,
-                    modified,
-                });
-            }
+    let disk = compare_with_disk(&walked.files, &stored, held, &mut summary);
+    if disk.changes.is_empty() {
+        drop(snapshot);
+        if !disk.restamp.is_empty() {
+            store.update_file_stamps(&disk.restamp)?;
         }
+        summary.time = started.elapsed();
+        return Ok(summary);
     }
-    let on_disk: BTreeSet<&str> = paths.iter().copied().collect();
+    let mut kept = match slot.take() {
+        Some(mut kept) => {
+            catch_up(&mut kept, root, &snapshot, &stored)?;
+            kept
+        }
+        None => restore(root, &snapshot, &stored, model.unwrap_or_else(load_model))?,
+    };
+    let update = kept.apply(disk.changes, &|ids| files_linked_into(&snapshot, ids))?;
+    drop(snapshot);
+    summary.relinked = update.relinked.len();
+    // A failed write leaves the store as it was and the state ahead of it: it is dropped
+    // (left `None`), to be read again.
+    write_update(store, &mut kept, update, root, false)?;
+    if !disk.restamp.is_empty() {
+        store.update_file_stamps(&disk.restamp)?;
+        kept.generation = Some(store.snapshot()?.generation()?);
+    }
+    *slot = Some(kept);
+    summary.time = started.elapsed();
+    Ok(summary)
+}
+
+/// Every stored file's (hash, size, modified), by path.
+pub(crate) fn stored_stamps(
+    snapshot: &Snapshot,
+) -> Result<HashMap<String, (u64, u64, u64)>, IndexError> {
+    Ok(snapshot
+        .file_stamps()?
+        .into_iter()
+        .map(|s| (s.path, (s.hash, s.size, s.modified)))
+        .collect())
+}
+
+/// Compares the walked files with the stored stamps: a file whose size and modification time
+/// match is taken as unchanged; otherwise its bytes are read and hashed. Files the editor
+/// holds are left out. Fills the summary's added, changed and removed lists.
+fn compare_with_disk(
+    files: &[walk::SourceFile],
+    stored: &HashMap<String, (u64, u64, u64)>,
+    held: &dyn Fn(&str) -> bool,
+    summary: &mut SyncSummary,
+) -> DiskChanges {
+    let mut disk = DiskChanges {
+        changes: Vec::new(),
+        restamp: Vec::new(),
+    };
+    for file in files {
+        if held(&file.relative) {
+            continue;
+        }
+        let (size, modified) = (file.size, file.modified);
+        let known = stored.get(&file.relative);
+        if let Some(&(_, stored_size, stored_modified)) = known
+            && stored_size == size
+            && stored_modified == modified
+            && modified != 0
+        {
+            continue;
+        }
+        let Ok(bytes) = std::fs::read(&file.absolute) else {
+            continue;
+        };
+        match known {
+            Some(&(hash, _, _)) if xxh3_64(&bytes) == hash => {
+                disk.restamp.push((file.relative.clone(), size, modified));
+                continue;
+            }
+            Some(_) => summary.changed.push(file.relative.clone()),
+            None => summary.added.push(file.relative.clone()),
+        }
+        disk.changes.push(FileChange::Write {
+            path: file.relative.clone(),
+            bytes,
+            modified,
+        });
+    }
+    let on_disk: BTreeSet<&str> = files.iter().map(|f| f.relative.as_str()).collect();
     for path in stored.keys() {
-        if !on_disk.contains(path.as_str()) {
+        if !on_disk.contains(path.as_str()) && !held(path) {
             summary.removed.push(path.clone());
-            changes.push(FileChange::Remove { path: path.clone() });
+            disk.changes.push(FileChange::Remove { path: path.clone() });
         }
     }
     summary.added.sort();
     summary.changed.sort();
     summary.removed.sort();
-    if changes.is_empty() {
-        drop(snapshot);
-        if !restamp.is_empty() {
-            store.update_file_stamps(&restamp)?;
-        }
-        summary.time = started.elapsed();
-        return Ok(summary);
-    }
-    let model = model.unwrap_or_else(load_model);
-    let mut state = restore(root, &snapshot, &stored, model)?;
-    // Files whose stored summary could not be read were extracted from disk as they are
-    // now: their old shape is unknown, so they count as changed in shape.
-    let update = state.apply(changes, &|ids| files_linked_into(&snapshot, ids))?;
-    drop(snapshot);
-    summary.relinked = update.relinked.len();
-    write_update(store, update, root)?;
-    if !restamp.is_empty() {
-        store.update_file_stamps(&restamp)?;
-    }
-    summary.time = started.elapsed();
-    Ok(summary)
+    disk
 }
 
-/// Writes an update into the store in one transaction.
-pub(crate) fn write_update(store: &Store, update: Update, root: &Path) -> Result<(), IndexError> {
+/// Writes an update into the store in one transaction and records the store state the
+/// index state now matches. With `track`, says what changed in the graph.
+pub(crate) fn write_update(
+    store: &Store,
+    state: &mut IndexState,
+    update: Update,
+    root: &Path,
+    track: bool,
+) -> Result<Option<tsgraph_engine::GraphDelta>, IndexError> {
     let Update {
         mut batch, removed, ..
     } = update;
     mark_indexed(&mut batch, root);
     let removed: Vec<&str> = removed.iter().map(String::as_str).collect();
-    store.replace_files(&batch, &removed)?;
+    let delta = if track {
+        Some(store.replace_files_tracked(&batch, &removed)?)
+    } else {
+        store.replace_files(&batch, &removed)?;
+        None
+    };
+    // The writer's lock is held, so no other commit comes between.
+    state.generation = Some(store.snapshot()?.generation()?);
+    Ok(delta)
+}
+
+/// Brings a kept state level with the store when another process wrote since the state last
+/// matched it: files whose stored hash differs take the stored summary, files gone from the
+/// store are dropped. A changed project model means the state is read afresh.
+pub(crate) fn catch_up(
+    state: &mut IndexState,
+    root: &Path,
+    snapshot: &Snapshot,
+    stored: &HashMap<String, (u64, u64, u64)>,
+) -> Result<(), IndexError> {
+    let generation = snapshot.generation()?;
+    if state.generation == Some(generation) {
+        return Ok(());
+    }
+    let fingerprint = state.model().fingerprint().to_le_bytes();
+    if snapshot.meta(MODEL_META_KEY)?.as_deref() != Some(fingerprint.as_slice()) {
+        let paths: Vec<&str> = stored.keys().map(String::as_str).collect();
+        let model = ProjectModel::load(root, &paths);
+        *state = restore(root, snapshot, stored, model)?;
+        return Ok(());
+    }
+    let mut summaries = Vec::new();
+    let mut unknown_shape = Vec::new();
+    for (path, &(hash, _, modified)) in stored {
+        if state.hash_of(path) == Some(hash) {
+            continue;
+        }
+        let (facts, known) = stored_summary(snapshot, root, path, hash, modified, None)?;
+        if !known {
+            unknown_shape.push(path.clone());
+        }
+        summaries.push(Summarised::Written(Box::new(facts)));
+    }
+    let gone: Vec<String> = state
+        .file_hashes()
+        .filter(|(path, _)| !stored.contains_key(*path))
+        .map(|(path, _)| path.to_owned())
+        .collect();
+    summaries.extend(gone.into_iter().map(Summarised::Removed));
+    state.absorb(summaries);
+    for path in &unknown_shape {
+        state.forget_shape(path);
+    }
+    state.generation = Some(generation);
     Ok(())
+}
+
+/// A file's summary as the store keeps it, or, when that cannot be read, as extracted from
+/// disk now (labelled with the stored hash, so a later change to it still applies). The flag
+/// says whether the summary is the stored one.
+fn stored_summary(
+    snapshot: &Snapshot,
+    root: &Path,
+    path: &str,
+    hash: u64,
+    modified: u64,
+    extractor: Option<&mut crate::extract::Extractor>,
+) -> Result<(FileFacts, bool), IndexError> {
+    let restored = snapshot
+        .blob(path)?
+        .as_deref()
+        .and_then(persist::decode)
+        .filter(|facts| facts.hash == hash);
+    if let Some(facts) = restored {
+        return Ok((facts, true));
+    }
+    let facts = match std::fs::read(root.join(path)) {
+        Ok(bytes) => {
+            let mut own;
+            let extractor = match extractor {
+                Some(extractor) => extractor,
+                None => {
+                    own = crate::extract::Extractor::new()
+                        .map_err(|err| IndexError::Grammar(err.to_string()))?;
+                    &mut own
+                }
+            };
+            let mut facts = pool::extract_one(extractor, path, &bytes, hash);
+            facts.modified = modified;
+            facts
+        }
+        // Gone since: the sync's change list removes it.
+        Err(_) => FileFacts {
+            path: path.to_owned(),
+            hash,
+            ..FileFacts::default()
+        },
+    };
+    Ok((facts, false))
 }
 
 /// The state of the store's index, from the summaries it keeps (a file whose summary cannot
 /// be read is extracted again from disk).
-fn restore(
+pub(crate) fn restore(
     root: &Path,
     snapshot: &Snapshot,
     stored: &HashMap<String, (u64, u64, u64)>,
@@ -199,36 +353,21 @@ fn restore(
     let mut unknown_shape: Vec<String> = Vec::new();
     let mut extractor =
         crate::extract::Extractor::new().map_err(|err| IndexError::Grammar(err.to_string()))?;
-    for (path, (hash, _, modified)) in stored {
-        let restored = snapshot
-            .blob(path)?
-            .as_deref()
-            .and_then(persist::decode)
-            .filter(|facts| facts.hash == *hash);
-        let facts = match restored {
-            Some(facts) => facts,
-            None => match std::fs::read(root.join(path)) {
-                // Labelled with the stored hash, so the sync's change for it applies.
-                Ok(bytes) => {
-                    unknown_shape.push(path.clone());
-                    let mut facts = pool::extract_one(&mut extractor, path, &bytes, *hash);
-                    facts.modified = *modified;
-                    facts
-                }
-                // Gone since: the sync's change list removes it.
-                Err(_) => FileFacts {
-                    path: path.clone(),
-                    hash: *hash,
-                    ..FileFacts::default()
-                },
-            },
-        };
+    for (path, &(hash, _, modified)) in stored {
+        let (facts, known) =
+            stored_summary(snapshot, root, path, hash, modified, Some(&mut extractor))?;
+        if !known {
+            unknown_shape.push(path.clone());
+        }
         files.push(facts);
     }
     let (mut state, _) = IndexState::with_model(root, files, model)?;
+    // Files whose stored summary could not be read were extracted from disk as they are
+    // now: their old shape is unknown, so they count as changed in shape.
     for path in &unknown_shape {
         state.forget_shape(path);
     }
+    state.generation = Some(snapshot.generation()?);
     Ok(state)
 }
 

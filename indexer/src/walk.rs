@@ -64,6 +64,21 @@ fn relative_id_path(relative: &Path) -> Option<String> {
 }
 
 pub(crate) fn walk(root: &Path, max_file_size: u64) -> WalkResult {
+    walk_within(root, max_file_size, None)
+}
+
+/// The one file at `relative` as the walk would find it: `None` when it is not a source file
+/// of the project (ignored, hidden, in `node_modules`, a link out of the root, too large, or
+/// not there). Only the folders on its way are read, with their ignore files.
+pub(crate) fn walked_file(root: &Path, relative: &str, max_file_size: u64) -> Option<SourceFile> {
+    walk_within(root, max_file_size, Some(Path::new(relative)))
+        .files
+        .into_iter()
+        .find(|file| file.relative == relative)
+}
+
+/// The walk, of everything or only of the way to one file.
+fn walk_within(root: &Path, max_file_size: u64, only: Option<&Path>) -> WalkResult {
     let mut result = WalkResult::default();
     // Symbolic links are judged against the root with its own links resolved.
     let real_root = match root.canonicalize() {
@@ -75,6 +90,8 @@ pub(crate) fn walk(root: &Path, max_file_size: u64) -> WalkResult {
             return result;
         }
     };
+    let walk_root = root.to_path_buf();
+    let only = only.map(Path::to_path_buf);
     let walker = ignore::WalkBuilder::new(root)
         // Hidden entries are skipped by `filter_entry`, except configuration files such as
         // `.pnp.cjs`.
@@ -87,10 +104,19 @@ pub(crate) fn walk(root: &Path, max_file_size: u64) -> WalkResult {
         .require_git(false)
         .follow_links(false)
         .add_custom_ignore_filename(TSGRAPH_IGNORE)
-        .filter_entry(|entry| {
+        .filter_entry(move |entry| {
             let name = entry.file_name();
             if name == "node_modules" || name == ".tsgraph" {
                 return false;
+            }
+            if let Some(only) = &only {
+                let on_the_way = entry
+                    .path()
+                    .strip_prefix(&walk_root)
+                    .is_ok_and(|relative| only.starts_with(relative));
+                if !on_the_way {
+                    return false;
+                }
             }
             let hidden = entry.depth() > 0 && name.to_string_lossy().starts_with('.');
             !hidden || (!entry.file_type().is_some_and(|t| t.is_dir()) && is_config_name(name))

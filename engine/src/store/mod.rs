@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use redb::{ConcurrencyMode, Database, ReadOnlyDatabase, ReadableDatabase};
 
+use crate::delta::GraphDelta;
 use crate::error::{DbResultExt, StoreError};
 use crate::record::GraphBatch;
 use guard::{Boundary, Quiet};
@@ -34,6 +35,35 @@ pub struct StoreStats {
     pub edges: usize,
     /// Files written by the batch.
     pub files: usize,
+}
+
+/// Which state of which store a reader saw: a number drawn when the store file was created
+/// (a rebuilt store has another) and the count of its commits. Equal generations mean nothing
+/// was written in between; see [`Snapshot::generation`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Generation {
+    /// Drawn when the store file was created.
+    pub store: u64,
+    /// Commits since.
+    pub commits: u64,
+}
+
+impl Generation {
+    pub(crate) fn to_bytes(self) -> [u8; 16] {
+        let mut bytes = [0; 16];
+        bytes[..8].copy_from_slice(&self.store.to_le_bytes());
+        bytes[8..].copy_from_slice(&self.commits.to_le_bytes());
+        bytes
+    }
+
+    pub(crate) fn from_bytes(bytes: &[u8]) -> Option<Generation> {
+        let bytes: &[u8; 16] = bytes.try_into().ok()?;
+        let (store, commits) = bytes.split_at(8);
+        Some(Generation {
+            store: u64::from_le_bytes(store.try_into().ok()?),
+            commits: u64::from_le_bytes(commits.try_into().ok()?),
+        })
+    }
 }
 
 /// A graph store in one redb file, shared by processes: one writer at a time (it holds the
@@ -277,7 +307,25 @@ impl Store {
         removed_files: &[&str],
     ) -> Result<StoreStats, StoreError> {
         let db = self.writer()?;
-        self.committed(self.run("write", || write::replace_files(db, batch, removed_files)))
+        let written = self.run("write", || {
+            write::replace_files(db, batch, removed_files, false)
+        });
+        self.committed(written.map(|(stats, _)| stats))
+    }
+
+    /// [`Store::replace_files`], also saying what the write changed: the nodes and edges
+    /// added, removed and changed, read from the old graph as the write replaces it (so the
+    /// cost grows with the rewritten files and their edges, not with the graph).
+    pub fn replace_files_tracked(
+        &self,
+        batch: &GraphBatch,
+        removed_files: &[&str],
+    ) -> Result<GraphDelta, StoreError> {
+        let db = self.writer()?;
+        let written = self.run("write", || {
+            write::replace_files(db, batch, removed_files, true)
+        });
+        self.committed(written.map(|(_, delta)| delta.unwrap_or_default()))
     }
 
     /// Records new size and modification stamps of files whose contents did not change (so
@@ -296,7 +344,7 @@ impl Store {
                 let mut meta = txn.open_table(META).ctx("open meta")?;
                 meta.insert(key, value).ctx("write meta")?;
             }
-            txn.commit().ctx("commit meta")
+            write::commit(txn)
         }))
     }
 
@@ -314,7 +362,7 @@ impl Store {
         self.run("initialise", || {
             let txn = begin_write(db)?;
             write::create_tables(&txn)?;
-            txn.commit().ctx("commit new store")
+            write::commit(txn)
         })
     }
 

@@ -314,6 +314,16 @@ impl Snapshot {
                 .map(|v| v.value().to_vec()))
         })
     }
+
+    /// Which state of which store this snapshot sees (a store written before generations
+    /// were kept reads as the default).
+    pub fn generation(&self) -> Result<super::Generation, StoreError> {
+        match self.meta(super::tables::META_GENERATION)? {
+            Some(bytes) => super::Generation::from_bytes(&bytes)
+                .ok_or_else(|| StoreError::corrupted("meta", "generation")),
+            None => Ok(super::Generation::default()),
+        }
+    }
 }
 
 fn read_in<T>(

@@ -29,3 +29,7 @@ pub(crate) const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta
 pub(crate) const META_SCHEMA: &str = "schema_version";
 /// Meta key of the next free node key (u32, little endian).
 pub(crate) const META_NEXT_KEY: &str = "next_key";
+/// Meta key of the store's generation (16 bytes, little endian): a number drawn when the
+/// store file was created, then the count of its commits. A process holding state derived
+/// from the store compares it to learn whether anyone wrote since.
+pub(crate) const META_GENERATION: &str = "generation";

@@ -167,6 +167,52 @@ fn removing_a_file_drops_edges_into_it() {
 }
 
 #[test]
+fn a_tracked_write_reports_the_difference_between_the_two_graphs() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_or_create(dir.path().join("g.redb")).unwrap();
+    let old = two_files();
+    store.replace_all(&old).unwrap();
+    // b.ts loses `save` (called from a.ts, which is not rewritten) and `log` moves a line.
+    let mut b = file_batch("b.ts", &["flush", "log"], &[("b.ts:flush", "b.ts:log")]);
+    b.nodes.iter_mut().for_each(|n| n.end_line += 1);
+    let delta = store.replace_files_tracked(&b, &[]).unwrap();
+    let a = file_batch("a.ts", &["main", "helper"], &[("a.ts:main", "a.ts:helper")]);
+    let new = merged(&[a, b]);
+    let expected = GraphDelta::between(old.nodes, old.edges, new.nodes, new.edges);
+    assert_eq!(delta, expected);
+    // The call from the untouched a.ts into the removed node is among the removed edges.
+    assert!(
+        delta
+            .edges_removed
+            .iter()
+            .any(|e| e.source == "a.ts:main" && e.target == "b.ts:save")
+    );
+    assert_eq!(delta.nodes_changed.len(), 2, "{delta:?}");
+}
+
+#[test]
+fn every_commit_advances_the_generation_and_a_new_store_draws_another() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_or_create(dir.path().join("g.redb")).unwrap();
+    let first = store.snapshot().unwrap().generation().unwrap();
+    store.replace_all(&two_files()).unwrap();
+    let second = store.snapshot().unwrap().generation().unwrap();
+    store.set_meta("k", b"v").unwrap();
+    let third = store.snapshot().unwrap().generation().unwrap();
+    assert_eq!(second.store, first.store);
+    assert_eq!(
+        (second.commits, third.commits),
+        (first.commits + 1, first.commits + 2)
+    );
+    std::thread::sleep(std::time::Duration::from_millis(2));
+    let other = Store::open_or_create(dir.path().join("h.redb")).unwrap();
+    assert_ne!(
+        other.snapshot().unwrap().generation().unwrap().store,
+        first.store
+    );
+}
+
+#[test]
 fn a_failed_write_leaves_the_stored_graph_intact() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open_or_create(dir.path().join("g.redb")).unwrap();

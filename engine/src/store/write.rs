@@ -14,13 +14,16 @@ use std::collections::{HashMap, HashSet};
 use redb::{Database, ReadableTable, Table, WriteTransaction};
 
 use super::tables::{
-    BLOBS, FILES, IDS, IN_EDGES, META, META_NEXT_KEY, META_SCHEMA, NAMES, NODES, OUT_EDGES,
-    UNRESOLVED, UNRESOLVED_NAMES,
+    BLOBS, FILES, IDS, IN_EDGES, META, META_GENERATION, META_NEXT_KEY, META_SCHEMA, NAMES, NODES,
+    OUT_EDGES, UNRESOLVED, UNRESOLVED_NAMES,
 };
-use super::{SCHEMA_VERSION, StoreStats, decode_u32};
+use super::{Generation, SCHEMA_VERSION, StoreStats, decode_u32};
+use crate::delta::GraphDelta;
 use crate::error::{DbResultExt, StoreError};
+use crate::model::EdgeKind;
 use crate::record::{
-    Adjacency, EdgeEntry, FileRecord, GraphBatch, NodeRecord, UnresolvedCall, UnresolvedList,
+    Adjacency, EdgeEntry, EdgeSpec, FileRecord, GraphBatch, NodeRecord, NodeView, UnresolvedCall,
+    UnresolvedList,
 };
 
 pub(super) fn create_tables(txn: &WriteTransaction) -> Result<(), StoreError> {
@@ -37,6 +40,14 @@ pub(super) fn create_tables(txn: &WriteTransaction) -> Result<(), StoreError> {
     let mut meta = txn.open_table(META).ctx("create meta")?;
     meta.insert(META_SCHEMA, SCHEMA_VERSION.to_le_bytes().as_slice())
         .ctx("write schema")?;
+    if meta.get(META_GENERATION).ctx("read generation")?.is_none() {
+        let generation = Generation {
+            store: new_store_number(),
+            commits: 0,
+        };
+        meta.insert(META_GENERATION, generation.to_bytes().as_slice())
+            .ctx("write generation")?;
+    }
     Ok(())
 }
 
@@ -58,27 +69,57 @@ pub(super) fn replace_all(db: &Database, batch: &GraphBatch) -> Result<StoreStat
         .ctx("open meta")?
         .insert(META_NEXT_KEY, 0u32.to_le_bytes().as_slice())
         .ctx("reset keys")?;
-    let stats = apply(&txn, batch, &[])?;
-    txn.commit().ctx("commit")?;
+    let (stats, _) = apply(&txn, batch, &[], false)?;
+    commit(txn)?;
     Ok(stats)
 }
 
+/// Replaces the subgraphs of some files; with `track`, also says what changed.
 pub(super) fn replace_files(
     db: &Database,
     batch: &GraphBatch,
     removed_files: &[&str],
-) -> Result<StoreStats, StoreError> {
+    track: bool,
+) -> Result<(StoreStats, Option<GraphDelta>), StoreError> {
     let txn = super::begin_write(db)?;
-    let stats = apply(&txn, batch, removed_files)?;
-    txn.commit().ctx("commit")?;
-    Ok(stats)
+    let written = apply(&txn, batch, removed_files, track)?;
+    commit(txn)?;
+    Ok(written)
+}
+
+/// Counts the commit in the store's generation, then commits.
+pub(super) fn commit(txn: WriteTransaction) -> Result<(), StoreError> {
+    {
+        let mut meta = txn.open_table(META).ctx("open meta")?;
+        let generation = match meta.get(META_GENERATION).ctx("read generation")? {
+            Some(bytes) => Generation::from_bytes(bytes.value())
+                .ok_or_else(|| StoreError::corrupted("meta", "generation"))?,
+            None => Generation::default(),
+        };
+        let next = Generation {
+            commits: generation.commits.wrapping_add(1),
+            ..generation
+        };
+        meta.insert(META_GENERATION, next.to_bytes().as_slice())
+            .ctx("write generation")?;
+    }
+    txn.commit().ctx("commit")
+}
+
+/// A number that differs between store files: the clock and the process id.
+fn new_store_number() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    nanos ^ (u64::from(std::process::id()) << 40)
 }
 
 pub(super) fn update_file_stamps(
     db: &Database,
     stamps: &[(String, u64, u64)],
 ) -> Result<(), StoreError> {
-    let txn = db.begin_write().ctx("begin write")?;
+    let txn = super::begin_write(db)?;
     {
         let tables = Tables::open(&txn)?;
         let mut files = tables.files;
@@ -102,8 +143,7 @@ pub(super) fn update_file_stamps(
                 .ctx("write file")?;
         }
     }
-    txn.commit().ctx("commit")?;
-    Ok(())
+    commit(txn)
 }
 
 /// The open tables of one write transaction.
@@ -212,11 +252,50 @@ where
         .map_err(|err| StoreError::corrupted(what(), err))
 }
 
+/// The old side of a delta, gathered while the old nodes are detached.
+#[derive(Default)]
+struct OldSide {
+    /// IDs of the old nodes by key, read before any is removed.
+    ids: HashMap<u32, String>,
+    nodes: Vec<NodeRecord>,
+    edges: Vec<EdgeSpec>,
+}
+
+impl OldSide {
+    fn id_of(&self, tables: &Tables<'_>, key: u32) -> Result<String, StoreError> {
+        if let Some(id) = self.ids.get(&key) {
+            return Ok(id.clone());
+        }
+        let bytes = tables.nodes.get(key).ctx("read node")?.ok_or_else(|| {
+            StoreError::corrupted("adjacency list", format!("names node {key}, which is gone"))
+        })?;
+        Ok(NodeView::from_bytes(bytes.value())?.id().to_owned())
+    }
+
+    fn edge(
+        &self,
+        source: String,
+        target: String,
+        entry: &EdgeEntry,
+    ) -> Result<EdgeSpec, StoreError> {
+        let kind = EdgeKind::from_u8(entry.kind).ok_or_else(|| {
+            StoreError::corrupted("adjacency list", format!("edge kind {}", entry.kind))
+        })?;
+        Ok(EdgeSpec {
+            source,
+            target,
+            kind,
+            facts: entry.facts.clone(),
+        })
+    }
+}
+
 fn apply(
     txn: &WriteTransaction,
     batch: &GraphBatch,
     removed_files: &[&str],
-) -> Result<StoreStats, StoreError> {
+    track: bool,
+) -> Result<(StoreStats, Option<GraphDelta>), StoreError> {
     let mut tables = Tables::open(txn)?;
 
     // The old nodes of every file the batch rewrites or removes.
@@ -250,10 +329,23 @@ fn apply(
     // and are dropped from their sources' lists otherwise.
     let mut surviving: HashMap<String, u32> = HashMap::new();
     let mut outside_lists: HashMap<u32, Vec<EdgeEntry>> = HashMap::new();
+    let mut old = track.then(OldSide::default);
+    if let Some(old) = old.as_mut() {
+        for &key in &old_keys {
+            let record = tables.node(key)?;
+            old.ids.insert(key, record.id.clone());
+            old.nodes.push(record);
+        }
+    }
     for &key in &old_keys {
         let record = tables.node(key)?;
         let survives = new_ids.contains(record.id.as_str());
         for entry in tables.out_list(key)? {
+            if let Some(old) = old.as_mut() {
+                let target = old.id_of(&tables, entry.other)?;
+                let edge = old.edge(record.id.clone(), target, &entry)?;
+                old.edges.push(edge);
+            }
             tables
                 .in_edges
                 .remove((entry.other, key, entry.kind))
@@ -274,6 +366,13 @@ fn apply(
                         entry.insert(tables.out_list(source)?)
                     }
                 };
+                if let Some(old) = old.as_mut() {
+                    for entry in list.iter().filter(|e| e.other == key && e.kind == kind) {
+                        let edge =
+                            old.edge(old.id_of(&tables, source)?, record.id.clone(), entry)?;
+                        old.edges.push(edge);
+                    }
+                }
                 list.retain(|e| !(e.other == key && e.kind == kind));
             }
         }
@@ -450,11 +549,20 @@ fn apply(
             .insert(path, buffer.as_slice())
             .ctx("write unresolved")?;
     }
-    Ok(StoreStats {
+    let stats = StoreStats {
         nodes: batch.nodes.len(),
         edges: batch.edges.len(),
         files: batch.files.len(),
-    })
+    };
+    let delta = old.map(|old| {
+        GraphDelta::between(
+            old.nodes,
+            old.edges,
+            batch.nodes.clone(),
+            batch.edges.clone(),
+        )
+    });
+    Ok((stats, delta))
 }
 
 fn write_lists(
@@ -486,17 +594,7 @@ fn merge_duplicates(entries: &mut Vec<EdgeEntry>) {
         if later.kind != kept.kind || later.other != kept.other {
             return false;
         }
-        let later = std::mem::take(&mut later.facts);
-        kept.facts.count = kept.facts.count.saturating_add(later.count);
-        kept.facts.sites.extend(later.sites);
-        kept.facts.sites.sort_unstable();
-        kept.facts.sites.dedup();
-        for name in later.names {
-            if !kept.facts.names.contains(&name) {
-                kept.facts.names.push(name);
-            }
-        }
-        kept.facts.type_only &= later.type_only;
+        kept.facts.absorb(std::mem::take(&mut later.facts));
         true
     });
 }

@@ -62,13 +62,39 @@ impl Extractor {
     pub(crate) fn extract(&mut self, path: &str, source: &[u8], hash: u64) -> FileFacts {
         let repaired = prepass::repair(source);
         let text: &[u8] = repaired.as_deref().unwrap_or(source);
-        let (parser, grammar) = self.for_path(path);
+        let tree = self.for_path(path).0.parse(text, None);
+        self.lower(path, source, hash, tree.as_ref())
+    }
+
+    /// Extracts the summary of a file an editor holds, reparsing incrementally: the tree of
+    /// its previous text is told what changed and reused where the text did not change.
+    /// Returns the summary and the parse to hand to the next call.
+    pub(crate) fn extract_edited(
+        &mut self,
+        path: &str,
+        source: &[u8],
+        hash: u64,
+        previous: Option<ParsedFile>,
+    ) -> (FileFacts, Option<ParsedFile>) {
+        let text = prepass::repair(source).unwrap_or_else(|| source.to_vec());
+        let old_tree = previous.map(|mut previous| {
+            previous.tree.edit(&edit_between(&previous.text, &text));
+            previous.tree
+        });
+        let tree = self.for_path(path).0.parse(&text, old_tree.as_ref());
+        let facts = self.lower(path, source, hash, tree.as_ref());
+        (facts, tree.map(|tree| ParsedFile { text, tree }))
+    }
+
+    /// Lowers a parse of `source` (of its repaired text, which has the same byte positions)
+    /// into the file's summary.
+    fn lower(&mut self, path: &str, source: &[u8], hash: u64, tree: Option<&Tree>) -> FileFacts {
+        let (_, grammar) = self.for_path(path);
         let mut facts = file_facts(path, source, hash);
-        match parser.parse(text, None) {
+        match tree {
             Some(tree) => {
-                facts.error_bytes = error_bytes(&tree);
-                // The tree is of the repaired text; names are read from the original, which
-                // has the same byte positions.
+                facts.error_bytes = error_bytes(tree);
+                // Names are read from the original text.
                 let mut lower = lower::Lower::new(grammar, source, facts);
                 lower.program(tree.root_node());
                 facts = lower.finish();
@@ -78,6 +104,52 @@ impl Extractor {
             None => facts.error_bytes = facts.bytes,
         }
         facts
+    }
+}
+
+/// A file's last parse, kept while an editor holds the file: the text tree-sitter parsed
+/// (after the pre-pass) and its tree.
+pub(crate) struct ParsedFile {
+    text: Vec<u8>,
+    tree: Tree,
+}
+
+/// The one edit that turns `old` into `new`: everything between their common prefix and
+/// their common suffix was replaced. However many edits an editor made, this describes the
+/// change exactly enough for tree-sitter, which re-reads the whole changed span.
+fn edit_between(old: &[u8], new: &[u8]) -> tree_sitter::InputEdit {
+    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let room = old.len().min(new.len()) - prefix;
+    let suffix = old
+        .iter()
+        .rev()
+        .zip(new.iter().rev())
+        .take(room)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let old_end = old.len() - suffix;
+    let new_end = new.len() - suffix;
+    tree_sitter::InputEdit {
+        start_byte: prefix,
+        old_end_byte: old_end,
+        new_end_byte: new_end,
+        start_position: point_at(old, prefix),
+        old_end_position: point_at(old, old_end),
+        new_end_position: point_at(new, new_end),
+    }
+}
+
+/// The row and byte column of a byte offset.
+fn point_at(text: &[u8], offset: usize) -> tree_sitter::Point {
+    let before = &text[..offset];
+    let row = before.iter().filter(|&&b| b == b'\n').count();
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    tree_sitter::Point {
+        row,
+        column: offset - line_start,
     }
 }
 

@@ -91,3 +91,85 @@ fn broken_code_keeps_what_parsed_around_the_error() {
     assert!(names.contains(&"before"), "{names:?}");
     assert!(names.contains(&"after"), "{names:?}");
 }
+
+mod reparse {
+    //! An editor's file is reparsed incrementally; its summary must be the one a fresh parse
+    //! gives, whatever the edits.
+
+    use proptest::prelude::*;
+
+    use super::super::{Extractor, ParsedFile};
+    use crate::persist;
+
+    const START: &str = "import { save } from './db';\n\
+        export class Repo<T> implements Store<T> {\n\
+          private items: T[] = [];\n\
+          constructor(private db: Db) {}\n\
+          async put(item: T): Promise<void> { if (item) { await save(item); this.items.push(item); } }\n\
+        }\n\
+        export function main(repo: Repo<string>) {\n\
+          const run = () => repo.put('x');\n\
+          return run();\n\
+        }\n";
+
+    /// Pieces of TypeScript an edit inserts: whole tokens, halves of pairs, and text that
+    /// breaks the parse.
+    const PIECES: &[&str] = &[
+        "foo(",
+        ")",
+        "{",
+        "}",
+        "\n",
+        "class X {",
+        "await ",
+        "save(item);",
+        "function f() {}",
+        "const é = 1;",
+        "/*",
+        "*/",
+        "`${",
+        "'",
+        "<T>",
+        "repo.put",
+        "=> ",
+        ";",
+        " ",
+    ];
+
+    fn edit(text: &str, at: usize, remove: usize, piece: &str) -> String {
+        let boundaries: Vec<usize> = text
+            .char_indices()
+            .map(|(i, _)| i)
+            .chain([text.len()])
+            .collect();
+        let start = boundaries[at % boundaries.len()];
+        let end = boundaries
+            .iter()
+            .copied()
+            .find(|&b| b >= start + remove)
+            .unwrap_or(text.len());
+        format!("{}{}{}", &text[..start], piece, &text[end..])
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn an_incremental_reparse_summarises_as_a_fresh_parse(
+            edits in prop::collection::vec((0usize..400, 0usize..12, 0usize..PIECES.len()), 1..12)
+        ) {
+            let mut extractor = Extractor::new().expect("grammar");
+            let mut fresh = Extractor::new().expect("grammar");
+            let mut text = START.to_owned();
+            let (_, mut parsed): (_, Option<ParsedFile>) =
+                extractor.extract_edited("a.ts", text.as_bytes(), 0, None);
+            for (at, remove, piece) in edits {
+                text = edit(&text, at, remove, PIECES[piece]);
+                let (facts, next) = extractor.extract_edited("a.ts", text.as_bytes(), 0, parsed);
+                parsed = next;
+                let expected = fresh.extract("a.ts", text.as_bytes(), 0);
+                prop_assert_eq!(persist::encode(&facts), persist::encode(&expected), "{}", text);
+            }
+        }
+    }
+}

@@ -1,0 +1,493 @@
+//! A project kept indexed by a long-lived process (an editor plugin, the MCP server, watch
+//! mode): the index state stays in memory between updates, files an editor holds keep their
+//! text and parse tree, and every update writes only what changed and says what that was.
+//!
+//! The store is passed to each update, not kept: a long-lived process takes the writer's lock
+//! only while it writes, so other processes can write between its updates. The state notices
+//! (by the store's generation) and catches up before it writes again.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use tsgraph_engine::{GraphDelta, Store};
+use xxhash_rust::xxh3::xxh3_64;
+
+use crate::decode::decode;
+use crate::extract::ParsedFile;
+use crate::state::{IndexState, Summarised};
+use crate::summary::IndexError;
+use crate::sync::{self, SyncSummary};
+use crate::{IndexOptions, walk};
+
+/// A position in a text as editors count: zero-based line, and zero-based column in UTF-16
+/// code units (the Language Server Protocol's default).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Position {
+    /// Zero-based line.
+    pub line: u32,
+    /// Zero-based column, in UTF-16 code units.
+    pub character: u32,
+}
+
+/// What part of a file's text an edit replaces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextRange {
+    /// Byte offsets into the current text (UTF-8), end exclusive.
+    Bytes {
+        /// First byte replaced.
+        start: usize,
+        /// One past the last byte replaced.
+        end: usize,
+    },
+    /// Editor positions, end exclusive.
+    Lines {
+        /// Where the replaced text starts.
+        start: Position,
+        /// Where it ends.
+        end: Position,
+    },
+    /// The whole text.
+    All,
+}
+
+/// One change to a file's text. A list of edits applies in order, each to the text the
+/// previous one left (as an editor's change events do).
+///
+/// ```
+/// use tsgraph_indexer::{Position, TextEdit};
+///
+/// let rename = TextEdit::lines(Position { line: 2, character: 9 }, Position { line: 2, character: 13 }, "load");
+/// let append = TextEdit::bytes(120..120, "\nexport const limit = 10;\n");
+/// let replace = TextEdit::whole("export {};\n");
+/// # let _ = (rename, append, replace);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextEdit {
+    /// The replaced range.
+    pub range: TextRange,
+    /// The new text.
+    pub text: String,
+}
+
+impl TextEdit {
+    /// Replaces the bytes in `range` of the current text.
+    pub fn bytes(range: std::ops::Range<usize>, text: impl Into<String>) -> TextEdit {
+        TextEdit {
+            range: TextRange::Bytes {
+                start: range.start,
+                end: range.end,
+            },
+            text: text.into(),
+        }
+    }
+
+    /// Replaces the text between two editor positions.
+    pub fn lines(start: Position, end: Position, text: impl Into<String>) -> TextEdit {
+        TextEdit {
+            range: TextRange::Lines { start, end },
+            text: text.into(),
+        }
+    }
+
+    /// Replaces the whole text.
+    pub fn whole(text: impl Into<String>) -> TextEdit {
+        TextEdit {
+            range: TextRange::All,
+            text: text.into(),
+        }
+    }
+
+    /// Applies the edit to `text`, or says why it does not fit.
+    fn apply_to(&self, text: &mut String) -> Result<(), String> {
+        let (start, end) = match self.range {
+            TextRange::All => (0, text.len()),
+            TextRange::Bytes { start, end } => (start, end),
+            TextRange::Lines { start, end } => (offset_of(text, start)?, offset_of(text, end)?),
+        };
+        if start > end || end > text.len() {
+            return Err(format!(
+                "the range {start}..{end} is not within the text's {} bytes",
+                text.len()
+            ));
+        }
+        if !text.is_char_boundary(start) || !text.is_char_boundary(end) {
+            return Err(format!("the range {start}..{end} cuts a character in two"));
+        }
+        text.replace_range(start..end, &self.text);
+        Ok(())
+    }
+}
+
+/// The byte offset of an editor position. A column past the end of its line is the line's
+/// end, as the Language Server Protocol says; a line past the end of the text is an error.
+fn offset_of(text: &str, at: Position) -> Result<usize, String> {
+    let mut line_start = 0;
+    for _ in 0..at.line {
+        match text[line_start..].find('\n') {
+            Some(newline) => line_start += newline + 1,
+            None => {
+                return Err(format!(
+                    "line {} is past the end of the text ({} lines)",
+                    at.line,
+                    text.lines().count()
+                ));
+            }
+        }
+    }
+    let line = &text[line_start..];
+    let line = &line[..line.find('\n').unwrap_or(line.len())];
+    let mut units = 0u32;
+    for (offset, ch) in line.char_indices() {
+        if units >= at.character {
+            return Ok(line_start + offset);
+        }
+        units += u32::try_from(ch.len_utf16()).unwrap_or(2);
+    }
+    Ok(line_start + line.len())
+}
+
+/// What one update of a live index did.
+#[derive(Debug, Clone, Default)]
+pub struct EditOutcome {
+    /// Nodes and edges added, removed and changed.
+    pub delta: GraphDelta,
+    /// Files whose graph was rewritten (the edited one and those whose answers depend on
+    /// it).
+    pub relinked: Vec<String>,
+    /// Wall time, from the edit to the commit.
+    pub time: Duration,
+}
+
+/// A file an editor holds: its current text and the parse of it, reused by the next edit.
+struct Buffer {
+    text: String,
+    parsed: Option<ParsedFile>,
+}
+
+/// A project's index kept in memory between updates.
+///
+/// ```no_run
+/// use tsgraph_engine::Store;
+/// use tsgraph_indexer::{IndexOptions, LiveIndex, Position, TextEdit};
+///
+/// let store = Store::open_or_create("app/.tsgraph/graph.redb")?;
+/// let mut live = LiveIndex::new("app", IndexOptions::default());
+/// live.sync(&store)?;
+/// let at = Position { line: 3, character: 0 };
+/// let outcome = live.edit(&store, "src/main.ts", &[TextEdit::lines(at, at, "helper();\n")])?;
+/// for edge in &outcome.delta.edges_added {
+///     println!("{} -{}-> {}", edge.source, edge.kind, edge.target);
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct LiveIndex {
+    root: PathBuf,
+    options: IndexOptions,
+    state: Option<IndexState>,
+    buffers: HashMap<String, Buffer>,
+}
+
+impl LiveIndex {
+    /// A live index of the project at `root`; nothing is read until the first update.
+    pub fn new(root: impl Into<PathBuf>, options: IndexOptions) -> LiveIndex {
+        LiveIndex {
+            root: root.into(),
+            options,
+            state: None,
+            buffers: HashMap::new(),
+        }
+    }
+
+    /// The project root.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Brings `store` (open for writing) up to date with the files on disk, as
+    /// [`crate::sync_project`] does, keeping the state for the next update. Files an editor
+    /// holds keep the editor's text.
+    pub fn sync(&mut self, store: &Store) -> Result<SyncSummary, IndexError> {
+        let buffers = &self.buffers;
+        sync::sync_store(&self.root, store, &self.options, &mut self.state, &|path| {
+            buffers.contains_key(path)
+        })
+    }
+
+    /// Applies an editor's edits to the file at `path` (relative to the root, forward
+    /// slashes) and updates the graph: the file is reparsed incrementally, its summary made
+    /// again, the files whose answers can change re-linked, and all of it committed in one
+    /// transaction. The first edit of a file starts from its text on disk (empty for a file
+    /// not yet saved). From then on the editor's text is the file's truth, until
+    /// [`LiveIndex::release`].
+    pub fn edit(
+        &mut self,
+        store: &Store,
+        path: &str,
+        edits: &[TextEdit],
+    ) -> Result<EditOutcome, IndexError> {
+        let started = Instant::now();
+        self.check_path(path)?;
+        let mut text = match self.buffers.get(path) {
+            Some(buffer) => buffer.text.clone(),
+            None => self.disk_text(path),
+        };
+        for (index, edit) in edits.iter().enumerate() {
+            edit.apply_to(&mut text)
+                .map_err(|message| IndexError::Edit {
+                    path: path.to_owned(),
+                    message: format!("edit {} of {}: {message}", index + 1, edits.len()),
+                })?;
+        }
+        self.update_text(store, path, text, started)
+    }
+
+    /// Sets the whole text of the file at `path` as an editor holds it (an opened or
+    /// reloaded buffer), and updates the graph.
+    pub fn set_text(
+        &mut self,
+        store: &Store,
+        path: &str,
+        text: impl Into<String>,
+    ) -> Result<EditOutcome, IndexError> {
+        let started = Instant::now();
+        self.check_path(path)?;
+        self.update_text(store, path, text.into(), started)
+    }
+
+    /// The editor let go of the file (closed it): the file's text on disk is its truth again.
+    /// A file that is not on disk leaves the graph.
+    pub fn release(&mut self, store: &Store, path: &str) -> Result<EditOutcome, IndexError> {
+        let started = Instant::now();
+        if self.buffers.remove(path).is_none() {
+            return Ok(EditOutcome::default());
+        }
+        let summary = match walk::walked_file(&self.root, path, self.options.max_file_size) {
+            Some(file) => match std::fs::read(&file.absolute) {
+                Ok(bytes) => {
+                    let state = self.state_for(store)?;
+                    let hash = xxh3_64(&bytes);
+                    if state.hash_of(path) == Some(hash) {
+                        return Ok(EditOutcome::default());
+                    }
+                    let mut facts = crate::pool::extract_one(state.extractor(), path, &bytes, hash);
+                    facts.modified = file.modified;
+                    Summarised::Written(Box::new(facts))
+                }
+                Err(_) => Summarised::Removed(path.to_owned()),
+            },
+            None => Summarised::Removed(path.to_owned()),
+        };
+        self.commit(store, summary, started)
+    }
+
+    /// The files an editor holds, with their current text.
+    pub fn held_files(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
+        self.buffers
+            .iter()
+            .map(|(path, buffer)| (path.as_str(), buffer.text.as_str()))
+    }
+
+    /// Whether `path` names a file the project could index: relative, inside the root, a
+    /// source extension, and not in `node_modules`, `.tsgraph` or a hidden folder.
+    fn check_path(&self, path: &str) -> Result<(), IndexError> {
+        let refuse = |why: &str| {
+            Err(IndexError::Edit {
+                path: path.to_owned(),
+                message: why.to_owned(),
+            })
+        };
+        if path.is_empty() || path.starts_with('/') || path.contains('\\') {
+            return refuse("not a path relative to the project root with forward slashes");
+        }
+        if path
+            .split('/')
+            .any(|part| part.is_empty() || part == "." || part == ".." || part == "node_modules")
+            || path.split('/').any(|part| part.starts_with('.'))
+        {
+            return refuse("not a file of the project (outside it, hidden, or in node_modules)");
+        }
+        if !walk::is_source_path(path) {
+            return refuse("not a TypeScript or JavaScript source file");
+        }
+        Ok(())
+    }
+
+    /// The file's text on disk, decoded as indexing decodes it (empty when it is not there).
+    fn disk_text(&self, path: &str) -> String {
+        match std::fs::read(self.root.join(path)) {
+            Ok(bytes) => String::from_utf8_lossy(&decode(path, &bytes).text).into_owned(),
+            Err(_) => String::new(),
+        }
+    }
+
+    fn update_text(
+        &mut self,
+        store: &Store,
+        path: &str,
+        text: String,
+        started: Instant,
+    ) -> Result<EditOutcome, IndexError> {
+        let previous = self.buffers.remove(path).and_then(|buffer| buffer.parsed);
+        let state = self.state_for(store)?;
+        let hash = xxh3_64(text.as_bytes());
+        let (facts, parsed) =
+            state
+                .extractor()
+                .extract_edited(path, text.as_bytes(), hash, previous);
+        let unchanged = state.hash_of(path) == Some(hash);
+        self.buffers
+            .insert(path.to_owned(), Buffer { text, parsed });
+        if unchanged {
+            return Ok(EditOutcome {
+                time: started.elapsed(),
+                ..EditOutcome::default()
+            });
+        }
+        self.commit(store, Summarised::Written(Box::new(facts)), started)
+    }
+
+    /// Re-links what a new summary touches and writes it.
+    fn commit(
+        &mut self,
+        store: &Store,
+        summary: Summarised,
+        started: Instant,
+    ) -> Result<EditOutcome, IndexError> {
+        let root = self.root.clone();
+        let state = self.state_for(store)?;
+        let snapshot = store.snapshot()?;
+        let update = state.apply_summaries(vec![summary], &|ids| {
+            sync::files_linked_into(&snapshot, ids)
+        });
+        drop(snapshot);
+        let relinked = update.relinked.clone();
+        let written = sync::write_update(store, state, update, &root, true);
+        // A failed write leaves the store as it was but the state ahead of it: read it again
+        // next time.
+        let delta = match written {
+            Ok(delta) => delta.unwrap_or_default(),
+            Err(err) => {
+                self.state = None;
+                return Err(err);
+            }
+        };
+        Ok(EditOutcome {
+            delta,
+            relinked,
+            time: started.elapsed(),
+        })
+    }
+
+    /// The state, level with the store: read from it the first time (indexing the project
+    /// when the store holds no index), caught up when another process wrote since.
+    fn state_for(&mut self, store: &Store) -> Result<&mut IndexState, IndexError> {
+        if self.state.is_none() {
+            self.sync(store)?;
+        }
+        let snapshot = store.snapshot()?;
+        let stored = sync::stored_stamps(&snapshot)?;
+        let state = match self.state.take() {
+            Some(mut state) => {
+                sync::catch_up(&mut state, &self.root, &snapshot, &stored)?;
+                state
+            }
+            None => {
+                let paths: Vec<&str> = stored.keys().map(String::as_str).collect();
+                let model = crate::model::ProjectModel::load(&self.root, &paths);
+                sync::restore(&self.root, &snapshot, &stored, model)?
+            }
+        };
+        Ok(self.state.insert(state))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Position, TextEdit, offset_of};
+
+    #[test]
+    fn editor_positions_count_utf16_units_and_clamp_to_the_line() {
+        let text = "const é = '𝄞';\nnext\n";
+        assert_eq!(
+            offset_of(
+                text,
+                Position {
+                    line: 0,
+                    character: 6
+                }
+            ),
+            Ok(6)
+        );
+        // 'é' is one unit but two bytes.
+        assert_eq!(
+            offset_of(
+                text,
+                Position {
+                    line: 0,
+                    character: 7
+                }
+            ),
+            Ok(8)
+        );
+        // '𝄞' is two units and four bytes: the quote after it is unit 13, byte 16.
+        assert_eq!(
+            offset_of(
+                text,
+                Position {
+                    line: 0,
+                    character: 13
+                }
+            ),
+            Ok(16)
+        );
+        assert_eq!(
+            offset_of(
+                text,
+                Position {
+                    line: 0,
+                    character: 99
+                }
+            ),
+            Ok(18)
+        );
+        assert_eq!(
+            offset_of(
+                text,
+                Position {
+                    line: 1,
+                    character: 2
+                }
+            ),
+            Ok(21)
+        );
+        assert!(
+            offset_of(
+                text,
+                Position {
+                    line: 3,
+                    character: 0
+                }
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn edits_apply_in_order_and_bad_ranges_are_refused() {
+        let mut text = "function a() {}\n".to_owned();
+        let at = |character| Position { line: 0, character };
+        TextEdit::lines(at(9), at(10), "load")
+            .apply_to(&mut text)
+            .unwrap();
+        TextEdit::bytes(text.len()..text.len(), "load();\n")
+            .apply_to(&mut text)
+            .unwrap();
+        assert_eq!(text, "function load() {}\nload();\n");
+        assert!(TextEdit::bytes(5..999, "").apply_to(&mut text).is_err());
+        let mut accented = "é".to_owned();
+        assert!(TextEdit::bytes(1..2, "").apply_to(&mut accented).is_err());
+        TextEdit::whole("x").apply_to(&mut accented).unwrap();
+        assert_eq!(accented, "x");
+    }
+}
