@@ -35,4 +35,7 @@ pub use record::{
 };
 pub use store::{
     AdjacencyGuard, EdgeRef, FileStamp, NodeGuard, SCHEMA_VERSION, Snapshot, Store, StoreStats,
+    TermSet,
 };
+/// The FST library the search index is built with (its automata select terms).
+pub use fst;

@@ -1,5 +1,6 @@
 //! The redb-backed graph store: opening, schema checks, snapshots and batch writes.
 
+mod search;
 mod snapshot;
 mod tables;
 mod write;
@@ -10,12 +11,13 @@ use redb::{Database, ReadableDatabase};
 
 use crate::error::{DbResultExt, StoreError};
 use crate::record::GraphBatch;
+pub use search::TermSet;
 pub use snapshot::{AdjacencyGuard, EdgeRef, FileStamp, NodeGuard, Snapshot};
 use tables::{META, META_SCHEMA};
 
 /// The layout version of the store. Bump it whenever a table or record layout changes; a
 /// store of another version is refused with [`StoreError::SchemaMismatch`].
-pub const SCHEMA_VERSION: u32 = 3;
+pub const SCHEMA_VERSION: u32 = 4;
 
 /// Counts of what one write wrote.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -7,8 +7,10 @@ use redb::{
     ReadableMultimapTable, ReadableTable, ReadableTableMetadata,
 };
 
+use super::search::{FST_KEY, TermSet};
 use super::tables::{
-    BLOBS, FILES, IDS, IN_EDGES, META, NAMES, NODES, OUT_EDGES, UNRESOLVED, UNRESOLVED_NAMES,
+    BLOBS, FILES, IDS, IN_EDGES, META, NAMES, NODES, OUT_EDGES, SEARCH, TERMS, UNRESOLVED,
+    UNRESOLVED_NAMES,
 };
 use crate::error::{DbResultExt, StoreError};
 use crate::model::{EdgeKind, NodeKey};
@@ -29,6 +31,8 @@ pub struct Snapshot {
     blobs: ReadOnlyTable<&'static str, &'static [u8]>,
     unresolved: ReadOnlyTable<&'static str, &'static [u8]>,
     unresolved_names: ReadOnlyMultimapTable<&'static str, &'static str>,
+    terms: ReadOnlyMultimapTable<&'static str, u32>,
+    search: ReadOnlyTable<&'static str, &'static [u8]>,
     meta: ReadOnlyTable<&'static str, &'static [u8]>,
 }
 
@@ -46,6 +50,8 @@ impl Snapshot {
             blobs: txn.open_table(BLOBS).ctx(&context)?,
             unresolved: txn.open_table(UNRESOLVED).ctx(&context)?,
             unresolved_names: txn.open_multimap_table(UNRESOLVED_NAMES).ctx(&context)?,
+            terms: txn.open_multimap_table(TERMS).ctx(&context)?,
+            search: txn.open_table(SEARCH).ctx(&context)?,
             meta: txn.open_table(META).ctx(&context)?,
         })
     }
@@ -85,6 +91,24 @@ impl Snapshot {
             names.push(name.value().to_owned());
         }
         Ok(names)
+    }
+
+    /// The search index's set of terms (lowercased simple names and dotted symbol paths);
+    /// empty for a store that was never written.
+    pub fn search_terms(&self) -> Result<TermSet, StoreError> {
+        match self.search.get(FST_KEY).ctx("read search index")? {
+            Some(bytes) => TermSet::from_bytes(bytes.value().to_vec()),
+            None => Ok(TermSet::empty()),
+        }
+    }
+
+    /// The keys of the nodes found by the search term `term` (lowercase), ascending.
+    pub fn term_keys(&self, term: &str) -> Result<Vec<NodeKey>, StoreError> {
+        let mut keys = Vec::new();
+        for key in self.terms.get(term).ctx("read search terms")? {
+            keys.push(NodeKey(key.ctx("read search terms")?.value()));
+        }
+        Ok(keys)
     }
 
     /// Every node key, ascending.
