@@ -81,6 +81,13 @@ pub(crate) fn mark_indexed(batch: &mut GraphBatch, root: &Path) {
         .push((INDEXED_META_KEY.to_owned(), b"1".to_vec()));
 }
 
+/// Whether `root` holds at least one file an index would read (walked as indexing walks
+/// it: ignore files honoured, declaration files and vendored folders skipped). The CLI asks
+/// before creating a store, so that a folder without sources gets an error and no store.
+pub fn has_sources(root: &Path, options: &IndexOptions) -> bool {
+    !walk::walk(root, options.max_file_size).files.is_empty()
+}
+
 /// Walks and parses the project without extracting anything: the baseline the benchmark
 /// compares a full index against.
 pub fn parse_project(root: &Path, options: &IndexOptions) -> Result<ParseSummary, IndexError> {

@@ -167,10 +167,20 @@ pub(crate) fn emit(
         counts.packages = packages.len();
         header.counts = counts;
     }
+    let root_key = match header.root {
+        Some(root) => snapshot.key_of(root.id())?,
+        None => None,
+    };
     let between = match edges {
-        Edges::Between | Edges::BetweenAll => edges_between(snapshot, sections, edges)?,
+        Edges::Between | Edges::BetweenAll => edges_between(snapshot, root_key, sections, edges)?,
         _ => Vec::new(),
     };
+    for (_, kind, _) in &between {
+        header.edges_by_kind[usize::from(kind.as_u8())] += 1;
+    }
+    for hop in sections.iter().flat_map(|s| &s.hops) {
+        header.edges_by_kind[usize::from(hop.kind.as_u8())] += 1;
+    }
     header.edges = match edges {
         Edges::Hops => sections.iter().map(|s| s.hops.len()).sum(),
         Edges::Between | Edges::BetweenAll => between.len(),
@@ -479,17 +489,21 @@ fn facets(nodes: &[NodeView<'_>]) -> Facets {
 /// and the target's position.
 fn edges_between(
     snapshot: &Snapshot,
+    root: Option<NodeKey>,
     sections: &[Section],
     mode: Edges,
 ) -> Result<Vec<(NodeKey, EdgeKind, NodeKey)>, QueryError> {
     let mut ordered: Vec<(NodeKey, (String, u32, String))> = Vec::new();
     let mut seen = HashSet::new();
-    for item in sections.iter().flat_map(|s| &s.items) {
-        if seen.insert(item.key) {
-            let guard = existing(snapshot, item.key)?;
+    let keys = root
+        .into_iter()
+        .chain(sections.iter().flat_map(|s| s.items.iter().map(|i| i.key)));
+    for key in keys {
+        if seen.insert(key) {
+            let guard = existing(snapshot, key)?;
             let v = guard.view()?;
             ordered.push((
-                item.key,
+                key,
                 (v.file().to_owned(), v.start_line(), v.id().to_owned()),
             ));
         }

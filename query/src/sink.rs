@@ -170,8 +170,9 @@ pub struct Facets {
 pub struct Header<'a> {
     /// The question.
     pub kind: QueryKind,
-    /// The symbol asked about (the path's start, a class whose methods are sections); `None`
-    /// for search, file symbols and export.
+    /// The symbol asked about (the path's start, the center of neighbors — which is not
+    /// among the nodes —, a class whose methods are sections); `None` for search, file
+    /// symbols and export.
     pub root: Option<NodeView<'a>>,
     /// The path's end.
     pub target: Option<NodeView<'a>>,
@@ -184,10 +185,12 @@ pub struct Header<'a> {
     pub direction: Direction,
     /// The edge kinds followed (callers, callees, impact, neighbors, path).
     pub edge_kinds: crate::EdgeKinds,
-    /// How many nodes follow in all (the root is among them only for paths and neighbors).
+    /// How many nodes follow in all (the root is among them only for paths).
     pub nodes: usize,
     /// How many edges follow in all.
     pub edges: usize,
+    /// How many edges of each kind follow, indexed by the kind's byte.
+    pub edges_by_kind: [usize; 8],
     /// How many sections follow (several methods of a class, several paths); 0 when the
     /// result is one section without a section group.
     pub sections: usize,

@@ -213,8 +213,8 @@ impl Query<'_> {
         emit(snapshot, header, &sections, Order::Position, Edges::None, summary, sink)
     }
 
-    /// Every node within `distance` hops of `center` (the center included, at depth 0), and
-    /// every edge between two of them.
+    /// Every node within `distance` hops of `center`, and every edge between two of them or
+    /// between one of them and the center. The center is the header's root, not a node.
     pub fn neighbors(
         &self,
         center: NodeKey,
@@ -233,8 +233,7 @@ impl Query<'_> {
             options.direction,
             kinds,
         )?;
-        let mut items = vec![Item::plain(center)];
-        items.extend(reached.items);
+        let items = reached.items;
         let header = Header {
             depth: options.distance,
             direction: options.direction,
@@ -286,6 +285,7 @@ pub(crate) fn header(kind: QueryKind, root: Option<tsgraph_engine::NodeView<'_>>
         edge_kinds: EdgeKinds::NONE,
         nodes: 0,
         edges: 0,
+        edges_by_kind: [0; 8],
         sections: 0,
         package: None,
         module: None,

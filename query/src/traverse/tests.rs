@@ -266,7 +266,7 @@ fn neighbors_include_the_center_and_edges_between_results() {
         .unwrap();
     assert_eq!(
         ids(&sink),
-        vec![("a.ts:f4", 1), ("a.ts:f1", 1), ("b.ts:g", 0)]
+        vec![("a.ts:f4", 1), ("a.ts:f1", 1)]
     );
     assert_eq!(
         sink.edges,
@@ -365,7 +365,7 @@ fn neighbors_count_the_center_against_the_limit() {
         .neighbors(key(&store, "a.ts:f3"), &options, &mut sink)
         .unwrap();
     assert!(summary.truncated);
-    assert_eq!(sink.nodes.len(), 2);
+    assert_eq!(sink.nodes.len(), 1, "the center takes one of the two places");
 }
 
 #[test]
