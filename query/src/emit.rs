@@ -141,6 +141,9 @@ pub(crate) fn emit(
     for item in sections.iter().flat_map(|s| &s.items) {
         let depth = counted.entry(item.key).or_insert(item.depth);
         *depth = (*depth).min(item.depth);
+        if let Some(kind) = item.via {
+            header.via_kinds = header.via_kinds.with(kind);
+        }
         result_views.push(view(item.key)?);
     }
     header.nodes = result_views.len();

@@ -185,6 +185,9 @@ pub struct Header<'a> {
     pub direction: Direction,
     /// The edge kinds followed (callers, callees, impact, neighbors, path).
     pub edge_kinds: crate::EdgeKinds,
+    /// The kinds of the edges results were reached through (their `via`), so encoders can
+    /// hoist a kind every result shares.
+    pub via_kinds: crate::EdgeKinds,
     /// How many nodes follow in all (the root is among them only for paths).
     pub nodes: usize,
     /// How many edges follow in all.

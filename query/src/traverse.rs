@@ -283,6 +283,7 @@ pub(crate) fn header(kind: QueryKind, root: Option<tsgraph_engine::NodeView<'_>>
         depth: 0,
         direction: Direction::Both,
         edge_kinds: EdgeKinds::NONE,
+        via_kinds: EdgeKinds::NONE,
         nodes: 0,
         edges: 0,
         edges_by_kind: [0; 8],

@@ -35,3 +35,13 @@ pub fn check_golden(name: &str, actual: &str) {
         );
     }
 }
+
+/// The golden-file extension of an output format.
+pub fn extension(format: tsgraph::Format) -> &'static str {
+    match format {
+        tsgraph::Format::Toon => "toon",
+        tsgraph::Format::Text => "txt",
+        tsgraph::Format::Json => "json",
+        tsgraph::Format::Mermaid => "mmd",
+    }
+}

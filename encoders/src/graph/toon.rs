@@ -18,8 +18,9 @@
 //! - a module, package or `exported` value shared by every node: one top-level line instead
 //!   of a column; when modules or packages differ, nodes are grouped by module, then package.
 //!
-//! Nodes are grouped by kind (`functions[2]{id,lines,depth,via,sig}:`); `lines` is `a-b` or
-//! `a`; `sig` is the signature in one string (`public async (nodes: Node[]): Promise<void>`).
+//! Nodes are grouped by kind (`functions[2]{id,lines,depth,via,sig}:`); `lines` is `a-b`, or
+//! the number `a` for one line; `rel` is the kind of each result's via edge (a column when
+//! they differ, one line when they do not, nothing for callers and callees reached by calls); `sig` is the signature in one string (`public async (nodes: Node[]): Promise<void>`).
 //! For callers of seed 003's `formatDate`:
 //!
 //! ```text
@@ -202,6 +203,16 @@ impl<W: Write> ToonSink<W> {
         if header.facets.exported == Some(true) {
             w.field("exported", true)?;
         }
+        // One via kind shared by every result: hoisted, unless it is the calls that
+        // callers and callees mean anyway.
+        let mut via_kinds = header.via_kinds.iter();
+        if let (Some(only), None) = (via_kinds.next(), via_kinds.next()) {
+            let implied = only == EdgeKind::Calls
+                && matches!(kind, QueryKind::Callers | QueryKind::Callees);
+            if !implied && matches!(kind, QueryKind::Callers | QueryKind::Callees | QueryKind::Impact) {
+                w.field("rel", only.as_str())?;
+            }
+        }
         if kind == QueryKind::Neighbors {
             if let Some(center) = &header.root {
                 self.center(center)?;
@@ -236,7 +247,11 @@ impl<W: Write> ToonSink<W> {
         w.begin_object()?;
         w.field("id", id.as_str())?;
         w.field("kind", center.kind().as_str())?;
-        w.field("lines", lines.as_str())?;
+        if center.start_line() == center.end_line() {
+            w.field("lines", center.start_line())?;
+        } else {
+            w.field("lines", lines.as_str())?;
+        }
         if center.exported() {
             w.field("exported", true)?;
         }
@@ -334,7 +349,11 @@ impl<W: Write> ToonSink<W> {
             if kind == QueryKind::Path {
                 w.cell_str(node.kind().as_str())?;
             }
-            w.cell_str(&lines)?;
+            if node.start_line() == node.end_line() {
+                w.cell_u64(u64::from(node.start_line()))?;
+            } else {
+                w.cell_str(&lines)?;
+            }
             match kind {
                 QueryKind::Callers | QueryKind::Callees | QueryKind::Impact => {
                     w.cell_u64(u64::from(info.depth))?;
@@ -439,10 +458,11 @@ impl<W: Write> ResultSink for ToonSink<W> {
         };
         self.exported_column = header.facets.exported.is_none();
         self.sig_column = header.facets.signature;
-        self.rel_column = header.kind == QueryKind::Impact
-            || header.edge_kinds.iter().filter(|k| *k != EdgeKind::Contains).count() > 1
-                && header.kind.is_traversal()
-                && header.kind != QueryKind::Neighbors;
+        // The kind of each result's via edge: a column when they differ.
+        self.rel_column = matches!(
+            header.kind,
+            QueryKind::Callers | QueryKind::Callees | QueryKind::Impact
+        ) && header.via_kinds.iter().count() > 1;
         self.sections = header.sections;
         self.section_open = false;
         self.open_levels.clear();

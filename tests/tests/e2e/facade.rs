@@ -7,7 +7,7 @@ use tsgraph::{
     Direction, Format, NeighborOptions, PathOptions, Project, QueryRequest, SymbolArg,
     TraversalOptions,
 };
-use tsgraph_tests::{check_golden, fixture};
+use tsgraph_tests::{check_golden, extension, fixture};
 
 fn indexed() -> (tempfile::TempDir, Project) {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -136,11 +136,11 @@ fn calls_resolve_across_files_through_imports_reexports_and_classes() {
 
 fn golden_query(name: &str, request: QueryRequest) {
     let (_dir, project) = indexed();
-    for (format, ext) in [(Format::Toon, "toon"), (Format::Json, "json")] {
+    for format in Format::ALL {
         let mut out = Vec::new();
         project.query(&request, format, &mut out).expect("query");
         check_golden(
-            &format!("basic/{name}.{ext}"),
+            &format!("basic/{name}.{}", extension(format)),
             &String::from_utf8(out).expect("UTF-8"),
         );
     }
@@ -212,6 +212,7 @@ fn neighbors_of_user_service_save() {
                 distance: 1,
                 direction: Direction::Both,
                 max_nodes: 500,
+                edge_kinds: None,
             },
         },
     );
@@ -226,6 +227,7 @@ fn a_truncated_result_says_so() {
             options: TraversalOptions {
                 max_depth: 5,
                 max_nodes: 2,
+                edge_kinds: None,
             },
         },
     );

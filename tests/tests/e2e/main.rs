@@ -4,3 +4,4 @@ mod cli;
 mod facade;
 mod layering;
 mod monorepo;
+mod tools;

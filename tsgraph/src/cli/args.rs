@@ -102,10 +102,10 @@ fn edge_kinds(text: &str) -> Result<EdgeKinds, String> {
 #[derive(Debug, clap::Args)]
 pub(crate) struct TraversalArgs {
     /// Hops from the symbol, 1 to 1000000.
-    #[arg(long, default_value_t = 5, value_parser = limit_parser(), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 5, value_name = "N", value_parser = limit_parser(), allow_negative_numbers = true)]
     pub(crate) max_depth: u32,
     /// Result nodes at most, 1 to 1000000; past it the result says it was truncated.
-    #[arg(long, default_value_t = 500, value_parser = limit_parser(), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 500, value_name = "N", value_parser = limit_parser(), allow_negative_numbers = true)]
     pub(crate) max_nodes: u32,
     /// The edge kinds followed, comma-separated (callers and callees: CALLS,INCLUDES; impact:
     /// every kind but CONTAINS).
@@ -172,10 +172,10 @@ pub(crate) enum Command {
         #[arg(long)]
         to_file: Option<String>,
         /// Longest path searched, 1 to 1000000 hops.
-        #[arg(long, default_value_t = 20, value_parser = limit_parser(), allow_negative_numbers = true)]
+        #[arg(long, default_value_t = 20, value_name = "N", value_parser = limit_parser(), allow_negative_numbers = true)]
         max_depth: u32,
         /// Nodes visited at most by a search, 1 to 1000000.
-        #[arg(long, default_value_t = 100_000, value_parser = limit_parser(), allow_negative_numbers = true)]
+        #[arg(long, default_value_t = 100_000, value_name = "N", value_parser = limit_parser(), allow_negative_numbers = true)]
         max_nodes: u32,
         /// The N shortest distinct paths, 1 to 20.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=20))]
@@ -191,13 +191,13 @@ pub(crate) enum Command {
         #[command(flatten)]
         symbol: SymbolArgs,
         /// Hops from the symbol, 1 to 1000000.
-        #[arg(long, default_value_t = 1, value_parser = limit_parser(), allow_negative_numbers = true)]
+        #[arg(long, default_value_t = 1, value_name = "N", value_parser = limit_parser(), allow_negative_numbers = true)]
         distance: u32,
         /// Which edges to follow.
         #[arg(long, value_enum, default_value_t = DirectionArg::Both)]
         direction: DirectionArg,
         /// Result nodes at most, the center included, 1 to 1000000.
-        #[arg(long, default_value_t = 500, value_parser = limit_parser(), allow_negative_numbers = true)]
+        #[arg(long, default_value_t = 500, value_name = "N", value_parser = limit_parser(), allow_negative_numbers = true)]
         max_nodes: u32,
         /// The edge kinds followed, comma-separated (default: every kind).
         #[arg(long, value_name = "KINDS", value_parser = edge_kinds)]
@@ -229,7 +229,7 @@ pub(crate) enum Command {
         #[arg(long, default_value_t = 0)]
         offset: u32,
         /// Results shown at most, 1 to 1000000.
-        #[arg(long, default_value_t = 50, value_parser = limit_parser(), allow_negative_numbers = true)]
+        #[arg(long, default_value_t = 50, value_name = "N", value_parser = limit_parser(), allow_negative_numbers = true)]
         limit: u32,
         #[command(flatten)]
         output: OutputArgs,
