@@ -194,7 +194,12 @@ impl<W: Write> ToonSink<W> {
         if let Some(file) = &file {
             w.field("file", file.as_str())?;
         }
-        if let Some(module) = header.module.filter(|m| !m.is_empty() && *m != ".") {
+        // The root module `.` is the default — unless packages differ, where the line says
+        // that the groups below are packages, not modules.
+        if let Some(module) = header
+            .module
+            .filter(|m| !m.is_empty() && (*m != "." || header.package.is_none()))
+        {
             w.field("module", module)?;
         }
         if let Some(package) = header.package.filter(|p| !p.is_empty()) {
