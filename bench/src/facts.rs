@@ -120,7 +120,16 @@ pub fn from_json(text: &str) -> Result<Facts> {
         paths
             .iter()
             .enumerate()
-            .map(|(i, p)| (if paths.len() > 1 { i.to_string() } else { String::new() }, p))
+            .map(|(i, p)| {
+                (
+                    if paths.len() > 1 {
+                        i.to_string()
+                    } else {
+                        String::new()
+                    },
+                    p,
+                )
+            })
             .collect()
     } else if let Some(sections) = value["sections"].as_array() {
         sections
@@ -143,7 +152,9 @@ pub fn from_json(text: &str) -> Result<Facts> {
             if let Some(via) = node.get("via") {
                 let depth = facts_node.depth.unwrap_or(0);
                 if query != "neighbors" {
-                    facts_node.via = (depth > 1).then(|| str_of(via, "id").map(str::to_owned)).transpose()?;
+                    facts_node.via = (depth > 1)
+                        .then(|| str_of(via, "id").map(str::to_owned))
+                        .transpose()?;
                     facts_node.rel = Some(str_of(&via["edge"], "kind")?.to_owned());
                 }
             }
@@ -243,9 +254,33 @@ struct Context_ {
 }
 
 const KNOWN_KEYS: &[&str] = &[
-    "callers", "callees", "impact", "maxDepth", "file", "module", "package", "exported", "rel",
-    "center", "distance", "direction", "search", "total", "offset", "edgeKinds", "nodes",
-    "path", "paths", "edges", "targets", "truncated", "limit", "from", "to", "found", "stopped",
+    "callers",
+    "callees",
+    "impact",
+    "maxDepth",
+    "file",
+    "module",
+    "package",
+    "exported",
+    "rel",
+    "center",
+    "distance",
+    "direction",
+    "search",
+    "total",
+    "offset",
+    "edgeKinds",
+    "nodes",
+    "path",
+    "paths",
+    "edges",
+    "targets",
+    "truncated",
+    "limit",
+    "from",
+    "to",
+    "found",
+    "stopped",
 ];
 
 fn kind_of_group(key: &str) -> Option<&'static str> {
@@ -348,17 +383,21 @@ fn walk(
             for row in value.as_array().context("a kind group is a table")? {
                 facts.nodes.push(toon_row(row, kind, ctx)?);
             }
-        } else if !KNOWN_KEYS.contains(&key.as_str()) {
-            if let Some(inner) = value.as_object() {
-                // A module group (when modules differ), else a package group.
-                let mut deeper = ctx.clone();
-                if modules {
-                    deeper.module = key.clone();
-                    walk(inner, &deeper, false, packages, facts)?;
-                } else if packages {
-                    deeper.package = if key == "-" { String::new() } else { key.clone() };
-                    walk(inner, &deeper, false, false, facts)?;
-                }
+        } else if !KNOWN_KEYS.contains(&key.as_str())
+            && let Some(inner) = value.as_object()
+        {
+            // A module group (when modules differ), else a package group.
+            let mut deeper = ctx.clone();
+            if modules {
+                deeper.module = key.clone();
+                walk(inner, &deeper, false, packages, facts)?;
+            } else if packages {
+                deeper.package = if key == "-" {
+                    String::new()
+                } else {
+                    key.clone()
+                };
+                walk(inner, &deeper, false, false, facts)?;
             }
         }
     }
@@ -368,7 +407,9 @@ fn walk(
 /// The full ID of a short one (a symbol path when the file is hoisted).
 fn expand(id: &str, file: Option<&str>, kind: Option<&str>) -> String {
     match file {
-        Some(file) if kind != Some("File") && id != file && !id.starts_with(&format!("{file}:")) => {
+        Some(file)
+            if kind != Some("File") && id != file && !id.starts_with(&format!("{file}:")) =>
+        {
             format!("{file}:{id}")
         }
         _ => id.to_owned(),
@@ -419,22 +460,22 @@ fn toon_row(row: &Value, kind: &str, ctx: &Context_) -> Result<NodeFacts> {
     })
 }
 
+/// A signature's modifiers, parameters (functions and methods) and type.
+pub type Signature = (Vec<String>, Option<Vec<String>>, Option<String>);
+
 /// Splits a one-string signature (`public async (a: A, b: (x, y) => z): R`, `readonly?: T`)
 /// into modifiers, parameters and type.
-pub fn parse_signature(
-    sig: &str,
-    callable: bool,
-) -> Result<(Vec<String>, Option<Vec<String>>, Option<String>)> {
+pub fn parse_signature(sig: &str, callable: bool) -> Result<Signature> {
     let mut rest = sig;
     let mut modifiers = Vec::new();
     'words: loop {
         for word in MODIFIERS {
-            if let Some(after) = rest.strip_prefix(word) {
-                if after.is_empty() || after.starts_with([' ', '?', ':', '(']) {
-                    modifiers.push((*word).to_owned());
-                    rest = after.strip_prefix(' ').unwrap_or(after);
-                    continue 'words;
-                }
+            if let Some(after) = rest.strip_prefix(word)
+                && (after.is_empty() || after.starts_with([' ', '?', ':', '(']))
+            {
+                modifiers.push((*word).to_owned());
+                rest = after.strip_prefix(' ').unwrap_or(after);
+                continue 'words;
             }
         }
         break;
@@ -558,9 +599,11 @@ mod tests {
 
     #[test]
     fn signatures_split_into_their_facts() {
-        let (m, p, t) =
-            parse_signature("public async (a: A, cb: (x: X, y: Y) => Z): Promise<void>", true)
-                .expect("parses");
+        let (m, p, t) = parse_signature(
+            "public async (a: A, cb: (x: X, y: Y) => Z): Promise<void>",
+            true,
+        )
+        .expect("parses");
         assert_eq!(m, ["async", "public"]);
         assert_eq!(p.expect("params"), ["a: A", "cb: (x: X, y: Y) => Z"]);
         assert_eq!(t.as_deref(), Some("Promise<void>"));

@@ -28,6 +28,8 @@ mod record;
 mod store;
 
 pub use error::StoreError;
+/// The FST library the search index is built with (its automata select terms).
+pub use fst;
 pub use model::{EdgeKind, NodeKey, NodeKind, Resolution, UseContext, Visibility};
 pub use record::{
     EdgeEntry, EdgeFacts, EdgeSpec, FileEntry, GraphBatch, NodeFlags, NodeRecord, NodeView,
@@ -37,5 +39,3 @@ pub use store::{
     AdjacencyGuard, EdgeRef, FileStamp, NodeGuard, SCHEMA_VERSION, Snapshot, Store, StoreStats,
     TermSet,
 };
-/// The FST library the search index is built with (its automata select terms).
-pub use fst;

@@ -5,13 +5,15 @@
 
 use std::collections::{HashMap, HashSet};
 
-use tsgraph_engine::{EdgeKind, EdgeRef, NodeFlags, NodeGuard, NodeKey, NodeKind, NodeView, Snapshot, Visibility};
+use tsgraph_engine::{
+    EdgeKind, EdgeRef, NodeFlags, NodeGuard, NodeKey, NodeKind, NodeView, Snapshot, Visibility,
+};
 
 use crate::error::QueryError;
 use crate::order::existing;
 use crate::sink::{
-    Counts, EdgeInfo, Facets, Group, GroupLevel, Grouping, Header, MatchKind, NodeInfo,
-    ResultSink, Summary, Via,
+    Counts, EdgeInfo, Facets, Group, GroupLevel, Grouping, Header, MatchKind, NodeInfo, ResultSink,
+    Summary, Via,
 };
 
 /// One result node as a query found it.
@@ -131,7 +133,12 @@ pub(crate) fn emit(
         .zip(&guards)
         .map(|(key, guard)| Ok((*key, guard.view()?)))
         .collect::<Result<_, QueryError>>()?;
-    let view = |key: NodeKey| views.get(&key).copied().ok_or(QueryError::MissingNode(key.0));
+    let view = |key: NodeKey| {
+        views
+            .get(&key)
+            .copied()
+            .ok_or(QueryError::MissingNode(key.0))
+    };
 
     // The header may now borrow the records loaded here (a shorter lifetime).
     let mut header: Header<'_> = template;

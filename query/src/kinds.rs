@@ -72,7 +72,10 @@ impl EdgeKinds {
 
     /// The kinds in the set, in declaration order.
     pub fn iter(self) -> impl Iterator<Item = EdgeKind> {
-        EdgeKind::ALL.iter().copied().filter(move |k| self.contains(*k))
+        EdgeKind::ALL
+            .iter()
+            .copied()
+            .filter(move |k| self.contains(*k))
     }
 
     /// Parses a comma-separated list of kind names (`calls,REFERENCES,uses_type`).

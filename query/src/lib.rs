@@ -43,8 +43,8 @@ pub use kinds::EdgeKinds;
 pub use path::PathOptions;
 pub use search::{SearchError, SearchOptions, SearchQueryError};
 pub use sink::{
-    Counts, Direction, EdgeInfo, Facets, Group, GroupLevel, Grouping, Header, MatchKind,
-    NodeInfo, QueryKind, ResultSink, Summary, Via,
+    Counts, Direction, EdgeInfo, Facets, Group, GroupLevel, Grouping, Header, MatchKind, NodeInfo,
+    QueryKind, ResultSink, Summary, Via,
 };
 pub use symbol::{Candidate, SymbolMatch, resolve_symbol};
 pub use symbols::{FileMatch, resolve_file};

@@ -199,7 +199,11 @@ impl PathGraph<'_> {
             for &key in frontier.iter() {
                 self.neighbours(key, forward, &mut scratch)?;
                 for &(other_key, hop) in &scratch {
-                    let edge = if forward { (key, other_key) } else { (other_key, key) };
+                    let edge = if forward {
+                        (key, other_key)
+                    } else {
+                        (other_key, key)
+                    };
                     if bans.nodes.contains(&other_key) || bans.edges.contains(&edge) {
                         continue;
                     }
@@ -306,9 +310,7 @@ impl PathGraph<'_> {
             let Some(best) = candidates
                 .iter()
                 .enumerate()
-                .min_by(|(_, a), (_, b)| {
-                    (a.hops.len(), &a.nodes).cmp(&(b.hops.len(), &b.nodes))
-                })
+                .min_by(|(_, a), (_, b)| (a.hops.len(), &a.nodes).cmp(&(b.hops.len(), &b.nodes)))
                 .map(|(i, _)| i)
             else {
                 break;
@@ -369,6 +371,14 @@ impl Query<'_> {
             found: !sections.is_empty(),
             stopped: false,
         };
-        emit(snapshot, header, &sections, Order::Given, Edges::Hops, summary, sink)
+        emit(
+            snapshot,
+            header,
+            &sections,
+            Order::Given,
+            Edges::Hops,
+            summary,
+            sink,
+        )
     }
 }

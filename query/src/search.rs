@@ -223,7 +223,8 @@ fn matches(
         )
     } else {
         // Prefix matches first, so that a cut-off fuzzy search still has every prefix.
-        let (mut found, prefix_cut) = terms.matching(Str::new(&lower).starts_with(), options.max_terms);
+        let (mut found, prefix_cut) =
+            terms.matching(Str::new(&lower).starts_with(), options.max_terms);
         let (fuzzy, fuzzy_cut) = terms.matching(Subsequence::new(&lower), options.max_terms);
         for term in fuzzy {
             if !term.starts_with(&lower) {
@@ -255,7 +256,10 @@ fn matches(
             let kept = (options.kinds.is_empty() || options.kinds.contains(&view.kind()))
                 && file_glob.as_ref().is_none_or(|g| g.is_match(view.file()))
                 && options.module.as_deref().is_none_or(|m| view.module() == m)
-                && options.package.as_deref().is_none_or(|p| view.package() == p)
+                && options
+                    .package
+                    .as_deref()
+                    .is_none_or(|p| view.package() == p)
                 && options.exported.is_none_or(|e| view.exported() == e);
             if !kept {
                 continue;
@@ -309,7 +313,13 @@ mod tests {
 
     #[test]
     fn globs_match_whole_terms() {
-        let terms = ["getuser", "getuserbyid", "save", "userservice", "userservice.save"];
+        let terms = [
+            "getuser",
+            "getuserbyid",
+            "save",
+            "userservice",
+            "userservice.save",
+        ];
         assert_eq!(glob("*service", &terms), ["userservice"]);
         assert_eq!(glob("get*user", &terms), ["getuser"]);
         assert_eq!(glob("get*", &terms), ["getuser", "getuserbyid"]);

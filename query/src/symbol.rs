@@ -108,7 +108,11 @@ pub fn resolve_symbol(
 /// `Service.Repo.save`), compared exactly or ignoring case. `Repo~Class` (a class sharing its
 /// name with an interface) answers to `Repo` too, so that such a pair is reported as
 /// ambiguous instead of answered for one of them.
-fn named(snapshot: &Snapshot, symbol: &str, ignore_case: bool) -> Result<Vec<Candidate>, QueryError> {
+fn named(
+    snapshot: &Snapshot,
+    symbol: &str,
+    ignore_case: bool,
+) -> Result<Vec<Candidate>, QueryError> {
     let name = symbol.rsplit('.').next().unwrap_or(symbol);
     let keys = if ignore_case {
         snapshot.term_keys(&name.to_lowercase())?
@@ -208,7 +212,11 @@ fn suggestions(
             };
             let name = c.id.get(c.file.len() + 1..).unwrap_or(&c.id).to_owned();
             // Show what the user can type back: the ID when they gave a file.
-            let shown = if file.is_some() { c.id.clone() } else { name.clone() };
+            let shown = if file.is_some() {
+                c.id.clone()
+            } else {
+                name.clone()
+            };
             let rejected = name.eq_ignore_ascii_case(symbol) && file.is_none()
                 || shown.eq_ignore_ascii_case(symbol);
             if !rejected && !out.contains(&shown) {

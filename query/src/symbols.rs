@@ -31,9 +31,15 @@ pub fn resolve_file(snapshot: &Snapshot, path: &str) -> Result<FileMatch, QueryE
     }
     let files: Vec<String> = snapshot.files()?.into_iter().map(|(p, _)| p).collect();
     let suffix = format!("/{wanted}");
-    let matching: Vec<String> = files.iter().filter(|f| f.ends_with(&suffix)).cloned().collect();
+    let matching: Vec<String> = files
+        .iter()
+        .filter(|f| f.ends_with(&suffix))
+        .cloned()
+        .collect();
     match matching.len() {
-        1 => Ok(FileMatch::Found(matching.into_iter().next().unwrap_or_default())),
+        1 => Ok(FileMatch::Found(
+            matching.into_iter().next().unwrap_or_default(),
+        )),
         0 => {
             let name = wanted.rsplit('/').next().unwrap_or(wanted).to_lowercase();
             let mut scored: Vec<(usize, String)> = files
@@ -45,26 +51,34 @@ pub fn resolve_file(snapshot: &Snapshot, path: &str) -> Result<FileMatch, QueryE
                 .filter(|(d, _)| *d <= (name.len() / 3).max(1))
                 .collect();
             scored.sort();
-            Ok(FileMatch::NotFound(scored.into_iter().take(20).map(|(_, f)| f).collect()))
+            Ok(FileMatch::NotFound(
+                scored.into_iter().take(20).map(|(_, f)| f).collect(),
+            ))
         }
-        _ => Ok(FileMatch::Ambiguous(matching.into_iter().take(20).collect())),
+        _ => Ok(FileMatch::Ambiguous(
+            matching.into_iter().take(20).collect(),
+        )),
     }
 }
 
 impl Query<'_> {
     /// Every symbol of the indexed file `path` (the file node itself excluded), in position
     /// order; each node's `parent` is its container and `depth` its nesting (0 at the top).
-    pub fn file_symbols(&self, path: &str, sink: &mut dyn ResultSink) -> Result<Summary, QueryError> {
+    pub fn file_symbols(
+        &self,
+        path: &str,
+        sink: &mut dyn ResultSink,
+    ) -> Result<Summary, QueryError> {
         let snapshot = self.snapshot();
         let keys = snapshot.file_keys(path)?.unwrap_or_default();
         let file_key = snapshot.key_of(path)?;
         let mut parents: HashMap<NodeKey, NodeKey> = HashMap::new();
         for &key in &keys {
             let list = snapshot.in_edges(key)?;
-            if let Some(edge) = list.edges()?.find(|e| e.kind() == EdgeKind::Contains) {
-                if Some(edge.other()) != file_key {
-                    parents.insert(key, edge.other());
-                }
+            if let Some(edge) = list.edges()?.find(|e| e.kind() == EdgeKind::Contains)
+                && Some(edge.other()) != file_key
+            {
+                parents.insert(key, edge.other());
             }
         }
         let items: Vec<Item> = keys
@@ -100,6 +114,14 @@ impl Query<'_> {
             items,
             hops: Vec::new(),
         }];
-        emit(snapshot, header, &sections, Order::Position, Edges::None, summary, sink)
+        emit(
+            snapshot,
+            header,
+            &sections,
+            Order::Position,
+            Edges::None,
+            summary,
+            sink,
+        )
     }
 }

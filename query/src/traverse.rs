@@ -128,7 +128,15 @@ impl Query<'_> {
         sink: &mut dyn ResultSink,
     ) -> Result<Summary, QueryError> {
         let kinds = options.edge_kinds.unwrap_or(EdgeKinds::CALLS);
-        self.dependents(QueryKind::Callers, root, options, Direction::In, kinds, true, sink)
+        self.dependents(
+            QueryKind::Callers,
+            root,
+            options,
+            Direction::In,
+            kinds,
+            true,
+            sink,
+        )
     }
 
     /// Everything `root` calls (and the components it includes), transitively; REFERENCES
@@ -141,7 +149,15 @@ impl Query<'_> {
         sink: &mut dyn ResultSink,
     ) -> Result<Summary, QueryError> {
         let kinds = options.edge_kinds.unwrap_or(EdgeKinds::CALLS);
-        self.dependents(QueryKind::Callees, root, options, Direction::Out, kinds, true, sink)
+        self.dependents(
+            QueryKind::Callees,
+            root,
+            options,
+            Direction::Out,
+            kinds,
+            true,
+            sink,
+        )
     }
 
     /// Everything that depends on `root` through a dependency edge (every kind but
@@ -154,7 +170,15 @@ impl Query<'_> {
         sink: &mut dyn ResultSink,
     ) -> Result<Summary, QueryError> {
         let kinds = options.edge_kinds.unwrap_or(EdgeKinds::DEPENDENCIES);
-        self.dependents(QueryKind::Impact, root, options, Direction::In, kinds, false, sink)
+        self.dependents(
+            QueryKind::Impact,
+            root,
+            options,
+            Direction::In,
+            kinds,
+            false,
+            sink,
+        )
     }
 
     #[allow(clippy::too_many_arguments)] // One private worker behind three public queries.
@@ -172,11 +196,12 @@ impl Query<'_> {
         let root_guard = existing(snapshot, root)?;
         let root_view = root_guard.view()?;
         let max_depth = options.max_depth.max(1);
-        let targets = if per_method && matches!(root_view.kind(), NodeKind::Class | NodeKind::Interface) {
-            methods_of(snapshot, root)?
-        } else {
-            Vec::new()
-        };
+        let targets =
+            if per_method && matches!(root_view.kind(), NodeKind::Class | NodeKind::Interface) {
+                methods_of(snapshot, root)?
+            } else {
+                Vec::new()
+            };
         let mut sections = Vec::new();
         let mut truncated = false;
         let mut budget = options.max_nodes;
@@ -210,7 +235,15 @@ impl Query<'_> {
             found: true,
             stopped: false,
         };
-        emit(snapshot, header, &sections, Order::Position, Edges::None, summary, sink)
+        emit(
+            snapshot,
+            header,
+            &sections,
+            Order::Position,
+            Edges::None,
+            summary,
+            sink,
+        )
     }
 
     /// Every node within `distance` hops of `center`, and every edge between two of them or
@@ -251,12 +284,23 @@ impl Query<'_> {
             items,
             hops: Vec::new(),
         }];
-        emit(snapshot, header, &sections, Order::Position, Edges::Between, summary, sink)
+        emit(
+            snapshot,
+            header,
+            &sections,
+            Order::Position,
+            Edges::Between,
+            summary,
+            sink,
+        )
     }
 }
 
 /// The methods a class or interface contains, in position order.
-pub(crate) fn methods_of(snapshot: &Snapshot, container: NodeKey) -> Result<Vec<NodeKey>, QueryError> {
+pub(crate) fn methods_of(
+    snapshot: &Snapshot,
+    container: NodeKey,
+) -> Result<Vec<NodeKey>, QueryError> {
     let list = snapshot.out_edges(container)?;
     let mut methods = Vec::new();
     for edge in list.edges()? {

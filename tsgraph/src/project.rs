@@ -216,10 +216,12 @@ impl Project {
                     Ok(summary) => summary,
                     Err(SearchQueryError::Search(err)) => return Err(err.into()),
                     Err(SearchQueryError::Query(err)) => return Err(err.into()),
-                    Err(other) => return Err(Error::Io {
-                        path: self.root.clone(),
-                        source: std::io::Error::other(other.to_string()),
-                    }),
+                    Err(other) => {
+                        return Err(Error::Io {
+                            path: self.root.clone(),
+                            source: std::io::Error::other(other.to_string()),
+                        });
+                    }
                 }
             }
             QueryRequest::FileSymbols { file } => {

@@ -127,8 +127,11 @@ fn main() -> Result<()> {
     let mut failures = Vec::new();
     for case in cases() {
         let dir = tempfile::tempdir()?;
-        let project = Project::open(fixtures().join(case.fixture), Some(&dir.path().join("g.redb")))
-            .with_context(|| case.fixture)?;
+        let project = Project::open(
+            fixtures().join(case.fixture),
+            Some(&dir.path().join("g.redb")),
+        )
+        .with_context(|| case.fixture)?;
         project.index(&Default::default())?;
         let toon = answer(&project, &case.request, Format::Toon)?;
         let text = answer(&project, &case.request, Format::Text)?;
@@ -138,7 +141,8 @@ fn main() -> Result<()> {
             Some(text) => text.to_owned(),
             None => format_a::render(&json)?,
         };
-        let from_toon = from_toon(&toon, case.query).with_context(|| format!("{}: TOON", case.name))?;
+        let from_toon =
+            from_toon(&toon, case.query).with_context(|| format!("{}: TOON", case.name))?;
         let from_json = from_json(&json).with_context(|| format!("{}: JSON", case.name))?;
         let equal = from_toon == from_json;
         if !equal {
@@ -150,7 +154,11 @@ fn main() -> Result<()> {
             ));
         }
         let pretty = serde_json::to_string_pretty(&from_json)?;
-        let (a, t, p) = (tokens(bpe, &format_a), tokens(bpe, &toon), tokens(bpe, &pretty));
+        let (a, t, p) = (
+            tokens(bpe, &format_a),
+            tokens(bpe, &toon),
+            tokens(bpe, &pretty),
+        );
         sum_a += a;
         sum_toon += t;
         sum_pretty += p;
@@ -167,7 +175,10 @@ fn main() -> Result<()> {
             if equal { "yes" } else { "NO" }.to_owned(),
         ]);
         if std::env::var_os("TOKEN_BENCH_SHOW").is_some() {
-            println!("==== {} (TOON)\n{toon}\n==== Format A\n{format_a}", case.name);
+            println!(
+                "==== {} (TOON)\n{toon}\n==== Format A\n{format_a}",
+                case.name
+            );
         }
     }
     table.separator();
@@ -200,7 +211,10 @@ fn main() -> Result<()> {
         failures.push(format!("TOON is {:.1}% of Format A", toon_share * 100.0));
     }
     if saving < 0.70 {
-        failures.push(format!("TOON saves only {:.1}% against pretty JSON", saving * 100.0));
+        failures.push(format!(
+            "TOON saves only {:.1}% against pretty JSON",
+            saving * 100.0
+        ));
     }
     if !failures.is_empty() {
         for failure in &failures {

@@ -11,7 +11,9 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use tsgraph_query::engine::{EdgeKind, NodeView};
-use tsgraph_query::{EdgeInfo, Group, GroupLevel, Header, NodeInfo, QueryKind, ResultSink, Summary};
+use tsgraph_query::{
+    EdgeInfo, Group, GroupLevel, Header, NodeInfo, QueryKind, ResultSink, Summary,
+};
 
 use super::node_fields::lines_cell;
 
@@ -47,7 +49,11 @@ impl<W: Write> MermaidSink<W> {
         node_id(node.id(), &mut self.id);
         lines_cell(node, &mut self.lines);
         self.label.clear();
-        let symbol = if node.symbol().is_empty() { node.id() } else { node.symbol() };
+        let symbol = if node.symbol().is_empty() {
+            node.id()
+        } else {
+            node.symbol()
+        };
         escape(symbol, &mut self.label);
         self.label.push_str("<br/>");
         escape(node.kind().as_str(), &mut self.label);
@@ -62,12 +68,23 @@ impl<W: Write> MermaidSink<W> {
         writeln!(self.out)
     }
 
-    fn arrow(&mut self, from: &str, to: &str, kind: EdgeKind, count: u32, dotted: bool) -> io::Result<()> {
+    fn arrow(
+        &mut self,
+        from: &str,
+        to: &str,
+        kind: EdgeKind,
+        count: u32,
+        dotted: bool,
+    ) -> io::Result<()> {
         node_id(from, &mut self.id);
         node_id(to, &mut self.other);
         let arrow = if dotted { "-.->" } else { "-->" };
         if count > 1 {
-            writeln!(self.out, "  {} {arrow}|\"{kind} ×{count}\"| {}", self.id, self.other)
+            writeln!(
+                self.out,
+                "  {} {arrow}|\"{kind} ×{count}\"| {}",
+                self.id, self.other
+            )
         } else {
             writeln!(self.out, "  {} {arrow}|{kind}| {}", self.id, self.other)
         }
@@ -152,7 +169,13 @@ impl<W: Write> ResultSink for MermaidSink<W> {
     }
 
     fn edge(&mut self, edge: &EdgeInfo<'_>) -> io::Result<bool> {
-        self.arrow(edge.source, edge.target, edge.kind, edge.count, edge.reversed)?;
+        self.arrow(
+            edge.source,
+            edge.target,
+            edge.kind,
+            edge.count,
+            edge.reversed,
+        )?;
         Ok(true)
     }
 

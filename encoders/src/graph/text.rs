@@ -170,8 +170,8 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
         self.file = None;
         self.indent = 0;
         self.wrote_edge_header = false;
-        self.edges_total = header.edges
-            - header.edges_by_kind[usize::from(EdgeKind::Contains.as_u8())];
+        self.edges_total =
+            header.edges - header.edges_by_kind[usize::from(EdgeKind::Contains.as_u8())];
         match header.kind {
             QueryKind::Callers | QueryKind::Callees | QueryKind::Impact | QueryKind::Neighbors => {
                 let verb = match header.kind {
@@ -276,7 +276,13 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
             }
             GroupLevel::File => {
                 writeln!(self.out)?;
-                writeln!(self.out, "{} ({} {}):", group.name, group.nodes, self.noun(group.nodes))?;
+                writeln!(
+                    self.out,
+                    "{} ({} {}):",
+                    group.name,
+                    group.nodes,
+                    self.noun(group.nodes)
+                )?;
                 self.file = Some(group.name.to_owned());
             }
             GroupLevel::Kind => {
@@ -298,10 +304,11 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
             0
         };
         let id = match self.kind {
-            QueryKind::FileSymbols | QueryKind::Callers | QueryKind::Callees
-            | QueryKind::Impact | QueryKind::Neighbors => {
-                short_id(node.id(), self.file.as_deref()).to_owned()
-            }
+            QueryKind::FileSymbols
+            | QueryKind::Callers
+            | QueryKind::Callees
+            | QueryKind::Impact
+            | QueryKind::Neighbors => short_id(node.id(), self.file.as_deref()).to_owned(),
             _ => node.id().to_owned(),
         };
         let with_kind = matches!(
@@ -327,11 +334,16 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
         if let Some(via) = info.via {
             if self.kind == QueryKind::Impact || self.kind == QueryKind::Neighbors {
                 self.pad(2)?;
-                writeln!(self.out, "relationship: {} ({})", via.kind, if info.depth > 1 {
-                    "transitive"
-                } else {
-                    "direct"
-                })?;
+                writeln!(
+                    self.out,
+                    "relationship: {} ({})",
+                    via.kind,
+                    if info.depth > 1 {
+                        "transitive"
+                    } else {
+                        "direct"
+                    }
+                )?;
             }
             if !info.chain.is_empty() {
                 self.pad(2)?;

@@ -212,16 +212,21 @@ impl<W: Write> ToonSink<W> {
         // callers and callees mean anyway.
         let mut via_kinds = header.via_kinds.iter();
         if let (Some(only), None) = (via_kinds.next(), via_kinds.next()) {
-            let implied = only == EdgeKind::Calls
-                && matches!(kind, QueryKind::Callers | QueryKind::Callees);
-            if !implied && matches!(kind, QueryKind::Callers | QueryKind::Callees | QueryKind::Impact) {
+            let implied =
+                only == EdgeKind::Calls && matches!(kind, QueryKind::Callers | QueryKind::Callees);
+            if !implied
+                && matches!(
+                    kind,
+                    QueryKind::Callers | QueryKind::Callees | QueryKind::Impact
+                )
+            {
                 w.field("rel", only.as_str())?;
             }
         }
-        if kind == QueryKind::Neighbors {
-            if let Some(center) = &header.root {
-                self.center(center)?;
-            }
+        if kind == QueryKind::Neighbors
+            && let Some(center) = &header.root
+        {
+            self.center(center)?;
         }
         let w = self.writer()?;
         if header.nodes == 0 && header.sections == 0 && kind != QueryKind::Path {
@@ -246,7 +251,10 @@ impl<W: Write> ToonSink<W> {
         lines_cell(center, &mut self.lines);
         signature(center, &mut self.sig);
         let id = short_id(center.id(), self.file.as_deref()).to_owned();
-        let (lines, sig) = (std::mem::take(&mut self.lines), std::mem::take(&mut self.sig));
+        let (lines, sig) = (
+            std::mem::take(&mut self.lines),
+            std::mem::take(&mut self.sig),
+        );
         let w = self.writer()?;
         w.key("center")?;
         w.begin_object()?;
@@ -315,7 +323,11 @@ impl<W: Write> ToonSink<W> {
             GroupLevel::Module | GroupLevel::Package => {
                 self.close_levels(Some(group.level))?;
                 let w = self.writer()?;
-                w.key(if group.name.is_empty() { "-" } else { group.name })?;
+                w.key(if group.name.is_empty() {
+                    "-"
+                } else {
+                    group.name
+                })?;
                 w.begin_object()?;
                 self.open_levels.push(group.level);
             }
@@ -342,11 +354,18 @@ impl<W: Write> ToonSink<W> {
     fn row(&mut self, node: &NodeView<'_>, info: &NodeInfo<'_>) -> Result<(), EncodeError> {
         lines_cell(node, &mut self.lines);
         signature(node, &mut self.sig);
-        let (lines, sig) = (std::mem::take(&mut self.lines), std::mem::take(&mut self.sig));
+        let (lines, sig) = (
+            std::mem::take(&mut self.lines),
+            std::mem::take(&mut self.sig),
+        );
         let id = self.short(node.id());
         let via = info.via.map(|v| short_id(v.id, self.file.as_deref()));
-        let (kind, rel, exported, sig_column) =
-            (self.kind, self.rel_column, self.exported_column, self.sig_column);
+        let (kind, rel, exported, sig_column) = (
+            self.kind,
+            self.rel_column,
+            self.exported_column,
+            self.sig_column,
+        );
         let w = self.writer.as_mut().ok_or(EncodeError::Misuse(FINISHED))?;
         let result = (|| -> Result<(), EncodeError> {
             w.row_begin()?;
@@ -478,9 +497,9 @@ impl<W: Write> ResultSink for ToonSink<W> {
         self.edges_left = if header.kind == QueryKind::Path {
             0
         } else {
-            header.edges.saturating_sub(
-                header.edges_by_kind[usize::from(EdgeKind::Contains.as_u8())],
-            )
+            header
+                .edges
+                .saturating_sub(header.edges_by_kind[usize::from(EdgeKind::Contains.as_u8())])
         };
         self.begin_document(header).map_err(io_error)?;
         if header.kind == QueryKind::Path && header.sections == 0 && header.nodes > 0 {
@@ -504,7 +523,10 @@ impl<W: Write> ResultSink for ToonSink<W> {
         if self.kind != QueryKind::Path && !self.open_levels.is_empty() {
             self.close_levels(None).map_err(io_error)?;
         }
-        if self.kind != QueryKind::Path && edge.kind != EdgeKind::Contains && !self.edge_table_started {
+        if self.kind != QueryKind::Path
+            && edge.kind != EdgeKind::Contains
+            && !self.edge_table_started
+        {
             self.edge_table_started = true;
             let total = self.edges_left;
             let w = self.writer().map_err(io_error)?;

@@ -311,7 +311,10 @@ fn the_search_index_follows_every_write() {
     drop(snapshot);
     // Replacing a file with other functions drops its old terms and adds the new ones.
     store
-        .replace_files(&file_batch("a.ts", &["main", "renamed"], &[("a.ts:main", "b.ts:save")]), &[])
+        .replace_files(
+            &file_batch("a.ts", &["main", "renamed"], &[("a.ts:main", "b.ts:save")]),
+            &[],
+        )
         .unwrap();
     let snapshot = store.snapshot().unwrap();
     let (all, _) = snapshot

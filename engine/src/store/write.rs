@@ -15,8 +15,8 @@ use redb::{Database, ReadableTable, Table, WriteTransaction};
 
 use super::search::{rebuild_fst, update_terms};
 use super::tables::{
-    BLOBS, FILES, IDS, IN_EDGES, META, META_NEXT_KEY, META_SCHEMA, NAMES, NODES, OUT_EDGES,
-    SEARCH, TERMS, UNRESOLVED, UNRESOLVED_NAMES,
+    BLOBS, FILES, IDS, IN_EDGES, META, META_NEXT_KEY, META_SCHEMA, NAMES, NODES, OUT_EDGES, SEARCH,
+    TERMS, UNRESOLVED, UNRESOLVED_NAMES,
 };
 use super::{SCHEMA_VERSION, StoreStats, decode_u32};
 use crate::error::{DbResultExt, StoreError};
@@ -354,7 +354,14 @@ fn apply(
             .names
             .insert(node.name.as_str(), key)
             .ctx("write name")?;
-        update_terms(&mut tables.terms, key, &node.id, &node.file, &node.name, true)?;
+        update_terms(
+            &mut tables.terms,
+            key,
+            &node.id,
+            &node.file,
+            &node.name,
+            true,
+        )?;
         batch_keys.insert(node.id.as_str(), key);
         file_keys.entry(node.file.as_str()).or_default().push(key);
     }

@@ -264,10 +264,7 @@ fn neighbors_include_the_center_and_edges_between_results() {
     Query::new(&snap)
         .neighbors(key(&store, "b.ts:g"), &options, &mut sink)
         .unwrap();
-    assert_eq!(
-        ids(&sink),
-        vec![("a.ts:f4", 1), ("a.ts:f1", 1)]
-    );
+    assert_eq!(ids(&sink), vec![("a.ts:f4", 1), ("a.ts:f1", 1)]);
     assert_eq!(
         sink.edges,
         vec![
@@ -343,7 +340,10 @@ fn symbols_resolve_exactly_or_list_candidates() {
     // A typo inside an ID is suggested as the ID, never the rejected text itself.
     match resolve_symbol(&snap, "a.ts:f11", None).unwrap() {
         SymbolMatch::NotFound { suggestions, .. } => {
-            assert!(suggestions.contains(&"a.ts:f1".to_owned()), "{suggestions:?}");
+            assert!(
+                suggestions.contains(&"a.ts:f1".to_owned()),
+                "{suggestions:?}"
+            );
             assert!(!suggestions.contains(&"a.ts:f11".to_owned()));
         }
         other => panic!("{other:?}"),
@@ -365,7 +365,11 @@ fn neighbors_count_the_center_against_the_limit() {
         .neighbors(key(&store, "a.ts:f3"), &options, &mut sink)
         .unwrap();
     assert!(summary.truncated);
-    assert_eq!(sink.nodes.len(), 1, "the center takes one of the two places");
+    assert_eq!(
+        sink.nodes.len(),
+        1,
+        "the center takes one of the two places"
+    );
 }
 
 #[test]
@@ -441,7 +445,9 @@ fn interface_store() -> (tempfile::TempDir, Store) {
             Some((parent, _)) => format!("{file}:{parent}"),
             None => file.to_owned(),
         };
-        batch.edges.push(EdgeSpec::new(parent, id, EdgeKind::Contains));
+        batch
+            .edges
+            .push(EdgeSpec::new(parent, id, EdgeKind::Contains));
     }
     let mut typed = EdgeSpec::new("e.ts:run", "i.ts:W.add", EdgeKind::Calls);
     typed.facts.count = 3;
@@ -477,7 +483,12 @@ fn a_path_goes_through_the_interface_member_not_the_dispatch_shortcut() {
     assert!(summary.found);
     assert_eq!(
         ids(&sink),
-        vec![("e.ts:main", 0), ("e.ts:run", 1), ("i.ts:W.add", 2), ("c.ts:S.add", 3)]
+        vec![
+            ("e.ts:main", 0),
+            ("e.ts:run", 1),
+            ("i.ts:W.add", 2),
+            ("c.ts:S.add", 3)
+        ]
     );
     // Edges keep their stored direction: the implementation implements the interface member.
     assert_eq!(
@@ -522,7 +533,12 @@ fn k_paths_are_distinct_and_shortest_first() {
         ..PathOptions::default()
     };
     Query::new(&snap)
-        .path(key(&store, "b.ts:g"), key(&store, "a.ts:f4"), &options, &mut sink)
+        .path(
+            key(&store, "b.ts:g"),
+            key(&store, "a.ts:f4"),
+            &options,
+            &mut sink,
+        )
         .unwrap();
     // Two paths exist: g references f4, and g → f1 → f2 → f3 → f4.
     assert_eq!(sink.sections.len(), 2);
@@ -547,17 +563,28 @@ fn a_class_answers_for_its_methods_one_section_each() {
     let snap = store.snapshot().unwrap();
     let mut sink = CollectSink::default();
     Query::new(&snap)
-        .callers(key(&store, "c.ts:T"), &TraversalOptions::default(), &mut sink)
+        .callers(
+            key(&store, "c.ts:T"),
+            &TraversalOptions::default(),
+            &mut sink,
+        )
         .unwrap();
     assert_eq!(sink.sections, ["c.ts:T", "c.ts:T.m"]);
     assert_eq!(ids(&sink), vec![("e.ts:main", 1), ("e.ts:main", 1)]);
     // The dispatch edge counts as a call for callers.
     let mut sink = CollectSink::default();
     Query::new(&snap)
-        .callers(key(&store, "c.ts:S.add"), &TraversalOptions::default(), &mut sink)
+        .callers(
+            key(&store, "c.ts:S.add"),
+            &TraversalOptions::default(),
+            &mut sink,
+        )
         .unwrap();
     assert_eq!(ids(&sink), vec![("e.ts:main", 2), ("e.ts:run", 1)]);
-    assert_eq!(sink.vias, [Some("e.ts:run".to_owned()), Some("c.ts:S.add".to_owned())]);
+    assert_eq!(
+        sink.vias,
+        [Some("e.ts:run".to_owned()), Some("c.ts:S.add".to_owned())]
+    );
     // An edge-kind filter without CALLS finds nothing.
     let mut sink = CollectSink::default();
     let options = TraversalOptions {
@@ -579,7 +606,11 @@ fn a_sink_can_stop_early() {
         ..CollectSink::default()
     };
     let summary = Query::new(&snap)
-        .callers(key(&store, "a.ts:f4"), &TraversalOptions::default(), &mut sink)
+        .callers(
+            key(&store, "a.ts:f4"),
+            &TraversalOptions::default(),
+            &mut sink,
+        )
         .unwrap();
     assert!(summary.stopped);
     assert!(sink.summary.stopped, "finish is called after a stop");
@@ -592,14 +623,19 @@ fn search_ranks_exact_prefix_glob_and_fuzzy_and_pages() {
     let snap = store.snapshot().unwrap();
     let search = |pattern: &str, options: &SearchOptions| {
         let mut sink = CollectSink::default();
-        Query::new(&snap).search(pattern, options, &mut sink).unwrap();
+        Query::new(&snap)
+            .search(pattern, options, &mut sink)
+            .unwrap();
         sink.nodes.into_iter().map(|(id, _)| id).collect::<Vec<_>>()
     };
     let all = SearchOptions::default();
     // Exact first (the function, then the method whose name is exact too), then prefix.
     assert_eq!(search("save", &all), ["b.ts:save", "b.ts:Repo.save"]);
     assert_eq!(search("repo.save", &all), ["b.ts:Repo.save"]);
-    assert_eq!(search("F*", &all), ["a.ts:f1", "a.ts:f2", "a.ts:f3", "a.ts:f4"]);
+    assert_eq!(
+        search("F*", &all),
+        ["a.ts:f1", "a.ts:f2", "a.ts:f3", "a.ts:f4"]
+    );
     assert_eq!(search("rsv", &all), ["b.ts:Repo.save"]);
     let paged = SearchOptions {
         offset: 1,

@@ -157,7 +157,10 @@ fn neighbors_path_and_impact_in_every_format() {
             ],
         );
         assert_eq!(neighbors.code, 0, "{}", neighbors.stderr);
-        check_golden(&format!("basic/cli-neighbors-in-2.{ext}"), &neighbors.stdout);
+        check_golden(
+            &format!("basic/cli-neighbors-in-2.{ext}"),
+            &neighbors.stdout,
+        );
     }
 }
 
@@ -263,7 +266,10 @@ fn symbol_errors_in_every_format_exit_2_and_json_errors_go_to_stdout() {
     for (name, args) in [
         ("ambiguous", &["callers", "save"][..]),
         ("not-found", &["callers", "saveUsr"][..]),
-        ("not-in-file", &["callers", "saveUser", "--file", "src/nope.ts"][..]),
+        (
+            "not-in-file",
+            &["callers", "saveUser", "--file", "src/nope.ts"][..],
+        ),
         ("typo-in-id", &["callers", "src/db/user.ts:saveUsr"][..]),
         ("file-not-found", &["file-symbols", "src/nope.ts"][..]),
     ] {
@@ -287,7 +293,10 @@ fn symbol_errors_in_every_format_exit_2_and_json_errors_go_to_stdout() {
     }
     check_golden("basic/symbol-errors.txt", &report);
     // The rejected name is never suggested back; the file mismatch names the right file.
-    assert!(report.contains("`saveUser` is in: src/db/user.ts"), "{report}");
+    assert!(
+        report.contains("`saveUser` is in: src/db/user.ts"),
+        "{report}"
+    );
     assert!(report.contains("src/db/user.ts:saveUser"), "{report}");
 }
 
@@ -297,7 +306,10 @@ fn names_resolve_ignoring_case_when_nothing_matches_exactly() {
     let out = query(&db, &["callers", "userservice.save", "--format", "json"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     let value: serde_json::Value = serde_json::from_str(&out.stdout).expect("JSON");
-    assert_eq!(value["symbol"]["id"], "src/services/UserService.ts:UserService.save");
+    assert_eq!(
+        value["symbol"]["id"],
+        "src/services/UserService.ts:UserService.save"
+    );
 }
 
 #[test]
@@ -308,7 +320,12 @@ fn limits_take_the_same_range_and_say_the_same_thing() {
             let out = run(&["callers", "x", option, value], "");
             assert_eq!(out.code, 64, "{option} {value}: {}", out.stderr);
             assert!(!out.stderr.contains("-- -1"), "{}", out.stderr);
-            let line = out.stderr.lines().next().unwrap_or("").replace(option, "OPTION");
+            let line = out
+                .stderr
+                .lines()
+                .next()
+                .unwrap_or("")
+                .replace(option, "OPTION");
             messages.push((value, line));
         }
     }
@@ -321,14 +338,26 @@ fn limits_take_the_same_range_and_say_the_same_thing() {
 fn usage_errors_exit_64_and_help_exits_0() {
     assert_eq!(run(&["calers", "x"], "").code, 64);
     assert_eq!(run(&["callers", "x", "--format", "yaml"], "").code, 64);
-    assert_eq!(run(&["encode", "--db", "x"], "").code, 64, "encode takes no --db");
+    assert_eq!(
+        run(&["encode", "--db", "x"], "").code,
+        64,
+        "encode takes no --db"
+    );
     assert_eq!(run(&["decode", "--format", "json"], "").code, 64);
     let help = run(&["--help"], "");
     assert_eq!(help.code, 0);
     assert!(help.stdout.contains("64 usage error"), "{}", help.stdout);
     let encode_help = run(&["encode", "--help"], "");
-    assert!(!encode_help.stdout.contains("--format"), "{}", encode_help.stdout);
-    assert!(!encode_help.stdout.contains("--db"), "{}", encode_help.stdout);
+    assert!(
+        !encode_help.stdout.contains("--format"),
+        "{}",
+        encode_help.stdout
+    );
+    assert!(
+        !encode_help.stdout.contains("--db"),
+        "{}",
+        encode_help.stdout
+    );
 }
 
 #[test]
@@ -350,7 +379,11 @@ fn a_folder_without_sources_is_an_error_and_gets_no_store() {
     let root = dir.path().to_str().expect("UTF-8 path");
     let out = run(&["callers", "x", "--project", root], "");
     assert_eq!(out.code, 1, "{}", out.stderr);
-    assert!(out.stderr.contains("no TypeScript or JavaScript sources"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("no TypeScript or JavaScript sources"),
+        "{}",
+        out.stderr
+    );
     assert!(!dir.path().join(".tsgraph").exists(), "no store is created");
     let index = run(&["index", "--project", root], "");
     assert_eq!(index.code, 1);
@@ -362,7 +395,11 @@ fn an_oversized_file_is_reported_once() {
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::write(dir.path().join("package.json"), "{}").expect("write");
     std::fs::write(dir.path().join("small.ts"), "export const a = 1;\n").expect("write");
-    std::fs::write(dir.path().join("big.ts"), "export const b = 1;\n".repeat(100)).expect("write");
+    std::fs::write(
+        dir.path().join("big.ts"),
+        "export const b = 1;\n".repeat(100),
+    )
+    .expect("write");
     let db = dir.path().join("g.redb");
     let out = run(
         &[

@@ -285,8 +285,7 @@ fn open_indexed(cli: &Cli, store: &StoreArgs, stderr: &mut dyn Write) -> anyhow:
         }
         .into());
     }
-    if !store_exists(&root, db) && !tsgraph_indexer::has_sources(&root, &IndexOptions::default())
-    {
+    if !store_exists(&root, db) && !tsgraph_indexer::has_sources(&root, &IndexOptions::default()) {
         return Err(Error::NoSources { root }.into());
     }
     let project = Project::open(&root, db)?;

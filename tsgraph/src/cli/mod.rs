@@ -67,7 +67,9 @@ pub fn run(args: impl IntoIterator<Item = OsString>, streams: &mut Streams<'_>) 
                 // The same error, for a program reading stdout.
                 let json = match err.downcast_ref::<crate::Error>() {
                     Some(e) => e.to_json(),
-                    None => serde_json::json!({"error": {"code": "error", "message": format!("{err:#}")}}),
+                    None => {
+                        serde_json::json!({"error": {"code": "error", "message": format!("{err:#}")}})
+                    }
                 };
                 let _ = writeln!(streams.stdout, "{json}");
             }
