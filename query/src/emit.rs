@@ -468,14 +468,16 @@ pub(crate) fn uniform<'g>(
     nodes.iter().all(|n| field(n) == first).then_some(first)
 }
 
-/// Whether a node has any signature fact: parameters, a type, a modifier or a visibility.
+/// Whether a node has any signature fact: parameters, a type, a modifier (the default
+/// export included) or a visibility.
 pub fn has_signature(node: &NodeView<'_>) -> bool {
     let modifiers = NodeFlags::ASYNC
         | NodeFlags::STATIC
         | NodeFlags::OPTIONAL
         | NodeFlags::READONLY
         | NodeFlags::CONST
-        | NodeFlags::ABSTRACT;
+        | NodeFlags::ABSTRACT
+        | NodeFlags::DEFAULT_EXPORT;
     node.parameters().len() > 0
         || !node.type_text().is_empty()
         || node.flags().0 & modifiers != 0

@@ -37,6 +37,7 @@ pub(crate) fn modifiers(node: &NodeView<'_>) -> impl Iterator<Item = &'static st
     };
     visibility.into_iter().chain(
         [
+            (NodeFlags::DEFAULT_EXPORT, "default"),
             (NodeFlags::STATIC, "static"),
             (NodeFlags::ABSTRACT, "abstract"),
             (NodeFlags::ASYNC, "async"),
@@ -49,7 +50,8 @@ pub(crate) fn modifiers(node: &NodeView<'_>) -> impl Iterator<Item = &'static st
     )
 }
 
-/// The signature as one string, into `out` (cleared first): modifiers, then for functions
+/// The signature as one string, into `out` (cleared first): modifiers (visibility, then
+/// `default` for the default export, `static`, `abstract`, `async`, `readonly`, `const`), then for functions
 /// and methods `(parameters)` and `: return type`, for other kinds `?` when optional and
 /// `: declared type`. Empty when the node has none of these facts.
 ///
