@@ -20,8 +20,9 @@ fn exit_codes_are_zero_one_two_and_64() {
     let db_path = db.path().join("graph.redb").display().to_string();
     let run = |args: &[&str]| {
         tsgraph()
+            .args(["--project", &fixture()])
             .args(args)
-            .args(["--project", &fixture(), "--db", &db_path])
+            .args(["--db", &db_path])
             .output()
             .expect("tsgraph runs")
     };
@@ -94,12 +95,12 @@ fn a_closed_stdout_exits_zero() {
     let db = tempfile::tempdir().expect("temp dir");
     let db_path = db.path().join("graph.redb").display().to_string();
     let index = tsgraph()
-        .args(["index", "--project", &fixture(), "--db", &db_path])
+        .args(["--project", &fixture(), "index", "--db", &db_path])
         .output()
         .expect("tsgraph runs");
     assert_eq!(index.status.code(), Some(0));
     let mut child = tsgraph()
-        .args(["export", "--project", &fixture(), "--db", &db_path])
+        .args(["--project", &fixture(), "export", "--db", &db_path])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

@@ -3,8 +3,8 @@
 //!
 //! What it leaves out, because it follows from what is written:
 //! - `name` and `file` of a node: both are in its ID (`file:Symbol.path`); when every node
-//!   shares one file it is hoisted (`file:`) and IDs are written as symbol paths (a file
-//!   node keeps its path).
+//!   shares one file it is hoisted (`file:`) and IDs in it are written as symbol paths (a
+//!   file node keeps its path; an ID with a `:` is a whole ID of another file).
 //! - `start`, `end` and `length` of a path, and its edges' ends: the nodes are in path
 //!   order, so edges are `edges[n]{type,calls}` rows, hop by hop. An IMPLEMENTS hop between
 //!   two members goes from the interface member to the member implementing it.
@@ -478,7 +478,15 @@ impl<W: Write> ResultSink for ToonSink<W> {
         self.file = if header.kind == QueryKind::FileSymbols {
             header.subject.map(str::to_owned)
         } else {
-            header.file.map(str::to_owned)
+            // Hoisted only when every ID written against it is in it: neighbors' edges also
+            // name the center.
+            header
+                .file
+                .filter(|file| {
+                    header.kind != QueryKind::Neighbors
+                        || header.root.is_some_and(|root| root.file() == *file)
+                })
+                .map(str::to_owned)
         };
         self.exported_column = header.facets.exported.is_none();
         self.sig_column = header.facets.signature;

@@ -32,14 +32,10 @@ fn run(args: &[&str], stdin: &str) -> Run {
 fn query(db: &tempfile::TempDir, args: &[&str]) -> Run {
     let project = fixture("basic");
     let db_path = db.path().join("graph.redb");
-    // The subcommand first, then its options (`--db` belongs to the subcommand).
-    let mut all = args.to_vec();
-    all.extend_from_slice(&[
-        "--project",
-        project.to_str().expect("UTF-8 path"),
-        "--db",
-        db_path.to_str().expect("UTF-8 path"),
-    ]);
+    // `--project` before the command, `--db` (the command's option) after it.
+    let mut all = vec!["--project", project.to_str().expect("UTF-8 path")];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--db", db_path.to_str().expect("UTF-8 path")]);
     run(&all, "")
 }
 
@@ -377,7 +373,7 @@ fn a_folder_without_sources_is_an_error_and_gets_no_store() {
     std::fs::write(dir.path().join("package.json"), "{}").expect("write");
     std::fs::write(dir.path().join("README.md"), "no code here").expect("write");
     let root = dir.path().to_str().expect("UTF-8 path");
-    let out = run(&["callers", "x", "--project", root], "");
+    let out = run(&["--project", root, "callers", "x"], "");
     assert_eq!(out.code, 1, "{}", out.stderr);
     assert!(
         out.stderr.contains("no TypeScript or JavaScript sources"),
@@ -385,7 +381,7 @@ fn a_folder_without_sources_is_an_error_and_gets_no_store() {
         out.stderr
     );
     assert!(!dir.path().join(".tsgraph").exists(), "no store is created");
-    let index = run(&["index", "--project", root], "");
+    let index = run(&["--project", root, "index"], "");
     assert_eq!(index.code, 1);
     assert!(!dir.path().join(".tsgraph").exists());
 }
@@ -403,11 +399,11 @@ fn an_oversized_file_is_reported_once() {
     let db = dir.path().join("g.redb");
     let out = run(
         &[
+            "--project",
+            dir.path().to_str().expect("UTF-8"),
             "index",
             "--max-file-size",
             "100",
-            "--project",
-            dir.path().to_str().expect("UTF-8"),
             "--db",
             db.to_str().expect("UTF-8"),
         ],

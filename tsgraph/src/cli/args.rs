@@ -16,8 +16,9 @@ pub(crate) const MAX_LIMIT: u32 = 1_000_000;
 #[derive(Debug, Parser)]
 #[command(name = "tsgraph", version, about, long_about)]
 pub(crate) struct Cli {
-    /// The project folder (default: found from the current folder).
-    #[arg(long, global = true)]
+    /// The project folder, before the command (default: the nearest folder at or above the
+    /// current one with a tsconfig.json, a package.json or a .git).
+    #[arg(long)]
     pub(crate) project: Option<PathBuf>,
     #[command(subcommand)]
     pub(crate) command: Command,
