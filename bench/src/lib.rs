@@ -1,13 +1,11 @@
 //! Shared code of the tsgraph benchmark programs (`toon-bench`, `index-bench`,
-//! `token-bench`): the facts of a query result rebuilt from JSON and from TOON, the design
-//! documents' Format A, a counting allocator, CPU-time sampling, the synthetic TOON data
+//! `token-bench`): the design documents' Format A, a counting allocator, CPU-time sampling, the synthetic TOON data
 //! set, machine facts and a plain-text table printer.
 //!
 //! Nothing here is a test and nothing runs in CI; the binaries under `src/bin/` are run by
 //! hand (see `bench/README.md`).
 
 pub mod alloc;
-pub mod facts;
 pub mod format_a;
 pub mod machine;
 pub mod table;

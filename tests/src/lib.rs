@@ -1,4 +1,8 @@
-//! Helpers shared by tsgraph's end-to-end tests: fixture locations and golden files.
+//! Helpers shared by tsgraph's end-to-end tests: fixture locations, golden files, and the
+//! facts of a query result rebuilt from its JSON and from its TOON (the check that TOON
+//! loses no fact, also run by `token-bench`).
+
+pub mod facts;
 
 use std::path::{Path, PathBuf};
 

@@ -15,9 +15,9 @@ use tsgraph::{
     Direction, Format, NeighborOptions, PathOptions, Project, QueryRequest, SearchOptions,
     SymbolArg, TraversalOptions,
 };
-use tsgraph_bench::facts::{from_json, from_toon};
 use tsgraph_bench::format_a;
 use tsgraph_bench::table::Table;
+use tsgraph_tests::facts::{from_json, from_toon};
 
 /// One case: the seed, its fixture, the question, and the seed's own Format A if it has one.
 struct Case {

@@ -136,14 +136,21 @@ fn calls_resolve_across_files_through_imports_reexports_and_classes() {
 
 fn golden_query(name: &str, request: QueryRequest) {
     let (_dir, project) = indexed();
+    let mut outputs = Vec::new();
     for format in Format::ALL {
         let mut out = Vec::new();
         project.query(&request, format, &mut out).expect("query");
-        check_golden(
-            &format!("basic/{name}.{}", extension(format)),
-            &String::from_utf8(out).expect("UTF-8"),
-        );
+        let text = String::from_utf8(out).expect("UTF-8");
+        check_golden(&format!("basic/{name}.{}", extension(format)), &text);
+        outputs.push(text);
     }
+    // TOON (first) carries the facts of JSON (third).
+    let query = name.split('-').next().unwrap_or(name);
+    assert_eq!(
+        tsgraph_tests::facts::from_toon(&outputs[0], query).expect("facts from TOON"),
+        tsgraph_tests::facts::from_json(&outputs[2]).expect("facts from JSON"),
+        "{name}: TOON and JSON carry different facts"
+    );
 }
 
 #[test]
