@@ -240,13 +240,13 @@ pub(crate) fn emit(
             .collect::<Result<_, QueryError>>()?;
         sort(&mut placed, order, grouping, module_level, package_level);
         let levels = group_levels(grouping, module_level, package_level);
-        let mut open: Vec<Option<String>> = vec![None; levels.len()];
+        let mut open: Vec<Option<&str>> = vec![None; levels.len()];
         for (position, (item, node)) in placed.iter().enumerate() {
             // Announce every group level whose value changes here, outermost first.
             let mut changed = false;
             for (depth, level) in levels.iter().enumerate() {
                 let value = level_value(*level, node);
-                if changed || open[depth].as_deref() != Some(value.as_str()) {
+                if changed || open[depth] != Some(value) {
                     changed = true;
                     let count = placed[position..]
                         .iter()
@@ -258,7 +258,7 @@ pub(crate) fn emit(
                         .count();
                     let go = sink.group(&Group {
                         level: *level,
-                        name: &value,
+                        name: value,
                         kind: (*level == GroupLevel::Kind).then(|| node.kind()),
                         node: None,
                         index,
@@ -411,13 +411,13 @@ fn group_levels(grouping: Grouping, module_level: bool, package_level: bool) -> 
     }
 }
 
-fn level_value(level: GroupLevel, node: &NodeView<'_>) -> String {
+fn level_value<'g>(level: GroupLevel, node: &NodeView<'g>) -> &'g str {
     match level {
-        GroupLevel::Module => node.module().to_owned(),
-        GroupLevel::Package => node.package().to_owned(),
-        GroupLevel::File => node.file().to_owned(),
-        GroupLevel::Kind => node.kind().as_str().to_owned(),
-        GroupLevel::Section => String::new(),
+        GroupLevel::Module => node.module(),
+        GroupLevel::Package => node.package(),
+        GroupLevel::File => node.file(),
+        GroupLevel::Kind => node.kind().as_str(),
+        GroupLevel::Section => "",
     }
 }
 

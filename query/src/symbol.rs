@@ -73,35 +73,32 @@ pub fn resolve_symbol(
     } else {
         exact
     };
-    let (mut matches, elsewhere): (Vec<Candidate>, Vec<Candidate>) = all
+    let (mut matches, elsewhere): (Vec<(Candidate, NodeKey)>, Vec<(Candidate, NodeKey)>) = all
         .into_iter()
-        .partition(|c| file.is_none_or(|f| file_matches(&c.file, f)));
+        .partition(|(c, _)| file.is_none_or(|f| file_matches(&c.file, f)));
     matches.sort();
-    match matches.len() {
-        0 => {
-            let mut elsewhere = elsewhere;
-            elsewhere.sort();
-            elsewhere.truncate(MAX_LISTED);
-            let suggestions = if elsewhere.is_empty() {
-                suggestions(snapshot, symbol, file)?
-            } else {
-                Vec::new()
-            };
-            Ok(SymbolMatch::NotFound {
-                suggestions,
-                elsewhere,
-            })
-        }
-        1 => Ok(SymbolMatch::Found(
-            snapshot
-                .key_of(&matches[0].id)?
-                .ok_or(QueryError::MissingNode(0))?,
-        )),
-        _ => {
-            matches.truncate(MAX_LISTED);
-            Ok(SymbolMatch::Ambiguous(matches))
-        }
+    if matches.len() > 1 {
+        matches.truncate(MAX_LISTED);
+        return Ok(SymbolMatch::Ambiguous(
+            matches.into_iter().map(|(c, _)| c).collect(),
+        ));
     }
+    if let Some((_, key)) = matches.pop() {
+        return Ok(SymbolMatch::Found(key));
+    }
+    let mut elsewhere: Vec<Candidate> = elsewhere.into_iter().map(|(c, _)| c).collect();
+    elsewhere.sort();
+    elsewhere.truncate(MAX_LISTED);
+    // A name that exists elsewhere is not misspelt: the files that hold it say more.
+    let suggestions = if elsewhere.is_empty() {
+        suggestions(snapshot, symbol, file)?
+    } else {
+        Vec::new()
+    };
+    Ok(SymbolMatch::NotFound {
+        suggestions,
+        elsewhere,
+    })
 }
 
 /// The nodes whose symbol path is `symbol` or ends with `.symbol` (`Repo.save` also matches
@@ -112,7 +109,7 @@ fn named(
     snapshot: &Snapshot,
     symbol: &str,
     ignore_case: bool,
-) -> Result<Vec<Candidate>, QueryError> {
+) -> Result<Vec<(Candidate, NodeKey)>, QueryError> {
     let name = symbol.rsplit('.').next().unwrap_or(symbol);
     let keys = if ignore_case {
         snapshot.term_keys(&name.to_lowercase())?
@@ -136,12 +133,15 @@ fn named(
             path = path.to_lowercase();
         }
         if path == wanted || path.ends_with(&dotted_suffix) {
-            out.push(Candidate {
-                id: view.id().to_owned(),
-                kind: view.kind(),
-                file: view.file().to_owned(),
-                line: view.start_line(),
-            });
+            out.push((
+                Candidate {
+                    id: view.id().to_owned(),
+                    kind: view.kind(),
+                    file: view.file().to_owned(),
+                    line: view.start_line(),
+                },
+                key,
+            ));
         }
     }
     Ok(out)

@@ -355,8 +355,12 @@ fn write_summary(out: &mut dyn Write, summary: &IndexSummary, store: &Path) -> i
             .iter()
             .any(|(path, _)| warning.starts_with(&format!("{path}: skipped")))
     };
+    let mut written: Vec<&str> = Vec::new();
     for warning in summary.warnings.iter().filter(|w| !skipped(w)) {
-        writeln!(out, "warning: {warning}")?;
+        if !written.contains(&warning.as_str()) {
+            writeln!(out, "warning: {warning}")?;
+            written.push(warning);
+        }
     }
     writeln!(out, "store: {}", store.display())
 }
