@@ -73,7 +73,7 @@ pub fn resolve_symbol(
     } else {
         exact
     };
-    let (mut matches, elsewhere): (Vec<(Candidate, NodeKey)>, Vec<(Candidate, NodeKey)>) = all
+    let (mut matches, elsewhere): (Vec<Named>, Vec<Named>) = all
         .into_iter()
         .partition(|(c, _)| file.is_none_or(|f| file_matches(&c.file, f)));
     matches.sort();
@@ -101,15 +101,14 @@ pub fn resolve_symbol(
     })
 }
 
+/// A node a name matched, with its key.
+type Named = (Candidate, NodeKey);
+
 /// The nodes whose symbol path is `symbol` or ends with `.symbol` (`Repo.save` also matches
 /// `Service.Repo.save`), compared exactly or ignoring case. `Repo~Class` (a class sharing its
 /// name with an interface) answers to `Repo` too, so that such a pair is reported as
 /// ambiguous instead of answered for one of them.
-fn named(
-    snapshot: &Snapshot,
-    symbol: &str,
-    ignore_case: bool,
-) -> Result<Vec<(Candidate, NodeKey)>, QueryError> {
+fn named(snapshot: &Snapshot, symbol: &str, ignore_case: bool) -> Result<Vec<Named>, QueryError> {
     let name = symbol.rsplit('.').next().unwrap_or(symbol);
     let keys = if ignore_case {
         snapshot.term_keys(&name.to_lowercase())?
