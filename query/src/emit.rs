@@ -222,6 +222,7 @@ pub(crate) fn emit(
                 index,
                 nodes: section.items.len(),
                 edges: section.hops.len(),
+                facets: Facets::default(),
             })?;
             if !go {
                 summary.stopped = true;
@@ -248,22 +249,24 @@ pub(crate) fn emit(
                 let value = level_value(*level, node);
                 if changed || open[depth] != Some(value) {
                     changed = true;
-                    let count = placed[position..]
+                    let members: Vec<NodeView<'_>> = placed[position..]
                         .iter()
                         .take_while(|(_, other)| {
                             levels[..=depth]
                                 .iter()
                                 .all(|l| level_value(*l, other) == level_value(*l, node))
                         })
-                        .count();
+                        .map(|(_, other)| *other)
+                        .collect();
                     let go = sink.group(&Group {
                         level: *level,
                         name: value,
                         kind: (*level == GroupLevel::Kind).then(|| node.kind()),
                         node: None,
                         index,
-                        nodes: count,
+                        nodes: members.len(),
                         edges: 0,
+                        facets: facets(&members),
                     })?;
                     open[depth] = Some(value);
                     if !go {

@@ -138,6 +138,8 @@ pub struct Group<'a> {
     pub nodes: usize,
     /// Path sections: hops on the path (its edges, which follow its nodes).
     pub edges: usize,
+    /// The facts every node of the group shares (so a table can drop a column).
+    pub facets: Facets,
 }
 
 /// Counts over a whole result, known before its first node.

@@ -5,7 +5,7 @@
 //! ```text
 //! callers of src/utils.ts:formatDate [15-20] Function export (date: Date): string
 //!   offset: 15, limit: 6
-//! 3 callers: 2 direct, 1 transitive, in 3 files
+//! 3 callers: 2 direct, 1 transitive, in 3 files and 1 package
 //!
 //! src/controller.ts (1 caller):
 //!   functions[1]:
@@ -148,6 +148,15 @@ impl<'s, W: Write> TextSink<'s, W> {
     }
 }
 
+/// `1 file`, `3 files`.
+fn counted(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}
+
 /// ` (1 call)`, ` (3 calls)`, nothing for 0.
 fn write_calls(out: &mut impl Write, count: u32) -> io::Result<()> {
     match count {
@@ -204,12 +213,13 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
                     let c = header.counts;
                     writeln!(
                         self.out,
-                        "{} {}: {} direct, {} transitive, in {} files",
+                        "{} {}: {} direct, {} transitive, in {} and {}",
                         header.nodes,
                         self.noun(header.nodes),
                         c.direct,
                         c.transitive,
-                        c.files
+                        counted(c.files, "file"),
+                        counted(c.packages, "package")
                     )?;
                 }
             }

@@ -12,6 +12,8 @@
 //!   groups (it is the `center` object).
 //! - CONTAINS edges: their source is always the target's container (its ID without the last
 //!   `.segment`, or its file), so they follow from the IDs.
+//! - columns a kind group does not need: `exported` when none of its rows is exported, `sig`
+//!   when none has a signature (a missing cell reads as the default).
 //! - defaults: `maxDepth` 5, `distance` 1, `direction` both, the default edge kinds,
 //!   `truncated` false, `exported` false, an empty signature, a direct result's `via` (the
 //!   root, written `null`).
@@ -52,6 +54,9 @@ pub struct ToonSink<W: Write> {
     /// Columns of the node tables.
     exported_column: bool,
     sig_column: bool,
+    /// The columns of the open table (a group may drop `exported` and `sig`).
+    group_exported: bool,
+    group_sig: bool,
     rel_column: bool,
     /// Rows left in the open node table.
     rows_left: usize,
@@ -90,6 +95,8 @@ impl<W: Write> ToonSink<W> {
             file: None,
             exported_column: false,
             sig_column: false,
+            group_exported: false,
+            group_sig: false,
             rel_column: false,
             rows_left: 0,
             open_levels: Vec::new(),
@@ -112,6 +119,7 @@ impl<W: Write> ToonSink<W> {
         short_id(id, self.file.as_deref())
     }
 
+    /// The columns of a table; `group` narrows them to the facts its rows have.
     fn columns(&self, with_kind: bool) -> Vec<&'static str> {
         let mut columns = vec!["id"];
         if with_kind {
@@ -129,10 +137,10 @@ impl<W: Write> ToonSink<W> {
             QueryKind::Search => columns.push("match"),
             QueryKind::Path | QueryKind::FileSymbols | QueryKind::Export => {}
         }
-        if self.exported_column {
+        if self.group_exported {
             columns.push("exported");
         }
-        if self.sig_column {
+        if self.group_sig {
             columns.push("sig");
         }
         columns
@@ -332,6 +340,11 @@ impl<W: Write> ToonSink<W> {
                 self.open_levels.push(group.level);
             }
             GroupLevel::Kind | GroupLevel::File => {
+                // A group whose rows are all unexported, or have no signature, drops that
+                // column (its absence reads as the default).
+                let (exported, sig) = (self.exported_column, self.sig_column);
+                self.group_exported = exported && group.facets.exported != Some(false);
+                self.group_sig = sig && group.facets.signature;
                 let columns = self.columns(false);
                 let key = group.kind.map_or("nodes", plural);
                 self.rows_left = group.nodes;
@@ -344,6 +357,7 @@ impl<W: Write> ToonSink<W> {
     }
 
     fn path_table(&mut self, nodes: usize) -> Result<(), EncodeError> {
+        (self.group_exported, self.group_sig) = (self.exported_column, self.sig_column);
         let columns = self.columns(true);
         self.rows_left = nodes;
         let w = self.writer()?;
@@ -363,8 +377,8 @@ impl<W: Write> ToonSink<W> {
         let (kind, rel, exported, sig_column) = (
             self.kind,
             self.rel_column,
-            self.exported_column,
-            self.sig_column,
+            self.group_exported,
+            self.group_sig,
         );
         let w = self.writer.as_mut().ok_or(EncodeError::Misuse(FINISHED))?;
         let result = (|| -> Result<(), EncodeError> {
