@@ -41,7 +41,7 @@ pub use emit::has_signature;
 pub use error::QueryError;
 pub use kinds::EdgeKinds;
 pub use path::PathOptions;
-pub use search::{SearchError, SearchOptions, SearchQueryError};
+pub use search::{SearchError, SearchOptions};
 pub use sink::{
     Counts, Direction, EdgeInfo, Facets, Group, GroupLevel, Grouping, Header, MatchKind, NodeInfo,
     QueryKind, ResultSink, Summary, Via,

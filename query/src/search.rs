@@ -135,7 +135,7 @@ impl Query<'_> {
         pattern: &str,
         options: &SearchOptions,
         sink: &mut dyn ResultSink,
-    ) -> Result<Summary, SearchQueryError> {
+    ) -> Result<Summary, QueryError> {
         let snapshot = self.snapshot();
         let (items, total, truncated) = matches(snapshot, pattern, options)?;
         let header = Header {
@@ -156,7 +156,7 @@ impl Query<'_> {
             items,
             hops: Vec::new(),
         }];
-        Ok(emit(
+        emit(
             snapshot,
             header,
             &sections,
@@ -164,25 +164,7 @@ impl Query<'_> {
             Edges::None,
             summary,
             sink,
-        )?)
-    }
-}
-
-/// Why [`Query::search`] failed: a bad pattern or filter, or the query itself.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum SearchQueryError {
-    /// The pattern or a filter is invalid.
-    #[error(transparent)]
-    Search(#[from] SearchError),
-    /// Reading the store or writing the result failed.
-    #[error(transparent)]
-    Query(#[from] QueryError),
-}
-
-impl From<tsgraph_engine::StoreError> for SearchQueryError {
-    fn from(err: tsgraph_engine::StoreError) -> Self {
-        SearchQueryError::Query(QueryError::Store(err))
+        )
     }
 }
 
@@ -192,7 +174,7 @@ fn matches(
     snapshot: &Snapshot,
     pattern: &str,
     options: &SearchOptions,
-) -> Result<(Vec<Item>, usize, bool), SearchQueryError> {
+) -> Result<(Vec<Item>, usize, bool), QueryError> {
     let pattern = pattern.trim();
     if pattern.is_empty() {
         return Err(SearchError::EmptyPattern.into());
@@ -252,7 +234,7 @@ fn matches(
             let Some(guard) = snapshot.node(key)? else {
                 continue;
             };
-            let view = guard.view().map_err(QueryError::from)?;
+            let view = guard.view()?;
             let kept = (options.kinds.is_empty() || options.kinds.contains(&view.kind()))
                 && file_glob.as_ref().is_none_or(|g| g.is_match(view.file()))
                 && options.module.as_deref().is_none_or(|m| view.module() == m)

@@ -18,9 +18,6 @@ pub enum Error {
     /// A query failed.
     #[error(transparent)]
     Query(#[from] tsgraph_query::QueryError),
-    /// A search pattern or filter is invalid.
-    #[error(transparent)]
-    Search(#[from] tsgraph_query::SearchError),
     /// A file or folder could not be used.
     #[error("{}: {source}", path.display())]
     Io {

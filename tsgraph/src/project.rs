@@ -7,8 +7,7 @@ use tsgraph_encoders::graph::{JsonLinesSink, JsonSink, MermaidSink, TextSink, To
 use tsgraph_engine::{NodeKey, Snapshot, Store};
 use tsgraph_indexer::{IndexOptions, IndexSummary, index_project};
 use tsgraph_query::{
-    FileMatch, Query, ResultSink, SearchQueryError, Summary, SymbolMatch, resolve_file,
-    resolve_symbol,
+    FileMatch, Query, ResultSink, Summary, SymbolMatch, resolve_file, resolve_symbol,
 };
 
 use crate::error::Error;
@@ -211,19 +210,7 @@ impl Project {
             QueryRequest::Neighbors { symbol, options } => {
                 query.neighbors(self.resolve(snapshot, symbol)?, options, sink)?
             }
-            QueryRequest::Search { pattern, options } => {
-                match query.search(pattern, options, sink) {
-                    Ok(summary) => summary,
-                    Err(SearchQueryError::Search(err)) => return Err(err.into()),
-                    Err(SearchQueryError::Query(err)) => return Err(err.into()),
-                    Err(other) => {
-                        return Err(Error::Io {
-                            path: self.root.clone(),
-                            source: std::io::Error::other(other.to_string()),
-                        });
-                    }
-                }
-            }
+            QueryRequest::Search { pattern, options } => query.search(pattern, options, sink)?,
             QueryRequest::FileSymbols { file } => {
                 let path = self.resolve_file(snapshot, file)?;
                 query.file_symbols(&path, sink)?

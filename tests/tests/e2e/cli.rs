@@ -413,3 +413,34 @@ fn an_oversized_file_is_reported_once() {
     let mentions = out.stdout.lines().filter(|l| l.contains("big.ts")).count();
     assert_eq!(mentions, 1, "{}", out.stdout);
 }
+
+#[test]
+fn search_pages_and_rejects_bad_patterns() {
+    let db = tempfile::tempdir().expect("temp dir");
+    let page = query(
+        &db,
+        &[
+            "search", "save*", "--limit", "1", "--offset", "1", "--format", "json",
+        ],
+    );
+    assert_eq!(page.code, 0, "{}", page.stderr);
+    let value: serde_json::Value = serde_json::from_str(&page.stdout).expect("JSON");
+    assert_eq!(value["total"], 3, "{value}");
+    assert_eq!(value["nodes"].as_array().map(Vec::len), Some(1));
+    let bad_glob = query(&db, &["search", "x", "--file", "src/[", "--format", "json"]);
+    assert_eq!(bad_glob.code, 1, "{}", bad_glob.stderr);
+    assert!(
+        bad_glob.stderr.contains("--file `src/[`"),
+        "{}",
+        bad_glob.stderr
+    );
+    let json: serde_json::Value = serde_json::from_str(&bad_glob.stdout).expect("JSON error");
+    assert_eq!(json["error"]["code"], "error");
+    let empty = query(&db, &["search", " "]);
+    assert_eq!(empty.code, 1);
+    assert!(
+        empty.stderr.contains("pattern is empty"),
+        "{}",
+        empty.stderr
+    );
+}
