@@ -30,6 +30,8 @@ mod store;
 
 pub use delta::GraphDelta;
 pub use error::StoreError;
+/// The FST library the search index is built with (its automata select terms).
+pub use fst;
 pub use model::{EdgeKind, NodeKey, NodeKind, Resolution, UseContext, Visibility};
 pub use record::{
     EdgeEntry, EdgeFacts, EdgeSpec, FileEntry, GraphBatch, NodeFlags, NodeRecord, NodeView,
@@ -37,5 +39,5 @@ pub use record::{
 };
 pub use store::{
     AdjacencyGuard, EdgeRef, FileStamp, Generation, NodeGuard, SCHEMA_VERSION, Snapshot, Store,
-    StoreStats,
+    StoreStats, TermSet,
 };

@@ -125,6 +125,13 @@ pub fn index_sources(files: &[(&str, &[u8])]) -> Result<GraphBatch, IndexError> 
     Ok(state.link_everything())
 }
 
+/// Whether `root` holds at least one file an index would read (walked as indexing walks
+/// it: ignore files honoured, declaration files and vendored folders skipped). The CLI asks
+/// before creating a store, so that a folder without sources gets an error and no store.
+pub fn has_sources(root: &Path, options: &IndexOptions) -> bool {
+    !walk::walk(root, options.max_file_size).files.is_empty()
+}
+
 /// Walks and parses the project without extracting anything: the baseline the benchmark
 /// compares a full index against.
 pub fn parse_project(root: &Path, options: &IndexOptions) -> Result<ParseSummary, IndexError> {

@@ -4,34 +4,47 @@ use std::io;
 
 use tsgraph_engine::NodeView;
 
-use crate::sink::{EdgeInfo, Header, NodeInfo, ResultSink, Summary};
+use crate::sink::{EdgeInfo, Group, Header, NodeInfo, ResultSink, Summary};
 
-/// Collects `(id, depth)` per node and `(source, kind, target)` per edge.
+/// Collects `(id, depth)` per node, `(source, kind, target)` per edge and the section names.
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct CollectSink {
     /// Nodes with their depth, in the order received.
     pub nodes: Vec<(String, u32)>,
+    /// Each node's via (the ID it was reached from), in the order received.
+    pub vias: Vec<Option<String>>,
     /// Edges as `(source, KIND, target)`.
     pub edges: Vec<(String, String, String)>,
+    /// Section groups (a class's methods; paths) by name, in order.
+    pub sections: Vec<String>,
     /// The summary received.
     pub summary: Summary,
+    /// Stop after this many nodes (the early-stop contract), if set.
+    pub stop_after: Option<usize>,
 }
 
 impl ResultSink for CollectSink {
     fn begin(&mut self, _header: &Header<'_>) -> io::Result<()> {
         Ok(())
     }
-    fn node(&mut self, node: &NodeView<'_>, info: &NodeInfo) -> io::Result<()> {
-        self.nodes.push((node.id().to_owned(), info.depth));
-        Ok(())
+    fn group(&mut self, group: &Group<'_>) -> io::Result<bool> {
+        if group.level == crate::GroupLevel::Section {
+            self.sections.push(group.name.to_owned());
+        }
+        Ok(true)
     }
-    fn edge(&mut self, edge: &EdgeInfo<'_>) -> io::Result<()> {
+    fn node(&mut self, node: &NodeView<'_>, info: &NodeInfo<'_>) -> io::Result<bool> {
+        self.nodes.push((node.id().to_owned(), info.depth));
+        self.vias.push(info.via.map(|v| v.id.to_owned()));
+        Ok(self.stop_after.is_none_or(|n| self.nodes.len() < n))
+    }
+    fn edge(&mut self, edge: &EdgeInfo<'_>) -> io::Result<bool> {
         self.edges.push((
             edge.source.to_owned(),
             edge.kind.to_string(),
             edge.target.to_owned(),
         ));
-        Ok(())
+        Ok(true)
     }
     fn finish(&mut self, summary: &Summary) -> io::Result<()> {
         self.summary = *summary;

@@ -12,6 +12,9 @@ pub enum QueryError {
     /// The sink failed to write.
     #[error("writing the result")]
     Output(#[from] std::io::Error),
+    /// A search pattern or filter is invalid.
+    #[error(transparent)]
+    Search(#[from] crate::search::SearchError),
     /// A node key named by an edge or a caller does not exist.
     #[error("node key {0} is not in the store (the store may be corrupt; rebuild it)")]
     MissingNode(u32),

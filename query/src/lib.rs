@@ -1,5 +1,5 @@
-//! Bounded graph queries over a tsgraph store snapshot: callers, callees, impact, path and
-//! neighbors. Queries push their results into a [`ResultSink`] in position order; they never
+//! Bounded graph queries over a tsgraph store snapshot: callers, callees, impact, path,
+//! neighbors, search and file symbols. Queries push their results into a [`ResultSink`] in position order; they never
 //! build an output tree.
 //!
 //! ```
@@ -24,20 +24,30 @@
 //! ```
 
 mod collect;
+mod emit;
 mod error;
 mod export;
+mod kinds;
 mod order;
 mod path;
+mod search;
 mod sink;
-mod subgraph;
 mod symbol;
+mod symbols;
 mod traverse;
 
 pub use collect::CollectSink;
+pub use emit::has_signature;
 pub use error::QueryError;
+pub use kinds::EdgeKinds;
 pub use path::PathOptions;
-pub use sink::{Direction, EdgeInfo, Header, NodeInfo, QueryKind, ResultSink, Summary};
-pub use symbol::{SymbolMatch, resolve_symbol};
+pub use search::{SearchError, SearchOptions};
+pub use sink::{
+    Counts, Direction, EdgeInfo, Facets, Group, GroupLevel, Grouping, Header, MatchKind, NodeInfo,
+    QueryKind, ResultSink, Summary, Via,
+};
+pub use symbol::{Candidate, SymbolMatch, resolve_symbol};
+pub use symbols::{FileMatch, resolve_file};
 pub use traverse::{NeighborOptions, TraversalOptions};
 pub use tsgraph_engine as engine;
 

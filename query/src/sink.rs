@@ -1,14 +1,26 @@
 //! The push contract between queries and encoders.
 //!
-//! A query calls [`ResultSink::begin`] once with the result's [`Header`] (its shape and
-//! counts, so table headers can be written before rows), then [`ResultSink::node`] for every
-//! node in position order, then [`ResultSink::edge`] for every edge (path order for paths,
-//! position order otherwise), then [`ResultSink::finish`]. Node records are lent zero-copy
-//! from the snapshot for the duration of one call; a sink that needs them later must copy.
+//! A query first asks the sink how it wants nodes grouped ([`ResultSink::grouping`]), then
+//! calls [`ResultSink::begin`] once with the result's [`Header`] (its shape, counts and the
+//! facts every node shares, so that table headers can be written before rows), then, for each
+//! group, [`ResultSink::group`] with the group's node count followed by its nodes
+//! ([`ResultSink::node`]) and, for paths, its edges ([`ResultSink::edge`]); edges of a whole
+//! result (neighbors, export) come after all nodes. [`ResultSink::finish`] comes last, also
+//! after a sink asked to stop.
+//!
+//! Groups nest: a section (one method of a class, one of several paths) contains the
+//! module, package, file or kind groups the sink asked for, each announced with its count.
+//! Every node carries the node it was reached through (`via`) and the chain from the root, so
+//! trees and groups render as they stream, without the sink buffering the result.
+//!
+//! Node records and edges are lent zero-copy from the snapshot for the duration of one call;
+//! a sink that needs them later must copy. `node`, `group` and `edge` return whether to go
+//! on: `Ok(false)` stops the query early (like ripgrep's `Sink::matched`), which then calls
+//! `finish` with `stopped` set.
 
 use std::io;
 
-use tsgraph_engine::{EdgeKind, EdgeRef, NodeView};
+use tsgraph_engine::{EdgeKind, EdgeRef, NodeKind, NodeView};
 
 /// Which question a result answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,10 +31,14 @@ pub enum QueryKind {
     Callees,
     /// Transitive dependents over every dependency edge kind.
     Impact,
-    /// A shortest path.
+    /// Shortest paths.
     Path,
     /// Everything within a distance.
     Neighbors,
+    /// Symbols matching a pattern.
+    Search,
+    /// Every symbol of one file.
+    FileSymbols,
     /// Every node and edge of the graph.
     Export,
 }
@@ -36,8 +52,18 @@ impl QueryKind {
             QueryKind::Impact => "impact",
             QueryKind::Path => "path",
             QueryKind::Neighbors => "neighbors",
+            QueryKind::Search => "search",
+            QueryKind::FileSymbols => "file-symbols",
             QueryKind::Export => "export",
         }
+    }
+
+    /// Whether results are a traversal from the root (they carry depth and via).
+    pub const fn is_traversal(self) -> bool {
+        matches!(
+            self,
+            QueryKind::Callers | QueryKind::Callees | QueryKind::Impact | QueryKind::Neighbors
+        )
     }
 }
 
@@ -64,38 +90,191 @@ impl Direction {
     }
 }
 
+/// How a sink wants the nodes of a section ordered and grouped. Paths keep path order
+/// whatever the sink asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Grouping {
+    /// No groups; position order (file, start line, ID), or rank order for search.
+    #[default]
+    None,
+    /// By file, then by kind (hierarchical text).
+    FileKind,
+    /// By module, then package — each level only when the nodes do not all share it — then
+    /// by kind (TOON).
+    PackageKind,
+}
+
+/// What a group collects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GroupLevel {
+    /// One section of a result: the callers of one method of a class (`node` is the method)
+    /// or one of several paths (`index` is its rank, 0 = shortest).
+    Section,
+    /// Nodes of one module.
+    Module,
+    /// Nodes of one package.
+    Package,
+    /// Nodes of one file.
+    File,
+    /// Nodes of one kind.
+    Kind,
+}
+
+/// A group of nodes, announced before its first node.
+#[derive(Debug, Clone, Copy)]
+pub struct Group<'a> {
+    /// What the group collects.
+    pub level: GroupLevel,
+    /// The module, package or file path; the kind's name; the section's node ID (empty for
+    /// a path).
+    pub name: &'a str,
+    /// Kind groups: the kind.
+    pub kind: Option<NodeKind>,
+    /// Sections of a class's methods: the method.
+    pub node: Option<NodeView<'a>>,
+    /// Path sections: the path's rank (0 = shortest).
+    pub index: usize,
+    /// Nodes in the group (nested groups included).
+    pub nodes: usize,
+    /// Path sections: hops on the path (its edges, which follow its nodes).
+    pub edges: usize,
+    /// The facts every node of the group shares (so a table can drop a column).
+    pub facets: Facets,
+}
+
+/// Counts over a whole result, known before its first node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Counts {
+    /// Results one hop from the root.
+    pub direct: usize,
+    /// Results further away.
+    pub transitive: usize,
+    /// Distinct files of the results.
+    pub files: usize,
+    /// Distinct packages of the results (the empty package counts as one).
+    pub packages: usize,
+    /// The largest depth reached.
+    pub max_depth: u32,
+}
+
+/// The facts every result node shares, so encoders can hoist them or drop their columns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Facets {
+    /// `Some(v)` when every node's `exported` is `v`.
+    pub exported: Option<bool>,
+    /// Whether any node has a signature fact (parameters, a return or declared type, a
+    /// modifier such as async, static, readonly, or a visibility).
+    pub signature: bool,
+}
+
 /// The shape of a result, given before any node.
 #[derive(Debug, Clone, Copy)]
 pub struct Header<'a> {
     /// The question.
     pub kind: QueryKind,
-    /// The symbol asked about (the path's start); `None` for an export.
+    /// The symbol asked about (the path's start, the center of neighbors — which is not
+    /// among the nodes —, a class whose methods are sections); `None` for search, file
+    /// symbols and export.
     pub root: Option<NodeView<'a>>,
     /// The path's end.
     pub target: Option<NodeView<'a>>,
+    /// Search: the pattern; file symbols: the file path.
+    pub subject: Option<&'a str>,
     /// `max_depth` (callers, callees, impact), `distance` (neighbors), or the path's search
     /// depth.
     pub depth: u32,
     /// Neighbors: the direction followed.
     pub direction: Direction,
-    /// How many nodes will follow (the root excluded, except for paths and neighbors, where
-    /// the root is the first node).
+    /// The edge kinds followed (callers, callees, impact, neighbors, path).
+    pub edge_kinds: crate::EdgeKinds,
+    /// The kinds of the edges results were reached through (their `via`), so encoders can
+    /// hoist a kind every result shares.
+    pub via_kinds: crate::EdgeKinds,
+    /// How many nodes follow in all (the root is among them only for paths).
     pub nodes: usize,
-    /// How many edges will follow.
+    /// How many edges follow in all.
     pub edges: usize,
-    /// The package every result node shares, if they share one (encoders hoist it).
+    /// How many edges of each kind follow, indexed by the kind's byte.
+    pub edges_by_kind: [usize; 8],
+    /// How many sections follow (several methods of a class, several paths); 0 when the
+    /// result is one section without a section group.
+    pub sections: usize,
+    /// The package every node shares, if they share one (encoders hoist it).
     pub package: Option<&'a str>,
-    /// The module every result node shares, if they share one.
+    /// The module every node shares, if they share one.
     pub module: Option<&'a str>,
+    /// The file every node shares, if they share one.
+    pub file: Option<&'a str>,
+    /// Facts every node shares.
+    pub facets: Facets,
+    /// Depth and spread of traversal results.
+    pub counts: Counts,
+    /// Paging (search): results skipped before the first one streamed.
+    pub offset: usize,
+    /// Paging: the page size asked for (0: no paging).
+    pub limit: usize,
+    /// Paging: results there are in all, before paging.
+    pub total: usize,
+}
+
+/// The edge through which a node was reached.
+#[derive(Clone, Copy)]
+pub struct Via<'a> {
+    /// The node it was reached from: its parent in the traversal tree (the root for direct
+    /// results).
+    pub id: &'a str,
+    /// The kind of the edge between them.
+    pub kind: EdgeKind,
+    /// Whether the stored edge points from this node to `id` (callers, impact: the caller
+    /// calls its parent) rather than from `id` to this node.
+    pub from_node: bool,
+    /// The stored edge, with its facts (call count, sites, resolution, context).
+    pub edge: Option<EdgeRef<'a>>,
 }
 
 /// What a query knows about one result node beyond its record.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NodeInfo {
-    /// Hops from the root (0 for the root itself).
+#[derive(Clone, Copy)]
+pub struct NodeInfo<'a> {
+    /// Hops from the root (0 for the root itself); for file symbols, the nesting depth
+    /// (0 for a top-level symbol); for paths, the position on the path.
     pub depth: u32,
-    /// The kind of the edge by which it was first reached (impact), if any.
-    pub via: Option<EdgeKind>,
+    /// How it was reached (traversals); `None` for the root and non-traversal results.
+    pub via: Option<Via<'a>>,
+    /// The IDs from the root's first hop down to `via` (transitive results show the chain
+    /// they were reached through); empty for direct results.
+    pub chain: &'a [&'a str],
+    /// File symbols: the container's ID (a class for its members), `None` at top level.
+    pub parent: Option<&'a str>,
+    /// Search: how the pattern matched.
+    pub matched: Option<MatchKind>,
+}
+
+/// How a search pattern matched a node, best first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum MatchKind {
+    /// The name or dotted symbol path, exactly.
+    Exact,
+    /// The same, ignoring case.
+    ExactIgnoringCase,
+    /// The name or path starts with the pattern (case-insensitive).
+    Prefix,
+    /// A glob pattern (`*`, `?`) matched.
+    Glob,
+    /// The pattern's characters appear in order (case-insensitive).
+    Fuzzy,
+}
+
+impl MatchKind {
+    /// The name used in outputs.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            MatchKind::Exact => "exact",
+            MatchKind::ExactIgnoringCase => "case",
+            MatchKind::Prefix => "prefix",
+            MatchKind::Glob => "glob",
+            MatchKind::Fuzzy => "fuzzy",
+        }
+    }
 }
 
 /// One edge of a result.
@@ -103,13 +282,16 @@ pub struct NodeInfo {
 pub struct EdgeInfo<'a> {
     /// The kind.
     pub kind: EdgeKind,
-    /// The source node's ID.
+    /// The stored edge's source node ID.
     pub source: &'a str,
-    /// The target node's ID.
+    /// The stored edge's target node ID.
     pub target: &'a str,
+    /// Paths: the hop walks the stored edge backwards (an interface member to the class
+    /// member that implements it).
+    pub reversed: bool,
     /// CALLS: call sites (0 when unknown).
     pub count: u32,
-    /// The stored edge with all its facts, where the query read one (neighbors, export).
+    /// The stored edge with all its facts.
     pub stored: Option<EdgeRef<'a>>,
 }
 
@@ -122,17 +304,28 @@ pub struct Summary {
     pub limit: usize,
     /// Paths: whether a path was found.
     pub found: bool,
+    /// The sink asked to stop before the end.
+    pub stopped: bool,
 }
 
 /// Receives a query result. Every method may fail with an I/O error, which aborts the query.
 pub trait ResultSink {
+    /// How the nodes of a `kind` result should be grouped; asked once, before `begin`.
+    fn grouping(&self, _kind: QueryKind) -> Grouping {
+        Grouping::None
+    }
     /// The result's shape and counts; called once, first.
     fn begin(&mut self, header: &Header<'_>) -> io::Result<()>;
-    /// One node, in position order (path order for paths).
-    fn node(&mut self, node: &NodeView<'_>, info: &NodeInfo) -> io::Result<()>;
-    /// One edge, after all nodes: path order for paths, otherwise sorted by the source's
-    /// position, then edge kind, then the target's position.
-    fn edge(&mut self, edge: &EdgeInfo<'_>) -> io::Result<()>;
-    /// The end; called once, last.
+    /// A group opens; its nodes (and nested groups) follow. `Ok(false)` stops the query.
+    fn group(&mut self, _group: &Group<'_>) -> io::Result<bool> {
+        Ok(true)
+    }
+    /// One node, in the order of its group. `Ok(false)` stops the query.
+    fn node(&mut self, node: &NodeView<'_>, info: &NodeInfo<'_>) -> io::Result<bool>;
+    /// One edge: for paths after the nodes of their path, in path order; otherwise after
+    /// all nodes, sorted by the source's position, then edge kind, then the target's
+    /// position. `Ok(false)` stops the query.
+    fn edge(&mut self, edge: &EdgeInfo<'_>) -> io::Result<bool>;
+    /// The end; called once, last (also after a stop).
     fn finish(&mut self, summary: &Summary) -> io::Result<()>;
 }

@@ -1,22 +1,28 @@
-//! Bounded breadth-first traversals: callers, callees, impact and neighbors.
+//! Bounded breadth-first traversals: callers, callees, impact and neighbors. A class (or an
+//! interface) asked for callers or callees answers for itself and each of its methods, one
+//! section per method.
 
 use std::collections::HashSet;
 
-use tsgraph_engine::{EdgeKind, NodeKey, Snapshot};
+use tsgraph_engine::{EdgeKind, NodeKey, NodeKind, Snapshot};
 
 use crate::Query;
+use crate::emit::{Edges, Item, Order, Section, emit};
 use crate::error::QueryError;
-use crate::order::{existing, load, sorted, uniform};
-use crate::sink::{Direction, Header, NodeInfo, QueryKind, ResultSink, Summary};
-use crate::subgraph::{self, OutsideEdges};
+use crate::kinds::EdgeKinds;
+use crate::order::existing;
+use crate::sink::{Direction, Header, QueryKind, ResultSink, Summary};
 
-/// Limits of callers, callees and impact.
+/// Limits and edge kinds of callers, callees and impact.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TraversalOptions {
     /// Hops from the root, at least 1 (default 5).
     pub max_depth: u32,
     /// Result nodes at most (default 500); past it the result says it was truncated.
     pub max_nodes: usize,
+    /// The edge kinds followed; `None` for the query's default (callers and callees: CALLS
+    /// and INCLUDES; impact: every dependency kind).
+    pub edge_kinds: Option<EdgeKinds>,
 }
 
 impl Default for TraversalOptions {
@@ -24,6 +30,7 @@ impl Default for TraversalOptions {
         TraversalOptions {
             max_depth: 5,
             max_nodes: 500,
+            edge_kinds: None,
         }
     }
 }
@@ -37,6 +44,8 @@ pub struct NeighborOptions {
     pub direction: Direction,
     /// Result nodes at most, the center included (default 500).
     pub max_nodes: usize,
+    /// The edge kinds followed; `None` for every kind.
+    pub edge_kinds: Option<EdgeKinds>,
 }
 
 impl Default for NeighborOptions {
@@ -45,187 +54,200 @@ impl Default for NeighborOptions {
             distance: 1,
             direction: Direction::Both,
             max_nodes: 500,
+            edge_kinds: None,
         }
     }
 }
 
-/// Impact follows every dependency edge backwards. CONTAINS is structure, not dependency:
-/// following it from a member up to its file would pull in every importer of the file.
-const IMPACT_KINDS: &[EdgeKind] = &[
-    EdgeKind::Calls,
-    EdgeKind::Imports,
-    EdgeKind::Extends,
-    EdgeKind::Implements,
-    EdgeKind::UsesType,
-    EdgeKind::References,
-    EdgeKind::Includes,
-];
-
-/// What a BFS found: every reached node (the root at depth 0) in discovery order.
+/// What a BFS found: every reached node but the root, in discovery order.
 struct Reached {
-    nodes: Vec<(NodeKey, NodeInfo)>,
+    items: Vec<Item>,
     truncated: bool,
 }
 
+/// A breadth-first search from `root` over `kinds`, stopping past `max_nodes` results.
 fn bfs(
     snapshot: &Snapshot,
     root: NodeKey,
     max_depth: u32,
     max_nodes: usize,
     direction: Direction,
-    kinds: Option<&[EdgeKind]>,
+    kinds: EdgeKinds,
 ) -> Result<Reached, QueryError> {
-    let mut seen: HashSet<NodeKey> = HashSet::new();
-    let mut nodes = vec![(
-        root,
-        NodeInfo {
-            depth: 0,
-            via: None,
-        },
-    )];
-    seen.insert(root);
-    let mut frontier_start = 0;
+    let mut seen: HashSet<NodeKey> = HashSet::from([root]);
+    let mut items: Vec<Item> = Vec::new();
+    let mut frontier: Vec<NodeKey> = vec![root];
     let mut truncated = false;
     'levels: for depth in 1..=max_depth {
-        let frontier_end = nodes.len();
-        for index in frontier_start..frontier_end {
-            let key = nodes[index].0;
+        let mut next = Vec::new();
+        for key in frontier {
             let lists = [
                 matches!(direction, Direction::In | Direction::Both)
-                    .then(|| snapshot.in_edges(key)),
+                    .then(|| snapshot.in_edges(key).map(|l| (l, true))),
                 matches!(direction, Direction::Out | Direction::Both)
-                    .then(|| snapshot.out_edges(key)),
+                    .then(|| snapshot.out_edges(key).map(|l| (l, false))),
             ];
             for list in lists.into_iter().flatten() {
-                let list = list?;
+                let (list, incoming) = list?;
                 for edge in list.edges()? {
-                    if kinds.is_some_and(|kinds| !kinds.contains(&edge.kind()))
-                        || seen.contains(&edge.other())
-                    {
+                    if !kinds.contains(edge.kind()) || seen.contains(&edge.other()) {
                         continue;
                     }
-                    if nodes.len() > max_nodes {
+                    if items.len() == max_nodes {
                         truncated = true;
                         break 'levels;
                     }
                     seen.insert(edge.other());
-                    nodes.push((
-                        edge.other(),
-                        NodeInfo {
-                            depth,
-                            via: Some(edge.kind()),
-                        },
-                    ));
+                    items.push(Item {
+                        depth,
+                        parent: Some(key),
+                        via: Some(edge.kind()),
+                        // An incoming edge is stored at the other end, pointing here.
+                        from_node: incoming,
+                        ..Item::plain(edge.other())
+                    });
+                    next.push(edge.other());
                 }
             }
         }
-        if nodes.len() == frontier_end {
+        if next.is_empty() {
             break;
         }
-        frontier_start = frontier_end;
+        frontier = next;
     }
-    Ok(Reached { nodes, truncated })
+    Ok(Reached { items, truncated })
 }
 
 impl Query<'_> {
     /// Every function or method that calls `root`, transitively up to `max_depth` hops.
+    /// A class or interface answers for itself (its constructor) and each of its methods.
     pub fn callers(
         &self,
         root: NodeKey,
         options: &TraversalOptions,
         sink: &mut dyn ResultSink,
     ) -> Result<Summary, QueryError> {
+        let kinds = options.edge_kinds.unwrap_or(EdgeKinds::CALLS);
         self.dependents(
             QueryKind::Callers,
             root,
             options,
             Direction::In,
-            Some(&[EdgeKind::Calls]),
+            kinds,
+            true,
             sink,
         )
     }
 
-    /// Everything `root` calls, transitively up to `max_depth` hops.
+    /// Everything `root` calls (and the components it includes), transitively; REFERENCES
+    /// too when asked through `edge_kinds`. A class or interface answers for itself and
+    /// each of its methods.
     pub fn callees(
         &self,
         root: NodeKey,
         options: &TraversalOptions,
         sink: &mut dyn ResultSink,
     ) -> Result<Summary, QueryError> {
+        let kinds = options.edge_kinds.unwrap_or(EdgeKinds::CALLS);
         self.dependents(
             QueryKind::Callees,
             root,
             options,
             Direction::Out,
-            Some(&[EdgeKind::Calls]),
+            kinds,
+            true,
             sink,
         )
     }
 
-    /// Everything that depends on `root` through any dependency edge, transitively, each with
-    /// the kind of edge by which it was first reached.
+    /// Everything that depends on `root` through a dependency edge (every kind but
+    /// CONTAINS, or those of `edge_kinds`), transitively, each with the node it was reached
+    /// through.
     pub fn impact(
         &self,
         root: NodeKey,
         options: &TraversalOptions,
         sink: &mut dyn ResultSink,
     ) -> Result<Summary, QueryError> {
+        let kinds = options.edge_kinds.unwrap_or(EdgeKinds::DEPENDENCIES);
         self.dependents(
             QueryKind::Impact,
             root,
             options,
             Direction::In,
-            Some(IMPACT_KINDS),
+            kinds,
+            false,
             sink,
         )
     }
 
+    #[allow(clippy::too_many_arguments)] // One private worker behind three public queries.
     fn dependents(
         &self,
         kind: QueryKind,
         root: NodeKey,
         options: &TraversalOptions,
         direction: Direction,
-        kinds: Option<&[EdgeKind]>,
+        kinds: EdgeKinds,
+        per_method: bool,
         sink: &mut dyn ResultSink,
     ) -> Result<Summary, QueryError> {
         let snapshot = self.snapshot();
         let root_guard = existing(snapshot, root)?;
-        let reached = bfs(
-            snapshot,
-            root,
-            options.max_depth.max(1),
-            options.max_nodes,
-            direction,
-            kinds,
-        )?;
-        let held = load(snapshot, reached.nodes.into_iter().skip(1))?;
-        let nodes = sorted(&held)?;
-        sink.begin(&Header {
-            kind,
-            root: Some(root_guard.view()?),
-            target: None,
-            depth: options.max_depth.max(1),
-            direction,
-            nodes: nodes.len(),
-            edges: 0,
-            package: uniform(&nodes, |v| v.package()),
-            module: uniform(&nodes, |v| v.module()),
-        })?;
-        for node in &nodes {
-            sink.node(&node.view, &node.info)?;
+        let root_view = root_guard.view()?;
+        let max_depth = options.max_depth.max(1);
+        let targets =
+            if per_method && matches!(root_view.kind(), NodeKind::Class | NodeKind::Interface) {
+                methods_of(snapshot, root)?
+            } else {
+                Vec::new()
+            };
+        let mut sections = Vec::new();
+        let mut truncated = false;
+        let mut budget = options.max_nodes;
+        for target in std::iter::once(root).chain(targets.iter().copied()) {
+            let reached = bfs(snapshot, target, max_depth, budget, direction, kinds)?;
+            budget = budget.saturating_sub(reached.items.len());
+            truncated |= reached.truncated;
+            // The class's own section is listed only when it has results of its own or
+            // when there are no methods to answer for.
+            if target == root && !targets.is_empty() && reached.items.is_empty() {
+                continue;
+            }
+            sections.push(Section {
+                target: (!targets.is_empty()).then_some(target),
+                items: reached.items,
+                hops: Vec::new(),
+            });
+            if truncated {
+                break;
+            }
         }
+        let header = Header {
+            depth: max_depth,
+            direction,
+            edge_kinds: kinds,
+            ..header(kind, Some(root_view))
+        };
         let summary = Summary {
-            truncated: reached.truncated,
+            truncated,
             limit: options.max_nodes,
             found: true,
+            stopped: false,
         };
-        sink.finish(&summary)?;
-        Ok(summary)
+        emit(
+            snapshot,
+            header,
+            &sections,
+            Order::Position,
+            Edges::None,
+            summary,
+            sink,
+        )
     }
 
-    /// Every node within `distance` hops of `center` (the center included, at depth 0), and
-    /// every edge between two of them.
+    /// Every node within `distance` hops of `center`, and every edge between two of them or
+    /// between one of them and the center. The center is the header's root, not a node.
     pub fn neighbors(
         &self,
         center: NodeKey,
@@ -234,34 +256,90 @@ impl Query<'_> {
     ) -> Result<Summary, QueryError> {
         let snapshot = self.snapshot();
         let center_guard = existing(snapshot, center)?;
-        // The center counts against the limit here (the BFS limit counts only the others).
+        let kinds = options.edge_kinds.unwrap_or(EdgeKinds::ALL);
+        // The center counts against the limit.
         let reached = bfs(
             snapshot,
             center,
             options.distance,
             options.max_nodes.saturating_sub(1),
             options.direction,
-            None,
+            kinds,
         )?;
-        let held = load(snapshot, reached.nodes.iter().copied())?;
-        let nodes = sorted(&held)?;
+        let items = reached.items;
         let header = Header {
-            kind: QueryKind::Neighbors,
-            root: Some(center_guard.view()?),
-            target: None,
             depth: options.distance,
             direction: options.direction,
-            nodes: 0,
-            edges: 0,
-            package: None,
-            module: None,
+            edge_kinds: kinds,
+            ..header(QueryKind::Neighbors, Some(center_guard.view()?))
         };
         let summary = Summary {
             truncated: reached.truncated,
             limit: options.max_nodes,
             found: true,
+            stopped: false,
         };
-        subgraph::stream(snapshot, header, &nodes, OutsideEdges::Skip, summary, sink)
+        let sections = [Section {
+            target: None,
+            items,
+            hops: Vec::new(),
+        }];
+        emit(
+            snapshot,
+            header,
+            &sections,
+            Order::Position,
+            Edges::Between,
+            summary,
+            sink,
+        )
+    }
+}
+
+/// The methods a class or interface contains, in position order.
+pub(crate) fn methods_of(
+    snapshot: &Snapshot,
+    container: NodeKey,
+) -> Result<Vec<NodeKey>, QueryError> {
+    let list = snapshot.out_edges(container)?;
+    let mut methods = Vec::new();
+    for edge in list.edges()? {
+        if edge.kind() != EdgeKind::Contains {
+            continue;
+        }
+        let guard = existing(snapshot, edge.other())?;
+        let view = guard.view()?;
+        if view.kind() == NodeKind::Method {
+            methods.push((view.start_line(), view.id().to_owned(), edge.other()));
+        }
+    }
+    methods.sort();
+    Ok(methods.into_iter().map(|(_, _, key)| key).collect())
+}
+
+/// A header with the question and root set and every count empty (the emitter fills them).
+pub(crate) fn header(kind: QueryKind, root: Option<tsgraph_engine::NodeView<'_>>) -> Header<'_> {
+    Header {
+        kind,
+        root,
+        target: None,
+        subject: None,
+        depth: 0,
+        direction: Direction::Both,
+        edge_kinds: EdgeKinds::NONE,
+        via_kinds: EdgeKinds::NONE,
+        nodes: 0,
+        edges: 0,
+        edges_by_kind: [0; 8],
+        sections: 0,
+        package: None,
+        module: None,
+        file: None,
+        facets: Default::default(),
+        counts: Default::default(),
+        offset: 0,
+        limit: 0,
+        total: 0,
     }
 }
 

@@ -1,4 +1,8 @@
-//! Helpers shared by tsgraph's end-to-end tests: fixture locations and golden files.
+//! Helpers shared by tsgraph's end-to-end tests: fixture locations, golden files, and the
+//! facts of a query result rebuilt from its JSON and from its TOON (the check that TOON
+//! loses no fact, also run by `token-bench`).
+
+pub mod facts;
 
 use std::path::{Path, PathBuf};
 
@@ -59,4 +63,14 @@ pub fn fixture_copy(name: &str) -> (tempfile::TempDir, PathBuf) {
     let project = dir.path().join("project");
     copy_dir(&fixture(name), &project).expect("copy the fixture");
     (dir, project)
+}
+
+/// The golden-file extension of an output format.
+pub fn extension(format: tsgraph::Format) -> &'static str {
+    match format {
+        tsgraph::Format::Toon => "toon",
+        tsgraph::Format::Text => "txt",
+        tsgraph::Format::Json => "json",
+        tsgraph::Format::Mermaid => "mmd",
+    }
 }

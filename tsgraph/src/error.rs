@@ -1,6 +1,9 @@
-//! The facade's error type.
+//! The facade's error type, and its JSON form for `--format json`.
 
 use std::path::PathBuf;
+
+use serde_json::{Value, json};
+use tsgraph_query::Candidate;
 
 /// Why a tsgraph operation failed.
 #[derive(Debug, thiserror::Error)]
@@ -16,7 +19,7 @@ pub enum Error {
     #[error(transparent)]
     Query(#[from] tsgraph_query::QueryError),
     /// A file or folder could not be used.
-    #[error("{}", path.display())]
+    #[error("{}: {source}", path.display())]
     Io {
         /// The path.
         path: PathBuf,
@@ -46,38 +49,155 @@ pub enum Error {
         /// The store that was looked for.
         store: PathBuf,
     },
+    /// No folder at or above the start has a project marker.
+    #[error(
+        "no project at or above {}: looked for tsconfig.json, package.json or .git (give the folder with --project)",
+        start.display()
+    )]
+    NoProject {
+        /// Where the search started.
+        start: PathBuf,
+    },
+    /// The project folder holds no source file to index.
+    #[error(
+        "{}: no TypeScript or JavaScript sources (.ts, .tsx, .mts, .cts, .js, .jsx, .mjs, .cjs) outside ignored folders; nothing indexed",
+        root.display()
+    )]
+    NoSources {
+        /// The project root.
+        root: PathBuf,
+    },
     /// A symbol argument matched no node.
-    #[error("no symbol matches `{symbol}`{}", suggestion_text(.suggestions))]
+    #[error("{}", not_found_text(.symbol, .file.as_deref(), .suggestions, .elsewhere))]
     SymbolNotFound {
         /// What was asked.
         symbol: String,
-        /// The closest names.
+        /// The file it was narrowed to.
+        file: Option<String>,
+        /// The closest names (or IDs).
         suggestions: Vec<String>,
+        /// Nodes of that name in other files than the one asked for.
+        elsewhere: Vec<Candidate>,
     },
     /// A symbol argument matched several nodes.
-    #[error("`{symbol}` matches {} symbols; give a node ID or --file:\n  {}", .candidates.len(), .candidates.join("\n  "))]
+    #[error("`{symbol}` matches {} symbols; give a node ID or --file:\n  {}", .candidates.len(), candidate_lines(.candidates))]
     AmbiguousSymbol {
         /// What was asked.
         symbol: String,
-        /// The matching node IDs.
+        /// The matching nodes.
+        candidates: Vec<Candidate>,
+    },
+    /// A file argument matched no indexed file.
+    #[error("no indexed file is or ends with `{file}`{}", list_text("closest paths", .suggestions))]
+    FileNotFound {
+        /// What was asked.
+        file: String,
+        /// The closest indexed paths.
+        suggestions: Vec<String>,
+    },
+    /// A file argument matched several indexed files.
+    #[error("`{file}` matches {} files; give more of the path:\n  {}", .candidates.len(), .candidates.join("\n  "))]
+    AmbiguousFile {
+        /// What was asked.
+        file: String,
+        /// The matching paths.
         candidates: Vec<String>,
     },
 }
 
-fn suggestion_text(suggestions: &[String]) -> String {
-    if suggestions.is_empty() {
+fn list_text(what: &str, items: &[String]) -> String {
+    if items.is_empty() {
         String::new()
     } else {
-        format!("; closest names: {}", suggestions.join(", "))
+        format!("; {what}: {}", items.join(", "))
     }
 }
 
+fn candidate_lines(candidates: &[Candidate]) -> String {
+    candidates
+        .iter()
+        .map(|c| format!("{} ({}, {}:{})", c.id, c.kind, c.file, c.line))
+        .collect::<Vec<_>>()
+        .join("\n  ")
+}
+
+fn not_found_text(
+    symbol: &str,
+    file: Option<&str>,
+    suggestions: &[String],
+    elsewhere: &[Candidate],
+) -> String {
+    match file {
+        Some(file) if !elsewhere.is_empty() => {
+            let files: Vec<String> = elsewhere
+                .iter()
+                .map(|c| format!("{} ({}, line {})", c.file, c.kind, c.line))
+                .collect();
+            format!(
+                "no symbol `{symbol}` in a file matching `{file}`; `{symbol}` is in: {}",
+                files.join(", ")
+            )
+        }
+        Some(file) => format!(
+            "no symbol `{symbol}` in a file matching `{file}`{}",
+            list_text("closest", suggestions)
+        ),
+        None => format!(
+            "no symbol matches `{symbol}`{}",
+            list_text("closest names", suggestions)
+        ),
+    }
+}
+
+fn candidate_json(c: &Candidate) -> Value {
+    json!({"id": c.id, "kind": c.kind.as_str(), "file": c.file, "line": c.line})
+}
+
 impl Error {
-    /// Whether the error is about the symbol asked for (the CLI exits with code 2).
+    /// Whether the error is about the symbol or file asked for (the CLI exits with code 2).
     pub fn is_symbol_error(&self) -> bool {
         matches!(
             self,
-            Error::SymbolNotFound { .. } | Error::AmbiguousSymbol { .. }
+            Error::SymbolNotFound { .. }
+                | Error::AmbiguousSymbol { .. }
+                | Error::FileNotFound { .. }
+                | Error::AmbiguousFile { .. }
         )
+    }
+
+    /// The error as JSON: `{"error":{"code","message",…}}` with `code` one of `not_found`
+    /// (`symbol`, `file`, `suggestions`, `elsewhere`), `ambiguous` (`symbol`,
+    /// `candidates`: `{id, kind, file, line}`), `file_not_found` (`file`, `suggestions`),
+    /// `ambiguous_file` (`file`, `candidates`), `no_project`, `no_sources` or `error`.
+    pub fn to_json(&self) -> Value {
+        let message = self.to_string();
+        let body = match self {
+            Error::SymbolNotFound {
+                symbol,
+                file,
+                suggestions,
+                elsewhere,
+            } => json!({
+                "code": "not_found", "message": message, "symbol": symbol, "file": file,
+                "suggestions": suggestions,
+                "elsewhere": elsewhere.iter().map(candidate_json).collect::<Vec<_>>(),
+            }),
+            Error::AmbiguousSymbol { symbol, candidates } => json!({
+                "code": "ambiguous", "message": message, "symbol": symbol,
+                "candidates": candidates.iter().map(candidate_json).collect::<Vec<_>>(),
+            }),
+            Error::FileNotFound { file, suggestions } => json!({
+                "code": "file_not_found", "message": message, "file": file,
+                "suggestions": suggestions,
+            }),
+            Error::AmbiguousFile { file, candidates } => json!({
+                "code": "ambiguous_file", "message": message, "file": file,
+                "candidates": candidates,
+            }),
+            Error::NoProject { .. } => json!({"code": "no_project", "message": message}),
+            Error::NoSources { .. } => json!({"code": "no_sources", "message": message}),
+            _ => json!({"code": "error", "message": message}),
+        };
+        json!({ "error": body })
     }
 }

@@ -22,9 +22,10 @@ pub mod cli;
 mod error;
 mod project;
 mod request;
+mod snippets;
 
 pub use error::Error;
-pub use project::{Project, STORE_DIR, STORE_FILE, WRITER_WAIT};
+pub use project::{Project, STORE_DIR, STORE_FILE, WRITER_WAIT, discover_root};
 pub use request::{Format, QueryRequest, SymbolArg};
 pub use tsgraph_encoders as encoders;
 pub use tsgraph_engine as engine;
@@ -32,5 +33,6 @@ pub use tsgraph_indexer as indexer;
 pub use tsgraph_indexer::{IndexOptions, IndexSummary, SyncSummary};
 pub use tsgraph_query as query;
 pub use tsgraph_query::{
-    Direction, NeighborOptions, PathOptions, Summary, SymbolMatch, TraversalOptions,
+    Direction, EdgeKinds, NeighborOptions, PathOptions, SearchOptions, Summary, SymbolMatch,
+    TraversalOptions,
 };

@@ -4,18 +4,39 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use tsgraph_encoders::graph::{JsonLinesSink, JsonSink, ToonSink};
+use tsgraph_encoders::graph::{JsonLinesSink, JsonSink, MermaidSink, TextSink, ToonSink};
 use tsgraph_engine::{NodeKey, Snapshot, Store};
 use tsgraph_indexer::{IndexOptions, IndexSummary, SyncSummary, index_project, sync_project};
-use tsgraph_query::{Query, ResultSink, Summary, SymbolMatch, resolve_symbol};
+use tsgraph_query::{
+    FileMatch, Query, ResultSink, Summary, SymbolMatch, resolve_file, resolve_symbol,
+};
 
 use crate::error::Error;
 use crate::request::{Format, QueryRequest, SymbolArg};
+use crate::snippets::ConfinedSource;
 
 /// The folder, inside the project, that holds the store by default.
 pub const STORE_DIR: &str = ".tsgraph";
 /// The store's file name inside [`STORE_DIR`].
 pub const STORE_FILE: &str = "graph.redb";
+
+/// The project root for a command run in `start`: the nearest folder at or above it with a
+/// `tsconfig.json`, a `package.json` or a `.git` (as cargo and git find theirs).
+pub fn discover_root(start: &Path) -> Result<PathBuf, Error> {
+    let start = start.canonicalize().map_err(|source| Error::Io {
+        path: start.to_path_buf(),
+        source,
+    })?;
+    start
+        .ancestors()
+        .find(|dir| {
+            ["tsconfig.json", "package.json", ".git"]
+                .iter()
+                .any(|marker| dir.join(marker).exists())
+        })
+        .map(Path::to_path_buf)
+        .ok_or(Error::NoProject { start })
+}
 
 /// A TypeScript project with its graph store.
 pub struct Project {
@@ -128,8 +149,28 @@ impl Project {
                 symbol: symbol.symbol.clone(),
                 candidates,
             }),
-            SymbolMatch::NotFound(suggestions) => Err(Error::SymbolNotFound {
+            SymbolMatch::NotFound {
+                suggestions,
+                elsewhere,
+            } => Err(Error::SymbolNotFound {
                 symbol: symbol.symbol.clone(),
+                file: symbol.file.clone(),
+                suggestions,
+                elsewhere,
+            }),
+        }
+    }
+
+    /// Resolves a file argument to exactly one indexed path, or says why it cannot.
+    pub fn resolve_file(&self, snapshot: &Snapshot, file: &str) -> Result<String, Error> {
+        match resolve_file(snapshot, file)? {
+            FileMatch::Found(path) => Ok(path),
+            FileMatch::Ambiguous(candidates) => Err(Error::AmbiguousFile {
+                file: file.to_owned(),
+                candidates,
+            }),
+            FileMatch::NotFound(suggestions) => Err(Error::FileNotFound {
+                file: file.to_owned(),
                 suggestions,
             }),
         }
@@ -142,10 +183,29 @@ impl Project {
         format: Format,
         out: &mut dyn Write,
     ) -> Result<Summary, Error> {
+        self.query_with(request, format, 0, out)
+    }
+
+    /// Like [`Project::query`]; with [`Format::Text`], `snippets` source lines are added per
+    /// result (read from the project's files, never from outside the project root).
+    pub fn query_with(
+        &self,
+        request: &QueryRequest,
+        format: Format,
+        snippets: u32,
+        out: &mut dyn Write,
+    ) -> Result<Summary, Error> {
         let snapshot = self.snapshot()?;
         match format {
             Format::Json => self.query_into(&snapshot, request, &mut JsonSink::new(out)),
             Format::Toon => self.query_into(&snapshot, request, &mut ToonSink::new(out)),
+            Format::Mermaid => self.query_into(&snapshot, request, &mut MermaidSink::new(out)),
+            Format::Text if snippets > 0 => {
+                let source = ConfinedSource::new(&self.root)?;
+                let mut sink = TextSink::new(out).with_snippets(snippets, &source);
+                self.query_into(&snapshot, request, &mut sink)
+            }
+            Format::Text => self.query_into(&snapshot, request, &mut TextSink::new(out)),
         }
     }
 
@@ -174,6 +234,11 @@ impl Project {
             }
             QueryRequest::Neighbors { symbol, options } => {
                 query.neighbors(self.resolve(snapshot, symbol)?, options, sink)?
+            }
+            QueryRequest::Search { pattern, options } => query.search(pattern, options, sink)?,
+            QueryRequest::FileSymbols { file } => {
+                let path = self.resolve_file(snapshot, file)?;
+                query.file_symbols(&path, sink)?
             }
         };
         Ok(summary)

@@ -1,15 +1,34 @@
 //! Query requests as the CLI and MCP server state them.
 
-use tsgraph_query::{NeighborOptions, PathOptions, TraversalOptions};
+use tsgraph_query::{NeighborOptions, PathOptions, SearchOptions, TraversalOptions};
 
 /// An output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Format {
-    /// TOON: compact, for agents.
+    /// TOON: the fewest tokens, for agents.
     #[default]
     Toon,
-    /// JSON: one stable object per result.
+    /// Hierarchical text, grouped by file and kind, with `offset`/`limit` per result.
+    Text,
+    /// JSON: every fact, one object per result.
     Json,
+    /// A Mermaid flowchart.
+    Mermaid,
+}
+
+impl Format {
+    /// Every format, in the order the CLI lists them.
+    pub const ALL: [Format; 4] = [Format::Toon, Format::Text, Format::Json, Format::Mermaid];
+
+    /// The name used on the command line.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Format::Toon => "toon",
+            Format::Text => "text",
+            Format::Json => "json",
+            Format::Mermaid => "mermaid",
+        }
+    }
 }
 
 /// A symbol as a user names it: a node ID, or a bare or dotted name, optionally in a file.
@@ -42,34 +61,34 @@ impl SymbolArg {
 /// One question about the graph.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum QueryRequest {
-    /// Transitive callers.
+    /// Transitive callers (a class: per method).
     Callers {
         /// Whose callers.
         symbol: SymbolArg,
-        /// Depth and size limits.
+        /// Depth, size limits and edge kinds.
         options: TraversalOptions,
     },
-    /// Transitive callees.
+    /// Transitive callees (a class: per method).
     Callees {
         /// Whose callees.
         symbol: SymbolArg,
-        /// Depth and size limits.
+        /// Depth, size limits and edge kinds.
         options: TraversalOptions,
     },
-    /// Transitive dependents.
+    /// Transitive dependents over every dependency kind.
     Impact {
         /// Whose dependents.
         symbol: SymbolArg,
-        /// Depth and size limits.
+        /// Depth, size limits and edge kinds.
         options: TraversalOptions,
     },
-    /// A shortest path.
+    /// The shortest path(s).
     Path {
         /// From.
         from: SymbolArg,
         /// To.
         to: SymbolArg,
-        /// Search limits.
+        /// Search limits and the number of paths.
         options: PathOptions,
     },
     /// Everything around a symbol.
@@ -78,5 +97,17 @@ pub enum QueryRequest {
         symbol: SymbolArg,
         /// Distance, direction, size limit.
         options: NeighborOptions,
+    },
+    /// Symbols matching a pattern.
+    Search {
+        /// Exact, prefix, glob (`*Service`) or fuzzy pattern, on names and dotted paths.
+        pattern: String,
+        /// Filters and paging.
+        options: SearchOptions,
+    },
+    /// Every symbol of one file.
+    FileSymbols {
+        /// An indexed path or a unique suffix of one.
+        file: String,
     },
 }

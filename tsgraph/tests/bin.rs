@@ -15,13 +15,14 @@ fn fixture() -> String {
 }
 
 #[test]
-fn exit_codes_are_zero_one_and_two() {
+fn exit_codes_are_zero_one_two_and_64() {
     let db = tempfile::tempdir().expect("temp dir");
     let db_path = db.path().join("graph.redb").display().to_string();
     let run = |args: &[&str]| {
         tsgraph()
-            .args(["--project", &fixture(), "--db", &db_path])
+            .args(["--project", &fixture()])
             .args(args)
+            .args(["--db", &db_path])
             .output()
             .expect("tsgraph runs")
     };
@@ -44,6 +45,49 @@ fn exit_codes_are_zero_one_and_two() {
         .expect("tsgraph runs");
     assert_eq!(missing.status.code(), Some(1));
     assert_eq!(String::from_utf8_lossy(&missing.stderr).lines().count(), 1);
+    let usage = tsgraph().args(["callers"]).output().expect("tsgraph runs");
+    assert_eq!(usage.status.code(), Some(64));
+}
+
+#[test]
+fn the_project_is_found_from_a_folder_inside_it() {
+    let db = tempfile::tempdir().expect("temp dir");
+    let db_path = db.path().join("graph.redb").display().to_string();
+    let inside = Path::new(&fixture()).join("src/db");
+    let out = tsgraph()
+        .current_dir(&inside)
+        .args(["callers", "findUser", "--db", &db_path])
+        .output()
+        .expect("tsgraph runs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // IDs are relative to the project root (the folder with package.json), not the cwd.
+    assert!(
+        String::from_utf8_lossy(&out.stdout).starts_with("callers: \"src/db/user.ts:findUser\""),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+#[test]
+fn a_folder_outside_any_project_says_what_was_looked_for() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = tsgraph()
+        .current_dir(dir.path())
+        .args(["callers", "x"])
+        .output()
+        .expect("tsgraph runs");
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("looked for tsconfig.json, package.json or .git"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join(".tsgraph").exists());
 }
 
 #[test]
@@ -51,12 +95,12 @@ fn a_closed_stdout_exits_zero() {
     let db = tempfile::tempdir().expect("temp dir");
     let db_path = db.path().join("graph.redb").display().to_string();
     let index = tsgraph()
-        .args(["--project", &fixture(), "--db", &db_path, "index"])
+        .args(["--project", &fixture(), "index", "--db", &db_path])
         .output()
         .expect("tsgraph runs");
     assert_eq!(index.status.code(), Some(0));
     let mut child = tsgraph()
-        .args(["--project", &fixture(), "--db", &db_path, "export"])
+        .args(["--project", &fixture(), "export", "--db", &db_path])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

@@ -1,30 +1,55 @@
-//! The JSON encoder: one stable, documented object per result.
+//! The JSON encoder: every fact, one object per result, written as it streams.
 //!
-//! Schema (every result is one object on one line):
-//! - node object: `{"id","kind","file","offset","limit"}` — `offset` is the start line and
-//!   `limit` the line count, ready for an agent's Read tool; `"exported": true` when exported.
-//! - callers / callees / impact: `{"query","symbol":node,"maxDepth","nodes":[node + "depth"
-//!   (+ "via": edge kind, impact only)],"truncated"}`.
-//! - path: `{"query":"path","from":node,"to":node,"found","nodes":[node + "step"],
-//!   "edges":[{"source","target","kind"}],"truncated"}`.
-//! - neighbors: `{"query":"neighbors","center":node,"distance","direction","nodes":[node +
-//!   "distance"],"edges":[{"source","target","kind"(+ "count" for calls and includes)}],
-//!   "truncated"}`.
-//! - every result: `"truncated": true` adds `"limit"`, the node limit that applied.
+//! Schema (one object per result, on one line):
+//! - **node**: `{"id","kind","name","file","module","package","startLine","endLine","offset",
+//!   "limit","exported"}` — `offset` is the start line and `limit` the line count, ready for
+//!   an agent's Read tool — plus, when true, `"async"`, `"static"`, `"abstract"`,
+//!   `"readonly"`, `"optional"`, `"const"`, `"defaultExport"`; `"visibility"` when declared;
+//!   `"parameters"` (`["name: Type", …]`) and `"returnType"` for functions and methods;
+//!   `"type"` (the declared type) for other kinds when known.
+//! - **edge**: `{"source","target","kind"}` (the stored direction) plus `"calls"` and
+//!   `"sites"` (call-site lines) for CALLS and INCLUDES, `"resolution"` for CALLS (`direct`,
+//!   `import`, `this`, `typed`, `inferred`, `alias`, `dispatch`), `"context"` for USES_TYPE
+//!   and REFERENCES, `"names"` and `"typeOnly"` for IMPORTS, `"reversed": true` on a path
+//!   hop walked against the stored direction.
+//! - **callers / callees / impact**: `{"query","symbol":node,"maxDepth","edgeKinds":[…],
+//!   "summary":{"direct","transitive","files","packages","maxDepth"},"nodes":[node + "depth",
+//!   "via":{"id", "edge": edge}, "chain":[ids from the first hop to via]]}`; a class answers
+//!   with `"sections":[{"target":node,"nodes":[…]}]`, one per method (and the class itself)
+//!   instead of `"nodes"`.
+//! - **path**: `{"query","from":node,"to":node,"found","paths":[{"nodes":[node + "step"],
+//!   "edges":[edge]}]}`, shortest first.
+//! - **neighbors**: `{"query","center":node,"distance","direction","nodes":[node +
+//!   "distance"],"edges":[edge]}`.
+//! - **search**: `{"query","pattern","total","offset","limit","nodes":[node + "match"]}` —
+//!   `total` counts every match, `nodes` is the page.
+//! - **file-symbols**: `{"query","file","nodes":[node + "depth" (nesting) + "parent"]}`.
+//! - every result ends with `"truncated"`; `true` adds `"limit"`, the limit that applied.
+//! - **errors** (written by the CLI, same exit codes): `{"error":{"code","message",…}}`, see
+//!   `tsgraph::Error::to_json`.
 
 use std::io::{self, Write};
 
-use tsgraph_query::engine::NodeView;
-use tsgraph_query::{EdgeInfo, Header, NodeInfo, QueryKind, ResultSink, Summary};
+use tsgraph_query::engine::{EdgeKind, EdgeRef, NodeFlags, NodeView, Visibility};
+use tsgraph_query::{
+    EdgeInfo, Group, GroupLevel, Header, NodeInfo, QueryKind, ResultSink, Summary,
+};
 
-use super::node_fields::line_count;
+use super::node_fields::{is_callable, line_count};
 
 /// Writes results as JSON objects.
 pub struct JsonSink<W: Write> {
     out: W,
     kind: QueryKind,
+    /// A node was written into the open array.
     wrote_node: bool,
+    /// The edges array of the current section (or result) is open.
+    edges_open: bool,
     wrote_edge: bool,
+    /// Sections (class methods, paths) are written as objects of a `sections`/`paths` array.
+    sectioned: bool,
+    section_open: bool,
+    sections_written: usize,
 }
 
 impl<W: Write> JsonSink<W> {
@@ -34,7 +59,11 @@ impl<W: Write> JsonSink<W> {
             out,
             kind: QueryKind::Callers,
             wrote_node: false,
+            edges_open: false,
             wrote_edge: false,
+            sectioned: false,
+            section_open: false,
+            sections_written: 0,
         }
     }
 
@@ -47,21 +76,108 @@ impl<W: Write> JsonSink<W> {
         serde_json::to_writer(&mut self.out, value).map_err(io::Error::from)
     }
 
+    /// A node's facts, without the closing brace (callers add their fields).
     fn node_object(&mut self, node: &NodeView<'_>) -> io::Result<()> {
         self.out.write_all(b"{\"id\":")?;
         self.string(node.id())?;
-        self.out.write_all(b",\"kind\":")?;
-        self.string(node.kind().as_str())?;
+        write!(self.out, ",\"kind\":\"{}\",\"name\":", node.kind())?;
+        self.string(node.name())?;
         self.out.write_all(b",\"file\":")?;
         self.string(node.file())?;
+        self.out.write_all(b",\"module\":")?;
+        self.string(node.module())?;
+        self.out.write_all(b",\"package\":")?;
+        self.string(node.package())?;
         write!(
             self.out,
-            ",\"offset\":{},\"limit\":{}",
+            ",\"startLine\":{},\"endLine\":{},\"offset\":{},\"limit\":{},\"exported\":{}",
             node.start_line(),
-            line_count(node)
+            node.end_line(),
+            node.start_line(),
+            line_count(node),
+            node.exported()
         )?;
-        if node.exported() {
-            self.out.write_all(b",\"exported\":true")?;
+        let flags = node.flags();
+        for (flag, key) in [
+            (NodeFlags::ASYNC, "async"),
+            (NodeFlags::STATIC, "static"),
+            (NodeFlags::ABSTRACT, "abstract"),
+            (NodeFlags::READONLY, "readonly"),
+            (NodeFlags::OPTIONAL, "optional"),
+            (NodeFlags::CONST, "const"),
+            (NodeFlags::DEFAULT_EXPORT, "defaultExport"),
+        ] {
+            if flags.has(flag) {
+                write!(self.out, ",\"{key}\":true")?;
+            }
+        }
+        if node.visibility() != Visibility::Default {
+            write!(self.out, ",\"visibility\":\"{}\"", node.visibility())?;
+        }
+        if is_callable(node.kind()) {
+            self.out.write_all(b",\"parameters\":[")?;
+            for (i, parameter) in node.parameters().enumerate() {
+                if i > 0 {
+                    self.out.write_all(b",")?;
+                }
+                self.string(parameter)?;
+            }
+            self.out.write_all(b"]")?;
+            if !node.type_text().is_empty() {
+                self.out.write_all(b",\"returnType\":")?;
+                self.string(node.type_text())?;
+            }
+        } else if !node.type_text().is_empty() {
+            self.out.write_all(b",\"type\":")?;
+            self.string(node.type_text())?;
+        }
+        Ok(())
+    }
+
+    /// An edge's facts, without the closing brace.
+    fn edge_facts(&mut self, kind: EdgeKind, stored: Option<EdgeRef<'_>>) -> io::Result<()> {
+        let Some(stored) = stored else {
+            return Ok(());
+        };
+        match kind {
+            EdgeKind::Calls | EdgeKind::Includes => {
+                write!(self.out, ",\"calls\":{},\"sites\":[", stored.count())?;
+                for (i, line) in stored.sites().enumerate() {
+                    if i > 0 {
+                        self.out.write_all(b",")?;
+                    }
+                    write!(self.out, "{line}")?;
+                }
+                self.out.write_all(b"]")?;
+                if kind == EdgeKind::Calls {
+                    write!(self.out, ",\"resolution\":\"{}\"", stored.resolution())?;
+                }
+            }
+            EdgeKind::UsesType | EdgeKind::References => {
+                write!(self.out, ",\"context\":\"{}\"", stored.context())?;
+            }
+            EdgeKind::Imports => {
+                self.out.write_all(b",\"names\":[")?;
+                for (i, name) in stored.names().enumerate() {
+                    if i > 0 {
+                        self.out.write_all(b",")?;
+                    }
+                    self.string(name)?;
+                }
+                write!(self.out, "],\"typeOnly\":{}", stored.type_only())?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn close_section(&mut self) -> io::Result<()> {
+        if self.section_open {
+            if self.kind == QueryKind::Path && !self.wrote_edge {
+                self.out.write_all(b"],\"edges\":[")?;
+            }
+            self.out.write_all(b"]}")?;
+            self.section_open = false;
         }
         Ok(())
     }
@@ -71,7 +187,10 @@ impl<W: Write> ResultSink for JsonSink<W> {
     fn begin(&mut self, header: &Header<'_>) -> io::Result<()> {
         self.kind = header.kind;
         self.wrote_node = false;
+        self.edges_open = false;
         self.wrote_edge = false;
+        self.section_open = false;
+        self.sections_written = 0;
         write!(self.out, "{{\"query\":\"{}\"", header.kind.as_str())?;
         let root_key: &[u8] = match header.kind {
             QueryKind::Path => b",\"from\":",
@@ -100,13 +219,85 @@ impl<W: Write> ResultSink for JsonSink<W> {
                     header.direction.as_str()
                 )?;
             }
+            QueryKind::Search => {
+                self.out.write_all(b",\"pattern\":")?;
+                self.string(header.subject.unwrap_or(""))?;
+                write!(
+                    self.out,
+                    ",\"total\":{},\"offset\":{},\"limit\":{}",
+                    header.total, header.offset, header.limit
+                )?;
+            }
+            QueryKind::FileSymbols => {
+                self.out.write_all(b",\"file\":")?;
+                self.string(header.subject.unwrap_or(""))?;
+            }
             QueryKind::Export => {}
-            _ => write!(self.out, ",\"maxDepth\":{}", header.depth)?,
+            QueryKind::Callers | QueryKind::Callees | QueryKind::Impact => {
+                write!(self.out, ",\"maxDepth\":{}", header.depth)?;
+            }
         }
-        self.out.write_all(b",\"nodes\":[")
+        if header.kind.is_traversal() || header.kind == QueryKind::Path {
+            self.out.write_all(b",\"edgeKinds\":[")?;
+            for (i, kind) in header.edge_kinds.iter().enumerate() {
+                if i > 0 {
+                    self.out.write_all(b",")?;
+                }
+                write!(self.out, "\"{kind}\"")?;
+            }
+            self.out.write_all(b"]")?;
+        }
+        if matches!(
+            header.kind,
+            QueryKind::Callers | QueryKind::Callees | QueryKind::Impact
+        ) {
+            let c = header.counts;
+            write!(
+                self.out,
+                ",\"summary\":{{\"direct\":{},\"transitive\":{},\"files\":{},\"packages\":{},\"maxDepth\":{}}}",
+                c.direct, c.transitive, c.files, c.packages, c.max_depth
+            )?;
+        }
+        self.sectioned = header.sections > 0 || header.kind == QueryKind::Path;
+        if header.kind == QueryKind::Path {
+            self.out.write_all(b",\"paths\":[")?;
+            if header.sections == 0 && header.nodes > 0 {
+                self.out.write_all(b"{\"nodes\":[")?;
+                self.section_open = true;
+            }
+        } else if self.sectioned {
+            self.out.write_all(b",\"sections\":[")?;
+        } else {
+            self.out.write_all(b",\"nodes\":[")?;
+        }
+        Ok(())
     }
 
-    fn node(&mut self, node: &NodeView<'_>, info: &NodeInfo) -> io::Result<()> {
+    fn group(&mut self, group: &Group<'_>) -> io::Result<bool> {
+        if group.level != GroupLevel::Section {
+            return Ok(true);
+        }
+        let first = self.sections_written == 0;
+        self.sections_written += 1;
+        self.close_section()?;
+        if !first {
+            self.out.write_all(b",")?;
+        }
+        self.out.write_all(b"{")?;
+        if let Some(target) = &group.node {
+            self.out.write_all(b"\"target\":")?;
+            self.node_object(target)?;
+            self.out.write_all(b"},")?;
+        }
+        self.out.write_all(b"\"nodes\":[")?;
+        self.section_open = true;
+        self.wrote_node = false;
+        self.wrote_edge = false;
+        self.edges_open = false;
+        Ok(true)
+    }
+
+    fn node(&mut self, node: &NodeView<'_>, info: &NodeInfo<'_>) -> io::Result<bool> {
         if self.wrote_node {
             self.out.write_all(b",")?;
         }
@@ -115,31 +306,72 @@ impl<W: Write> ResultSink for JsonSink<W> {
         match self.kind {
             QueryKind::Path => write!(self.out, ",\"step\":{}", info.depth)?,
             QueryKind::Neighbors => write!(self.out, ",\"distance\":{}", info.depth)?,
+            QueryKind::Callers | QueryKind::Callees | QueryKind::Impact => {
+                write!(self.out, ",\"depth\":{}", info.depth)?
+            }
+            QueryKind::FileSymbols => {
+                write!(self.out, ",\"depth\":{}", info.depth)?;
+                if let Some(parent) = info.parent {
+                    self.out.write_all(b",\"parent\":")?;
+                    self.string(parent)?;
+                }
+            }
+            QueryKind::Search => {
+                if let Some(matched) = info.matched {
+                    write!(self.out, ",\"match\":\"{}\"", matched.as_str())?;
+                }
+            }
             QueryKind::Export => {}
-            _ => write!(self.out, ",\"depth\":{}", info.depth)?,
         }
-        if let (QueryKind::Impact, Some(via)) = (self.kind, info.via) {
-            write!(self.out, ",\"via\":\"{via}\"")?;
+        if let Some(via) = info.via {
+            self.out.write_all(b",\"via\":{\"id\":")?;
+            self.string(via.id)?;
+            self.out.write_all(b",\"edge\":{\"source\":")?;
+            let (source, target) = if via.from_node {
+                (node.id(), via.id)
+            } else {
+                (via.id, node.id())
+            };
+            self.string(source)?;
+            self.out.write_all(b",\"target\":")?;
+            self.string(target)?;
+            write!(self.out, ",\"kind\":\"{}\"", via.kind)?;
+            self.edge_facts(via.kind, via.edge)?;
+            self.out.write_all(b"}}")?;
+            if !info.chain.is_empty() {
+                self.out.write_all(b",\"chain\":[")?;
+                for (i, id) in info.chain.iter().enumerate() {
+                    if i > 0 {
+                        self.out.write_all(b",")?;
+                    }
+                    self.string(id)?;
+                }
+                self.out.write_all(b"]")?;
+            }
         }
-        self.out.write_all(b"}")
+        self.out.write_all(b"}")?;
+        Ok(true)
     }
 
-    fn edge(&mut self, edge: &EdgeInfo<'_>) -> io::Result<()> {
+    fn edge(&mut self, edge: &EdgeInfo<'_>) -> io::Result<bool> {
         self.out.write_all(if self.wrote_edge {
             b","
         } else {
             b"],\"edges\":["
         })?;
         self.wrote_edge = true;
+        self.edges_open = true;
         self.out.write_all(b"{\"source\":")?;
         self.string(edge.source)?;
         self.out.write_all(b",\"target\":")?;
         self.string(edge.target)?;
         write!(self.out, ",\"kind\":\"{}\"", edge.kind)?;
-        if edge.count > 0 {
-            write!(self.out, ",\"count\":{}", edge.count)?;
+        self.edge_facts(edge.kind, edge.stored)?;
+        if edge.reversed {
+            self.out.write_all(b",\"reversed\":true")?;
         }
-        self.out.write_all(b"}")
+        self.out.write_all(b"}")?;
+        Ok(true)
     }
 
     fn finish(&mut self, summary: &Summary) -> io::Result<()> {
@@ -147,7 +379,10 @@ impl<W: Write> ResultSink for JsonSink<W> {
             self.kind,
             QueryKind::Path | QueryKind::Neighbors | QueryKind::Export
         );
-        if self.wrote_edge || !has_edges {
+        if self.sectioned {
+            self.close_section()?;
+            self.out.write_all(b"]")?;
+        } else if self.wrote_edge || !has_edges {
             self.out.write_all(b"]")?;
         } else {
             self.out.write_all(b"],\"edges\":[]")?;
@@ -156,8 +391,10 @@ impl<W: Write> ResultSink for JsonSink<W> {
         if summary.truncated {
             write!(self.out, ",\"limit\":{}", summary.limit)?;
         }
-        self.out.write_all(b"}")?;
-        self.out.write_all(b"\n")?;
+        if summary.stopped {
+            self.out.write_all(b",\"stopped\":true")?;
+        }
+        self.out.write_all(b"}\n")?;
         self.out.flush()
     }
 }

@@ -30,7 +30,7 @@ impl<W: Write> ResultSink for JsonLinesSink<W> {
         Ok(())
     }
 
-    fn node(&mut self, node: &NodeView<'_>, _info: &NodeInfo) -> io::Result<()> {
+    fn node(&mut self, node: &NodeView<'_>, _info: &NodeInfo<'_>) -> io::Result<bool> {
         self.out.write_all(b"{\"type\":\"node\",\"id\":")?;
         self.string(node.id())?;
         write!(self.out, ",\"kind\":\"{}\",\"file\":", node.kind())?;
@@ -41,10 +41,11 @@ impl<W: Write> ResultSink for JsonLinesSink<W> {
             node.start_line(),
             node.end_line(),
             node.exported()
-        )
+        )?;
+        Ok(true)
     }
 
-    fn edge(&mut self, edge: &EdgeInfo<'_>) -> io::Result<()> {
+    fn edge(&mut self, edge: &EdgeInfo<'_>) -> io::Result<bool> {
         write!(
             self.out,
             "{{\"type\":\"edge\",\"kind\":\"{}\",\"source\":",
@@ -84,7 +85,8 @@ impl<W: Write> ResultSink for JsonLinesSink<W> {
                 _ => {}
             }
         }
-        self.out.write_all(b"}\n")
+        self.out.write_all(b"}\n")?;
+        Ok(true)
     }
 
     fn finish(&mut self, _summary: &Summary) -> io::Result<()> {

@@ -1,48 +1,79 @@
-//! The TOON encoder of query results: the fewest tokens that still answer the question.
+//! The TOON encoder of query results: the fewest tokens that still carry every fact, after
+//! the plan of the design documents (phases 1–6).
 //!
-//! What it leaves out, and why:
-//! - `name` and `file`: both are in the node ID (`file:Symbol.path`).
-//! - a path's edge ends: they follow from the node order, so edges are one inline list of
-//!   kinds (`edges[2]: CALLS,REFERENCES`).
-//! - defaults: `maxDepth` 5, `distance` 1, `direction` both, `truncated` false.
-//! - a package or module shared by every node: one `package:` / `module:` line instead of a
-//!   column (a column when they differ).
+//! What it leaves out, because it follows from what is written:
+//! - `name` and `file` of a node: both are in its ID (`file:Symbol.path`); when every node
+//!   shares one file it is hoisted (`file:`) and IDs in it are written as symbol paths (a
+//!   file node keeps its path; an ID with a `:` is a whole ID of another file).
+//! - `start`, `end` and `length` of a path, and its edges' ends: the nodes are in path
+//!   order, so edges are `edges[n]{type,calls}` rows, hop by hop. An IMPLEMENTS hop between
+//!   two members goes from the interface member to the member implementing it.
+//! - node and edge counts (the array lengths say them); the center of neighbors in the
+//!   groups (it is the `center` object).
+//! - CONTAINS edges: their source is always the target's container (its ID without the last
+//!   `.segment`, or its file), so they follow from the IDs.
+//! - columns a kind group does not need: `exported` when none of its rows is exported, `sig`
+//!   when none has a signature (a missing cell reads as the default).
+//! - defaults: `maxDepth` 5, `distance` 1, `direction` both, the default edge kinds,
+//!   `truncated` false, `exported` false, an empty signature, a direct result's `via` (the
+//!   root, written `null`).
+//! - a module, package or `exported` value shared by every node: one top-level line instead
+//!   of a column; when modules or packages differ, nodes are grouped by module, then package.
 //!
-//! Line ranges are one `lines` cell, `start-end`. Layout, for callers:
+//! Nodes are grouped by kind (`functions[2]{id,lines,depth,via,sig}:`); `lines` is `a-b`, or
+//! the number `a` for one line; `rel` is the kind of each result's via edge (a column when
+//! they differ, one line when they do not, nothing for callers and callees reached by calls); `sig` is the signature in one string (`public async (nodes: Node[]): Promise<void>`).
+//! For callers of seed 003's `formatDate`:
 //!
 //! ```text
-//! callers: "src/db/user.ts:saveUser"
-//! package: app
-//! nodes[2]{id,kind,lines,depth}:
-//!   "src/api.ts:handlers.create",Method,4-7,2
-//!   "src/services/UserService.ts:UserService.save",Method,12-20,1
+//! callers: "src/utils.ts:formatDate"
+//! package: shop
+//! exported: true
+//! functions[3]{id,lines,depth,via,sig}:
+//!   "src/controller.ts:handleOrder",8-14,2,"src/orderService.ts:createOrder","async (req: Request): Promise<Order>"
+//!   …
 //! ```
 
-use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use tsgraph_query::engine::NodeView;
+use tsgraph_query::engine::{EdgeKind, NodeView};
 use tsgraph_query::{
-    Direction, EdgeInfo, Header, NodeInfo, QueryKind, ResultSink, Summary, TraversalOptions,
+    Direction, EdgeInfo, EdgeKinds, Group, GroupLevel, Grouping, Header, NodeInfo, QueryKind,
+    ResultSink, Summary, TraversalOptions,
 };
 
+use super::node_fields::{lines_cell, plural, short_id, signature};
 use crate::toon::{EncodeError, Options, Writer};
 
 /// Writes results as TOON.
 pub struct ToonSink<W: Write> {
     writer: Option<Writer<W>>,
     kind: QueryKind,
-    /// Whether a `package` column is written (packages differ).
-    package_column: bool,
-    /// Whether a `module` column is written (modules differ).
-    module_column: bool,
-    /// Node rows still to come; the table is closed after the last.
-    nodes_left: usize,
-    /// Edges still to come; their list or table opens with the first and closes after the last.
+    /// The file every node shares (IDs are written without it).
+    file: Option<String>,
+    /// Columns of the node tables.
+    exported_column: bool,
+    sig_column: bool,
+    /// The columns of the open table (a group may drop `exported` and `sig`).
+    group_exported: bool,
+    group_sig: bool,
+    rel_column: bool,
+    /// Rows left in the open node table.
+    rows_left: usize,
+    /// Open module/package objects, innermost last.
+    open_levels: Vec<GroupLevel>,
+    /// Whether a `targets:` object (class sections) or `paths` list (several paths) is open.
+    sections: usize,
+    section_open: bool,
+    /// Edges still to come in the open edge table, and edges to skip (CONTAINS).
     edges_left: usize,
-    edges_open: bool,
-    /// The `start-end` cell, reused for every row.
+    /// Path sections: hops of the current path.
+    hops_left: usize,
+    /// Whether the edge table of neighbors or export has its header.
+    edge_table_started: bool,
+    /// Scratch cells, reused for every row.
     lines: String,
+    sig: String,
 }
 
 /// Why a sink refuses calls after `finish`: it writes one document.
@@ -61,12 +92,21 @@ impl<W: Write> ToonSink<W> {
         ToonSink {
             writer: Some(Writer::new(out, Options::default())),
             kind: QueryKind::Callers,
-            package_column: false,
-            module_column: false,
-            nodes_left: 0,
+            file: None,
+            exported_column: false,
+            sig_column: false,
+            group_exported: false,
+            group_sig: false,
+            rel_column: false,
+            rows_left: 0,
+            open_levels: Vec::new(),
+            sections: 0,
+            section_open: false,
             edges_left: 0,
-            edges_open: false,
+            hops_left: 0,
+            edge_table_started: false,
             lines: String::with_capacity(16),
+            sig: String::with_capacity(64),
         }
     }
 
@@ -75,35 +115,64 @@ impl<W: Write> ToonSink<W> {
         self.writer.as_mut().ok_or(EncodeError::Misuse(FINISHED))
     }
 
-    fn columns(&self) -> Vec<&'static str> {
-        let mut columns = vec!["id", "kind", "lines"];
+    fn short<'a>(&self, id: &'a str) -> &'a str {
+        short_id(id, self.file.as_deref())
+    }
+
+    /// The columns of a table; `group` narrows them to the facts its rows have.
+    fn columns(&self, with_kind: bool) -> Vec<&'static str> {
+        let mut columns = vec!["id"];
+        if with_kind {
+            columns.push("kind");
+        }
+        columns.push("lines");
         match self.kind {
-            QueryKind::Callers | QueryKind::Callees => columns.push("depth"),
-            QueryKind::Impact => columns.extend(["depth", "via"]),
+            QueryKind::Callers | QueryKind::Callees | QueryKind::Impact => {
+                columns.extend(["depth", "via"]);
+                if self.rel_column {
+                    columns.push("rel");
+                }
+            }
             QueryKind::Neighbors => columns.push("distance"),
-            QueryKind::Path | QueryKind::Export => {}
+            QueryKind::Search => columns.push("match"),
+            QueryKind::Path | QueryKind::FileSymbols | QueryKind::Export => {}
         }
-        if self.module_column {
-            columns.push("module");
+        if self.group_exported {
+            columns.push("exported");
         }
-        if self.package_column {
-            columns.push("package");
+        if self.group_sig {
+            columns.push("sig");
         }
         columns
     }
 
     fn begin_document(&mut self, header: &Header<'_>) -> Result<(), EncodeError> {
         let kind = header.kind;
+        let default_kinds = match kind {
+            QueryKind::Callers | QueryKind::Callees => EdgeKinds::CALLS,
+            QueryKind::Impact => EdgeKinds::DEPENDENCIES,
+            QueryKind::Path => EdgeKinds::PATH,
+            _ => EdgeKinds::ALL,
+        };
+        let file = self.file.clone();
         let w = self.writer()?;
-        if let Some(root) = &header.root {
-            w.field(kind.as_str(), root.id())?;
-        }
         match kind {
-            QueryKind::Path => {
-                if let Some(target) = &header.target {
-                    w.field("to", target.id())?;
+            QueryKind::Callers | QueryKind::Callees | QueryKind::Impact => {
+                if let Some(root) = &header.root {
+                    w.field(kind.as_str(), root.id())?;
                 }
+                if header.depth != TraversalOptions::default().max_depth {
+                    w.field("maxDepth", header.depth)?;
+                }
+            }
+            QueryKind::Path => {
                 if header.nodes == 0 {
+                    if let Some(root) = &header.root {
+                        w.field("from", root.id())?;
+                    }
+                    if let Some(target) = &header.target {
+                        w.field("to", target.id())?;
+                    }
                     w.field("found", false)?;
                 }
             }
@@ -115,125 +184,412 @@ impl<W: Write> ToonSink<W> {
                     w.field("direction", header.direction.as_str())?;
                 }
             }
-            QueryKind::Callers | QueryKind::Callees | QueryKind::Impact => {
-                if header.depth != TraversalOptions::default().max_depth {
-                    w.field("maxDepth", header.depth)?;
+            QueryKind::Search => {
+                w.field("search", header.subject.unwrap_or(""))?;
+                if header.total != header.nodes {
+                    w.field("total", header.total)?;
+                    if header.offset > 0 {
+                        w.field("offset", header.offset)?;
+                    }
                 }
             }
+            QueryKind::FileSymbols => {}
             QueryKind::Export => {}
         }
-        if let Some(module) = header.module.filter(|m| !m.is_empty() && *m != ".") {
+        if header.edge_kinds != default_kinds && !header.edge_kinds.is_empty() {
+            w.field("edgeKinds", header.edge_kinds.to_string().as_str())?;
+        }
+        if let Some(file) = &file {
+            w.field("file", file.as_str())?;
+        }
+        // The root module `.` is the default — unless packages differ, where the line says
+        // that the groups below are packages, not modules.
+        if let Some(module) = header
+            .module
+            .filter(|m| !m.is_empty() && (*m != "." || header.package.is_none()))
+        {
             w.field("module", module)?;
         }
         if let Some(package) = header.package.filter(|p| !p.is_empty()) {
             w.field("package", package)?;
         }
-        if kind == QueryKind::Path && header.nodes == 0 {
-            return Ok(());
+        if header.facets.exported == Some(true) {
+            w.field("exported", true)?;
         }
-        w.key("nodes")?;
-        let columns = self.columns();
+        // One via kind shared by every result: hoisted, unless it is the calls that
+        // callers and callees mean anyway.
+        let mut via_kinds = header.via_kinds.iter();
+        if let (Some(only), None) = (via_kinds.next(), via_kinds.next()) {
+            let implied =
+                only == EdgeKind::Calls && matches!(kind, QueryKind::Callers | QueryKind::Callees);
+            if !implied
+                && matches!(
+                    kind,
+                    QueryKind::Callers | QueryKind::Callees | QueryKind::Impact
+                )
+            {
+                w.field("rel", only.as_str())?;
+            }
+        }
+        if kind == QueryKind::Neighbors
+            && let Some(center) = &header.root
+        {
+            self.center(center)?;
+        }
         let w = self.writer()?;
-        w.begin_table(header.nodes, &columns)?;
-        if header.nodes == 0 {
+        if header.nodes == 0 && header.sections == 0 && kind != QueryKind::Path {
+            w.key("nodes")?;
+            w.begin_inline(0)?;
             w.end()?;
         }
+        if header.sections > 0 {
+            if kind == QueryKind::Path {
+                w.key("paths")?;
+                w.begin_list(header.sections)?;
+            } else {
+                w.key("targets")?;
+                w.begin_object()?;
+            }
+        }
         Ok(())
+    }
+
+    /// The center of neighbors: its ID and the facts it has.
+    fn center(&mut self, center: &NodeView<'_>) -> Result<(), EncodeError> {
+        lines_cell(center, &mut self.lines);
+        signature(center, &mut self.sig);
+        let id = short_id(center.id(), self.file.as_deref()).to_owned();
+        let (lines, sig) = (
+            std::mem::take(&mut self.lines),
+            std::mem::take(&mut self.sig),
+        );
+        let w = self.writer()?;
+        w.key("center")?;
+        w.begin_object()?;
+        w.field("id", id.as_str())?;
+        w.field("kind", center.kind().as_str())?;
+        if center.start_line() == center.end_line() {
+            w.field("lines", center.start_line())?;
+        } else {
+            w.field("lines", lines.as_str())?;
+        }
+        if center.exported() {
+            w.field("exported", true)?;
+        }
+        if !sig.is_empty() {
+            w.field("sig", sig.as_str())?;
+        }
+        w.end()?;
+        (self.lines, self.sig) = (lines, sig);
+        Ok(())
+    }
+
+    /// Closes the open module/package objects at `level` and inside it.
+    fn close_levels(&mut self, level: Option<GroupLevel>) -> Result<(), EncodeError> {
+        let rank = |l: GroupLevel| match l {
+            GroupLevel::Section => 0,
+            GroupLevel::Module => 1,
+            GroupLevel::Package => 2,
+            GroupLevel::File | GroupLevel::Kind => 3,
+        };
+        while let Some(open) = self.open_levels.last().copied() {
+            if level.is_some_and(|l| rank(open) < rank(l)) {
+                break;
+            }
+            self.open_levels.pop();
+            self.writer()?.end()?;
+        }
+        Ok(())
+    }
+
+    fn open_group(&mut self, group: &Group<'_>) -> Result<(), EncodeError> {
+        match group.level {
+            GroupLevel::Section => {
+                self.close_levels(None)?;
+                if self.section_open && self.kind != QueryKind::Path {
+                    // The previous target's object.
+                    self.writer()?.end()?;
+                }
+                self.section_open = true;
+                if self.kind == QueryKind::Path {
+                    self.hops_left = group.edges;
+                    let w = self.writer()?;
+                    w.begin_object()?;
+                    self.path_table(group.nodes)?;
+                } else {
+                    let name = self.short(group.name).to_owned();
+                    let w = self.writer()?;
+                    w.key(&name)?;
+                    w.begin_object()?;
+                    if group.nodes == 0 {
+                        w.key("nodes")?;
+                        w.begin_inline(0)?;
+                        w.end()?;
+                    }
+                }
+            }
+            GroupLevel::Module | GroupLevel::Package => {
+                self.close_levels(Some(group.level))?;
+                let w = self.writer()?;
+                w.key(if group.name.is_empty() {
+                    "-"
+                } else {
+                    group.name
+                })?;
+                w.begin_object()?;
+                self.open_levels.push(group.level);
+            }
+            GroupLevel::Kind | GroupLevel::File => {
+                // A group whose rows are all unexported, or have no signature, drops that
+                // column (its absence reads as the default).
+                let (exported, sig) = (self.exported_column, self.sig_column);
+                self.group_exported = exported && group.facets.exported != Some(false);
+                self.group_sig = sig && group.facets.signature;
+                let columns = self.columns(false);
+                let key = group.kind.map_or("nodes", plural);
+                self.rows_left = group.nodes;
+                let w = self.writer()?;
+                w.key(key)?;
+                w.begin_table(group.nodes, &columns)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn path_table(&mut self, nodes: usize) -> Result<(), EncodeError> {
+        (self.group_exported, self.group_sig) = (self.exported_column, self.sig_column);
+        let columns = self.columns(true);
+        self.rows_left = nodes;
+        let w = self.writer()?;
+        w.key("path")?;
+        w.begin_table(nodes, &columns)
+    }
+
+    fn row(&mut self, node: &NodeView<'_>, info: &NodeInfo<'_>) -> Result<(), EncodeError> {
+        lines_cell(node, &mut self.lines);
+        signature(node, &mut self.sig);
+        let (lines, sig) = (
+            std::mem::take(&mut self.lines),
+            std::mem::take(&mut self.sig),
+        );
+        let id = self.short(node.id());
+        let via = info.via.map(|v| short_id(v.id, self.file.as_deref()));
+        let (kind, rel, exported, sig_column) = (
+            self.kind,
+            self.rel_column,
+            self.group_exported,
+            self.group_sig,
+        );
+        let w = self.writer.as_mut().ok_or(EncodeError::Misuse(FINISHED))?;
+        let result = (|| -> Result<(), EncodeError> {
+            w.row_begin()?;
+            w.cell_str(id)?;
+            if kind == QueryKind::Path {
+                w.cell_str(node.kind().as_str())?;
+            }
+            if node.start_line() == node.end_line() {
+                w.cell_u64(u64::from(node.start_line()))?;
+            } else {
+                w.cell_str(&lines)?;
+            }
+            match kind {
+                QueryKind::Callers | QueryKind::Callees | QueryKind::Impact => {
+                    w.cell_u64(u64::from(info.depth))?;
+                    // A direct result is reached from the root: `null`.
+                    w.cell(via.filter(|_| info.depth > 1))?;
+                    if rel {
+                        w.cell(info.via.map(|v| v.kind.as_str()))?;
+                    }
+                }
+                QueryKind::Neighbors => w.cell_u64(u64::from(info.depth))?,
+                QueryKind::Search => w.cell(info.matched.map(|m| m.as_str()))?,
+                QueryKind::Path | QueryKind::FileSymbols | QueryKind::Export => {}
+            }
+            if exported {
+                w.cell_bool(node.exported())?;
+            }
+            if sig_column {
+                w.cell_str(&sig)?;
+            }
+            w.row_end()
+        })();
+        (self.lines, self.sig) = (lines, sig);
+        result?;
+        self.rows_left = self.rows_left.saturating_sub(1);
+        if self.rows_left == 0 {
+            let (path_item_done, w) = (
+                kind == QueryKind::Path && self.hops_left == 0 && self.sections > 0,
+                self.writer()?,
+            );
+            w.end()?;
+            if path_item_done {
+                // A path of one node: its list item has no edges to wait for.
+                w.end()?;
+            }
+        }
+        Ok(())
+    }
+
+    fn edge_row(&mut self, edge: &EdgeInfo<'_>) -> Result<(), EncodeError> {
+        let calls = matches!(edge.kind, EdgeKind::Calls | EdgeKind::Includes).then_some(edge.count);
+        if self.kind == QueryKind::Path {
+            if self.hops_left > 0 && !self.edges_open() {
+                let total = self.hops_left;
+                self.edges_left = total;
+                let w = self.writer()?;
+                w.key("edges")?;
+                w.begin_table(total, &["type", "calls"])?;
+            }
+            let w = self.writer()?;
+            w.row_begin()?;
+            w.cell_str(edge.kind.as_str())?;
+            w.cell(calls)?;
+            w.row_end()?;
+            self.edges_left = self.edges_left.saturating_sub(1);
+            self.hops_left = self.hops_left.saturating_sub(1);
+            if self.edges_left == 0 {
+                let sectioned = self.sections > 0;
+                let w = self.writer()?;
+                w.end()?;
+                if sectioned {
+                    // The path's list item.
+                    w.end()?;
+                }
+            }
+            return Ok(());
+        }
+        // CONTAINS edges follow from the IDs (see the module docs).
+        if edge.kind == EdgeKind::Contains {
+            return Ok(());
+        }
+        let (source, target) = (self.short(edge.source), self.short(edge.target));
+        let w = self.writer.as_mut().ok_or(EncodeError::Misuse(FINISHED))?;
+        w.row_begin()?;
+        w.cell_str(source)?;
+        w.cell_str(target)?;
+        w.cell_str(edge.kind.as_str())?;
+        w.cell(calls)?;
+        w.row_end()?;
+        self.edges_left = self.edges_left.saturating_sub(1);
+        if self.edges_left == 0 {
+            self.writer()?.end()?;
+        }
+        Ok(())
+    }
+
+    fn edges_open(&self) -> bool {
+        self.edges_left > 0
     }
 }
 
 impl<W: Write> ResultSink for ToonSink<W> {
+    fn grouping(&self, _kind: QueryKind) -> Grouping {
+        Grouping::PackageKind
+    }
+
     fn begin(&mut self, header: &Header<'_>) -> io::Result<()> {
         self.kind = header.kind;
-        self.package_column = header.package.is_none() && header.nodes > 0;
-        self.module_column = header.module.is_none() && header.nodes > 0;
-        self.edges_open = false;
-        self.nodes_left = header.nodes;
-        self.edges_left = header.edges;
-        self.begin_document(header).map_err(io_error)
+        self.file = if header.kind == QueryKind::FileSymbols {
+            header.subject.map(str::to_owned)
+        } else {
+            // Hoisted only when every ID written against it is in it: neighbors' edges also
+            // name the center.
+            header
+                .file
+                .filter(|file| {
+                    header.kind != QueryKind::Neighbors
+                        || header.root.is_some_and(|root| root.file() == *file)
+                })
+                .map(str::to_owned)
+        };
+        self.exported_column = header.facets.exported.is_none();
+        self.sig_column = header.facets.signature;
+        // The kind of each result's via edge: a column when they differ.
+        self.rel_column = matches!(
+            header.kind,
+            QueryKind::Callers | QueryKind::Callees | QueryKind::Impact
+        ) && header.via_kinds.iter().count() > 1;
+        self.sections = header.sections;
+        self.section_open = false;
+        self.open_levels.clear();
+        self.rows_left = 0;
+        self.hops_left = 0;
+        self.edge_table_started = false;
+        // Neighbors and export: one edge table, CONTAINS left out.
+        self.edges_left = if header.kind == QueryKind::Path {
+            0
+        } else {
+            header
+                .edges
+                .saturating_sub(header.edges_by_kind[usize::from(EdgeKind::Contains.as_u8())])
+        };
+        self.begin_document(header).map_err(io_error)?;
+        if header.kind == QueryKind::Path && header.sections == 0 && header.nodes > 0 {
+            self.hops_left = header.edges;
+            self.path_table(header.nodes).map_err(io_error)?;
+        }
+        Ok(())
     }
 
-    fn node(&mut self, node: &NodeView<'_>, info: &NodeInfo) -> io::Result<()> {
-        self.lines.clear();
-        // Writing into a String cannot fail.
-        let _ = write!(self.lines, "{}-{}", node.start_line(), node.end_line());
-        let (kind, module_column, package_column) =
-            (self.kind, self.module_column, self.package_column);
-        self.nodes_left = self.nodes_left.saturating_sub(1);
-        let last = self.nodes_left == 0;
-        let lines = std::mem::take(&mut self.lines);
-        let result = (|| -> Result<(), EncodeError> {
-            let w = self.writer()?;
-            w.row_begin()?;
-            w.cell_str(node.id())?;
-            w.cell_str(node.kind().as_str())?;
-            w.cell_str(&lines)?;
-            match kind {
-                QueryKind::Callers | QueryKind::Callees | QueryKind::Neighbors => {
-                    w.cell_u64(u64::from(info.depth))?
-                }
-                QueryKind::Impact => {
-                    w.cell_u64(u64::from(info.depth))?;
-                    w.cell(info.via.map(|v| v.as_str()))?;
-                }
-                QueryKind::Path | QueryKind::Export => {}
-            }
-            if module_column {
-                w.cell_str(node.module())?;
-            }
-            if package_column {
-                w.cell_str(node.package())?;
-            }
-            w.row_end()?;
-            if last {
-                w.end()?;
-            }
-            Ok(())
-        })();
-        self.lines = lines;
-        result.map_err(io_error)
+    fn group(&mut self, group: &Group<'_>) -> io::Result<bool> {
+        self.open_group(group).map_err(io_error)?;
+        Ok(true)
     }
 
-    fn edge(&mut self, edge: &EdgeInfo<'_>) -> io::Result<()> {
-        let (kind, first, total) = (self.kind, !self.edges_open, self.edges_left);
-        self.edges_open = true;
-        self.edges_left = self.edges_left.saturating_sub(1);
-        let last = self.edges_left == 0;
-        let w = self.writer().map_err(io_error)?;
-        let result = (|| -> Result<(), EncodeError> {
-            if kind == QueryKind::Path {
-                if first {
-                    w.key("edges")?;
-                    w.begin_inline(total)?;
-                }
-                w.value(edge.kind.as_str())?;
-            } else {
-                if first {
-                    w.key("edges")?;
-                    w.begin_table(total, &["source", "target", "kind"])?;
-                }
-                w.row_begin()?;
-                w.cell_str(edge.source)?;
-                w.cell_str(edge.target)?;
-                w.cell_str(edge.kind.as_str())?;
-                w.row_end()?;
-            }
-            if last {
-                w.end()?;
-            }
-            Ok(())
-        })();
-        result.map_err(io_error)
+    fn node(&mut self, node: &NodeView<'_>, info: &NodeInfo<'_>) -> io::Result<bool> {
+        self.row(node, info).map_err(io_error)?;
+        Ok(true)
+    }
+
+    fn edge(&mut self, edge: &EdgeInfo<'_>) -> io::Result<bool> {
+        if self.kind != QueryKind::Path && !self.open_levels.is_empty() {
+            self.close_levels(None).map_err(io_error)?;
+        }
+        if self.kind != QueryKind::Path
+            && edge.kind != EdgeKind::Contains
+            && !self.edge_table_started
+        {
+            self.edge_table_started = true;
+            let total = self.edges_left;
+            let w = self.writer().map_err(io_error)?;
+            w.key("edges").map_err(io_error)?;
+            w.begin_table(total, &["source", "target", "type", "calls"])
+                .map_err(io_error)?;
+        }
+        self.edge_row(edge).map_err(io_error)?;
+        Ok(true)
     }
 
     fn finish(&mut self, summary: &Summary) -> io::Result<()> {
         let Some(mut w) = self.writer.take() else {
             return Err(io_error(EncodeError::Misuse(FINISHED)));
         };
+        let levels = std::mem::take(&mut self.open_levels);
+        let (targets_open, paths_open) = (
+            self.sections > 0 && self.kind != QueryKind::Path,
+            self.sections > 0 && self.kind == QueryKind::Path,
+        );
+        let section_open = self.section_open;
         let result = (|| -> Result<W, EncodeError> {
+            // Close the module/package objects and the sections still open.
+            for _ in levels {
+                w.end()?;
+            }
+            if targets_open {
+                if section_open {
+                    w.end()?;
+                }
+                w.end()?;
+            }
+            if paths_open {
+                w.end()?;
+            }
             if summary.truncated {
                 w.field("truncated", true)?;
                 w.field("limit", summary.limit)?;
+            }
+            if summary.stopped {
+                w.field("stopped", true)?;
             }
             w.finish()
         })();

@@ -3,6 +3,7 @@
 
 mod guard;
 mod lock;
+mod search;
 mod snapshot;
 mod tables;
 mod verified;
@@ -19,12 +20,13 @@ use crate::record::GraphBatch;
 use guard::{Boundary, Quiet};
 use lock::WriterLock;
 pub(crate) use lock::lock_holder;
+pub use search::TermSet;
 pub use snapshot::{AdjacencyGuard, EdgeRef, FileStamp, NodeGuard, Snapshot};
 use tables::{META, META_SCHEMA};
 
 /// The layout version of the store. Bump it whenever a table or record layout changes; a
 /// store of another version is refused with [`StoreError::SchemaMismatch`].
-pub const SCHEMA_VERSION: u32 = 3;
+pub const SCHEMA_VERSION: u32 = 5;
 
 /// Counts of what one write wrote.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

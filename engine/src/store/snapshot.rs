@@ -7,8 +7,10 @@ use redb::{
 };
 
 use super::guard::{Boundary, Quiet};
+use super::search::{FST_KEY, TermSet};
 use super::tables::{
-    BLOBS, FILES, IDS, IN_EDGES, META, NAMES, NODES, OUT_EDGES, UNRESOLVED, UNRESOLVED_NAMES,
+    BLOBS, FILES, IDS, IN_EDGES, META, NAMES, NODES, OUT_EDGES, SEARCH, TERMS, UNRESOLVED,
+    UNRESOLVED_NAMES,
 };
 use crate::error::{DbResultExt, StoreError};
 use crate::model::{EdgeKind, NodeKey};
@@ -29,6 +31,8 @@ pub struct Snapshot {
     blobs: Quiet<ReadOnlyTable<&'static str, &'static [u8]>>,
     unresolved: Quiet<ReadOnlyTable<&'static str, &'static [u8]>>,
     unresolved_names: Quiet<ReadOnlyMultimapTable<&'static str, &'static str>>,
+    terms: Quiet<ReadOnlyMultimapTable<&'static str, u32>>,
+    search: Quiet<ReadOnlyTable<&'static str, &'static [u8]>>,
     meta: Quiet<ReadOnlyTable<&'static str, &'static [u8]>>,
     boundary: Boundary,
 }
@@ -53,6 +57,8 @@ impl Snapshot {
                     txn.open_multimap_table(UNRESOLVED_NAMES)
                         .ctx("open unresolved names")?,
                 ),
+                terms: Quiet::new(txn.open_multimap_table(TERMS).ctx("open search terms")?),
+                search: Quiet::new(txn.open_table(SEARCH).ctx("open search index")?),
                 meta: Quiet::new(txn.open_table(META).ctx("open meta")?),
                 boundary: boundary.clone(),
             })
@@ -113,6 +119,28 @@ impl Snapshot {
                 names.push(name.value().to_owned());
             }
             Ok(names)
+        })
+    }
+
+    /// The search index's set of terms (lowercased simple names and dotted symbol paths);
+    /// empty for a store that was never written.
+    pub fn search_terms(&self) -> Result<TermSet, StoreError> {
+        self.read("read search index", || {
+            match self.search.get(FST_KEY).ctx("read search index")? {
+                Some(bytes) => TermSet::from_bytes(bytes.value().to_vec()),
+                None => Ok(TermSet::empty()),
+            }
+        })
+    }
+
+    /// The keys of the nodes found by the search term `term` (lowercase), ascending.
+    pub fn term_keys(&self, term: &str) -> Result<Vec<NodeKey>, StoreError> {
+        self.read("read search terms", || {
+            let mut keys = Vec::new();
+            for key in self.terms.get(term).ctx("read search terms")? {
+                keys.push(NodeKey(key.ctx("read search terms")?.value()));
+            }
+            Ok(keys)
         })
     }
 

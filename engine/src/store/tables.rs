@@ -22,6 +22,10 @@ pub(crate) const UNRESOLVED: TableDefinition<&str, &[u8]> = TableDefinition::new
 /// Called name → files with unresolved calls of that name.
 pub(crate) const UNRESOLVED_NAMES: MultimapTableDefinition<&str, &str> =
     MultimapTableDefinition::new("unresolved_names");
+/// Lowercased simple name or symbol path → node keys (the search index's postings).
+pub(crate) const TERMS: MultimapTableDefinition<&str, u32> = MultimapTableDefinition::new("terms");
+/// The search index's FST of every term (one blob, rebuilt with each write).
+pub(crate) const SEARCH: TableDefinition<&str, &[u8]> = TableDefinition::new("search");
 /// Metadata: schema version, next key, project root, config hash, counts.
 pub(crate) const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
 

@@ -419,3 +419,33 @@ fn a_replacement_store_takes_the_place_of_the_old_one_atomically() {
         "no temporary file left"
     );
 }
+
+#[test]
+fn the_search_index_follows_every_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_or_create(dir.path().join("g.redb")).unwrap();
+    store.replace_all(&two_files()).unwrap();
+    let snapshot = store.snapshot().unwrap();
+    let terms = snapshot.search_terms().unwrap();
+    let (all, more) = terms.matching(fst::automaton::AlwaysMatch, 100);
+    assert!(!more);
+    assert!(all.iter().any(|t| t == "helper"), "{all:?}");
+    let keys = snapshot.term_keys("helper").unwrap();
+    assert_eq!(keys, vec![snapshot.key_of("a.ts:helper").unwrap().unwrap()]);
+    drop(snapshot);
+    // Replacing a file with other functions drops its old terms and adds the new ones.
+    store
+        .replace_files(
+            &file_batch("a.ts", &["main", "renamed"], &[("a.ts:main", "b.ts:save")]),
+            &[],
+        )
+        .unwrap();
+    let snapshot = store.snapshot().unwrap();
+    let (all, _) = snapshot
+        .search_terms()
+        .unwrap()
+        .matching(fst::automaton::AlwaysMatch, 100);
+    assert!(all.iter().any(|t| t == "renamed"), "{all:?}");
+    assert!(!all.iter().any(|t| t == "helper"), "{all:?}");
+    assert!(snapshot.term_keys("helper").unwrap().is_empty());
+}

@@ -13,9 +13,10 @@ use std::collections::{HashMap, HashSet};
 
 use redb::{Database, ReadableTable, Table, WriteTransaction};
 
+use super::search::{rebuild_fst, update_terms};
 use super::tables::{
     BLOBS, FILES, IDS, IN_EDGES, META, META_GENERATION, META_NEXT_KEY, META_SCHEMA, NAMES, NODES,
-    OUT_EDGES, UNRESOLVED, UNRESOLVED_NAMES,
+    OUT_EDGES, SEARCH, TERMS, UNRESOLVED, UNRESOLVED_NAMES,
 };
 use super::{Generation, SCHEMA_VERSION, StoreStats, decode_u32};
 use crate::delta::GraphDelta;
@@ -37,6 +38,8 @@ pub(super) fn create_tables(txn: &WriteTransaction) -> Result<(), StoreError> {
     txn.open_table(UNRESOLVED).ctx("create unresolved")?;
     txn.open_multimap_table(UNRESOLVED_NAMES)
         .ctx("create unresolved names")?;
+    txn.open_multimap_table(TERMS).ctx("create terms")?;
+    txn.open_table(SEARCH).ctx("create search")?;
     let mut meta = txn.open_table(META).ctx("create meta")?;
     meta.insert(META_SCHEMA, SCHEMA_VERSION.to_le_bytes().as_slice())
         .ctx("write schema")?;
@@ -64,6 +67,8 @@ pub(super) fn replace_all(db: &Database, batch: &GraphBatch) -> Result<StoreStat
     txn.delete_multimap_table(NAMES).ctx("clear names")?;
     txn.delete_multimap_table(UNRESOLVED_NAMES)
         .ctx("clear unresolved names")?;
+    txn.delete_multimap_table(TERMS).ctx("clear terms")?;
+    txn.delete_table(SEARCH).ctx("clear search")?;
     create_tables(&txn)?;
     txn.open_table(META)
         .ctx("open meta")?
@@ -157,6 +162,8 @@ struct Tables<'t> {
     blobs: Table<'t, &'static str, &'static [u8]>,
     unresolved: Table<'t, &'static str, &'static [u8]>,
     unresolved_names: redb::MultimapTable<'t, &'static str, &'static str>,
+    terms: redb::MultimapTable<'t, &'static str, u32>,
+    search: Table<'t, &'static str, &'static [u8]>,
     meta: Table<'t, &'static str, &'static [u8]>,
 }
 
@@ -174,6 +181,8 @@ impl<'t> Tables<'t> {
             unresolved_names: txn
                 .open_multimap_table(UNRESOLVED_NAMES)
                 .ctx("open unresolved names")?,
+            terms: txn.open_multimap_table(TERMS).ctx("open terms")?,
+            search: txn.open_table(SEARCH).ctx("open search")?,
             meta: txn.open_table(META).ctx("open meta")?,
         })
     }
@@ -383,6 +392,14 @@ fn apply(
             .names
             .remove(record.name.as_str(), key)
             .ctx("remove name")?;
+        update_terms(
+            &mut tables.terms,
+            key,
+            &record.id,
+            &record.file,
+            &record.name,
+            false,
+        )?;
         if survives {
             surviving.insert(record.id, key);
         }
@@ -436,6 +453,14 @@ fn apply(
             .names
             .insert(node.name.as_str(), key)
             .ctx("write name")?;
+        update_terms(
+            &mut tables.terms,
+            key,
+            &node.id,
+            &node.file,
+            &node.name,
+            true,
+        )?;
         batch_keys.insert(node.id.as_str(), key);
         file_keys.entry(node.file.as_str()).or_default().push(key);
     }
@@ -549,6 +574,7 @@ fn apply(
             .insert(path, buffer.as_slice())
             .ctx("write unresolved")?;
     }
+    rebuild_fst(&tables.terms, &mut tables.search)?;
     let stats = StoreStats {
         nodes: batch.nodes.len(),
         edges: batch.edges.len(),

@@ -5,9 +5,20 @@
 use tsgraph_engine::{EdgeKind, EdgeSpec, GraphBatch, NodeKind, NodeRecord, Store};
 
 use crate::{
-    CollectSink, Direction, NeighborOptions, PathOptions, Query, SymbolMatch, TraversalOptions,
-    resolve_symbol,
+    Candidate, CollectSink, Direction, EdgeKinds, NeighborOptions, PathOptions, Query,
+    SearchOptions, SymbolMatch, TraversalOptions, resolve_symbol,
 };
+
+/// The candidates of an ambiguous match as (ID, kind).
+fn ambiguous(found: SymbolMatch) -> Vec<(String, NodeKind)> {
+    match found {
+        SymbolMatch::Ambiguous(candidates) => candidates
+            .into_iter()
+            .map(|Candidate { id, kind, .. }| (id, kind))
+            .collect(),
+        other => panic!("not ambiguous: {other:?}"),
+    }
+}
 
 /// a.ts: f1 → f2 → f3 → f4, and h → f3; b.ts: g → f1, g references f4.
 fn store() -> (tempfile::TempDir, Store) {
@@ -126,6 +137,7 @@ fn a_hub_is_truncated_and_says_so() {
     let options = TraversalOptions {
         max_depth: 5,
         max_nodes: 2,
+        edge_kinds: None,
     };
     let summary = Query::new(&snap)
         .callers(key(&store, "a.ts:f4"), &options, &mut sink)
@@ -247,14 +259,12 @@ fn neighbors_include_the_center_and_edges_between_results() {
         distance: 1,
         direction: Direction::Out,
         max_nodes: 100,
+        edge_kinds: None,
     };
     Query::new(&snap)
         .neighbors(key(&store, "b.ts:g"), &options, &mut sink)
         .unwrap();
-    assert_eq!(
-        ids(&sink),
-        vec![("a.ts:f4", 1), ("a.ts:f1", 1), ("b.ts:g", 0)]
-    );
+    assert_eq!(ids(&sink), vec![("a.ts:f4", 1), ("a.ts:f1", 1)]);
     assert_eq!(
         sink.edges,
         vec![
@@ -289,8 +299,11 @@ fn symbols_resolve_exactly_or_list_candidates() {
         SymbolMatch::Found(key(&store, "a.ts"))
     );
     assert_eq!(
-        resolve_symbol(&snap, "save", None).unwrap(),
-        SymbolMatch::Ambiguous(vec!["b.ts:Repo.save".to_owned(), "b.ts:save".to_owned()])
+        ambiguous(resolve_symbol(&snap, "save", None).unwrap()),
+        [
+            ("b.ts:Repo.save".to_owned(), NodeKind::Method),
+            ("b.ts:save".to_owned(), NodeKind::Function)
+        ]
     );
     assert_eq!(
         resolve_symbol(&snap, "Repo.save", None).unwrap(),
@@ -300,12 +313,39 @@ fn symbols_resolve_exactly_or_list_candidates() {
         resolve_symbol(&snap, "save", Some("b.ts")).unwrap(),
         SymbolMatch::Found(key(&store, "b.ts:save"))
     );
+    // A name that exists, but not in the file asked for: the files that hold it, and the
+    // rejected name is not suggested back.
     match resolve_symbol(&snap, "f1", Some("b.ts")).unwrap() {
-        SymbolMatch::NotFound(names) => assert_eq!(names.first().map(String::as_str), Some("f1")),
+        SymbolMatch::NotFound {
+            suggestions,
+            elsewhere,
+        } => {
+            assert_eq!(elsewhere.len(), 1);
+            assert_eq!(elsewhere[0].id, "a.ts:f1");
+            assert!(!suggestions.iter().any(|s| s == "f1"), "{suggestions:?}");
+        }
         other => panic!("{other:?}"),
     }
     match resolve_symbol(&snap, "sav", None).unwrap() {
-        SymbolMatch::NotFound(names) => assert_eq!(names.first().map(String::as_str), Some("save")),
+        SymbolMatch::NotFound { suggestions, .. } => {
+            assert_eq!(suggestions.first().map(String::as_str), Some("save"))
+        }
+        other => panic!("{other:?}"),
+    }
+    // Case is ignored when nothing matches exactly.
+    assert_eq!(
+        resolve_symbol(&snap, "repo.SAVE", None).unwrap(),
+        SymbolMatch::Found(key(&store, "b.ts:Repo.save"))
+    );
+    // A typo inside an ID is suggested as the ID, never the rejected text itself.
+    match resolve_symbol(&snap, "a.ts:f11", None).unwrap() {
+        SymbolMatch::NotFound { suggestions, .. } => {
+            assert!(
+                suggestions.contains(&"a.ts:f1".to_owned()),
+                "{suggestions:?}"
+            );
+            assert!(!suggestions.contains(&"a.ts:f11".to_owned()));
+        }
         other => panic!("{other:?}"),
     }
 }
@@ -319,12 +359,17 @@ fn neighbors_count_the_center_against_the_limit() {
         distance: 2,
         direction: Direction::Both,
         max_nodes: 2,
+        edge_kinds: None,
     };
     let summary = Query::new(&snap)
         .neighbors(key(&store, "a.ts:f3"), &options, &mut sink)
         .unwrap();
     assert!(summary.truncated);
-    assert_eq!(sink.nodes.len(), 2);
+    assert_eq!(
+        sink.nodes.len(),
+        1,
+        "the center takes one of the two places"
+    );
 }
 
 #[test]
@@ -347,7 +392,7 @@ fn an_exact_id_in_another_file_than_asked_is_not_taken() {
     let snap = store.snapshot().unwrap();
     assert!(matches!(
         resolve_symbol(&snap, "a.ts:f1", Some("b.ts")).unwrap(),
-        SymbolMatch::NotFound(_)
+        SymbolMatch::NotFound { .. }
     ));
 }
 
@@ -356,11 +401,256 @@ fn a_name_shared_by_a_class_and_an_interface_is_ambiguous() {
     let (_dir, store) = store();
     let snap = store.snapshot().unwrap();
     assert_eq!(
-        resolve_symbol(&snap, "Store", None).unwrap(),
-        SymbolMatch::Ambiguous(vec!["b.ts:Store".to_owned(), "b.ts:Store~Class".to_owned()])
+        ambiguous(resolve_symbol(&snap, "Store", None).unwrap()),
+        [
+            ("b.ts:Store".to_owned(), NodeKind::Interface),
+            ("b.ts:Store~Class".to_owned(), NodeKind::Class)
+        ]
     );
     assert_eq!(
         resolve_symbol(&snap, "b.ts:Store~Class", None).unwrap(),
         SymbolMatch::Found(key(&store, "b.ts:Store~Class"))
     );
+}
+
+/// i.ts: interface W { add }, c.ts: class S implements W { add }, e.ts: main → run → W.add
+/// (typed) and run → S.add (dispatch); and a class T whose method T.m is called by main.
+fn interface_store() -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_or_create(dir.path().join("g.redb")).unwrap();
+    let mut batch = GraphBatch::default();
+    let nodes = [
+        ("i.ts", "W", NodeKind::Interface, 1),
+        ("i.ts", "W.add", NodeKind::Method, 2),
+        ("c.ts", "S", NodeKind::Class, 1),
+        ("c.ts", "S.add", NodeKind::Method, 2),
+        ("c.ts", "T", NodeKind::Class, 10),
+        ("c.ts", "T.m", NodeKind::Method, 11),
+        ("e.ts", "main", NodeKind::Function, 1),
+        ("e.ts", "run", NodeKind::Function, 5),
+    ];
+    for file in ["i.ts", "c.ts", "e.ts"] {
+        batch.add_file(file, 0);
+        batch
+            .nodes
+            .push(NodeRecord::new(file, NodeKind::File, file, file, 1, 20));
+    }
+    for (file, symbol, kind, line) in nodes {
+        let name = symbol.rsplit('.').next().unwrap();
+        let id = format!("{file}:{symbol}");
+        batch
+            .nodes
+            .push(NodeRecord::new(&id, kind, name, file, line, line + 1));
+        let parent = match symbol.rsplit_once('.') {
+            Some((parent, _)) => format!("{file}:{parent}"),
+            None => file.to_owned(),
+        };
+        batch
+            .edges
+            .push(EdgeSpec::new(parent, id, EdgeKind::Contains));
+    }
+    let mut typed = EdgeSpec::new("e.ts:run", "i.ts:W.add", EdgeKind::Calls);
+    typed.facts.count = 3;
+    typed.facts.resolution = tsgraph_engine::Resolution::Typed.as_u8();
+    let mut dispatch = EdgeSpec::new("e.ts:run", "c.ts:S.add", EdgeKind::Calls);
+    dispatch.facts.resolution = tsgraph_engine::Resolution::Dispatch.as_u8();
+    batch.edges.extend([
+        typed,
+        dispatch,
+        EdgeSpec::new("e.ts:main", "e.ts:run", EdgeKind::Calls),
+        EdgeSpec::new("e.ts:main", "c.ts:T.m", EdgeKind::Calls),
+        EdgeSpec::new("e.ts:main", "c.ts:T", EdgeKind::Calls),
+        EdgeSpec::new("c.ts:S", "i.ts:W", EdgeKind::Implements),
+        EdgeSpec::new("c.ts:S.add", "i.ts:W.add", EdgeKind::Implements),
+    ]);
+    store.replace_all(&batch).unwrap();
+    (dir, store)
+}
+
+#[test]
+fn a_path_goes_through_the_interface_member_not_the_dispatch_shortcut() {
+    let (_dir, store) = interface_store();
+    let snap = store.snapshot().unwrap();
+    let mut sink = CollectSink::default();
+    let summary = Query::new(&snap)
+        .path(
+            key(&store, "e.ts:main"),
+            key(&store, "c.ts:S.add"),
+            &PathOptions::default(),
+            &mut sink,
+        )
+        .unwrap();
+    assert!(summary.found);
+    assert_eq!(
+        ids(&sink),
+        vec![
+            ("e.ts:main", 0),
+            ("e.ts:run", 1),
+            ("i.ts:W.add", 2),
+            ("c.ts:S.add", 3)
+        ]
+    );
+    // Edges keep their stored direction: the implementation implements the interface member.
+    assert_eq!(
+        sink.edges[2],
+        (
+            "c.ts:S.add".to_owned(),
+            "IMPLEMENTS".to_owned(),
+            "i.ts:W.add".to_owned()
+        )
+    );
+    // And from the class to the interface, forwards.
+    let mut sink = CollectSink::default();
+    Query::new(&snap)
+        .path(
+            key(&store, "c.ts:S"),
+            key(&store, "i.ts:W"),
+            &PathOptions::default(),
+            &mut sink,
+        )
+        .unwrap();
+    assert_eq!(ids(&sink), vec![("c.ts:S", 0), ("i.ts:W", 1)]);
+    // Never from an implementation to its interface member and on to another one.
+    let mut sink = CollectSink::default();
+    let summary = Query::new(&snap)
+        .path(
+            key(&store, "c.ts:S.add"),
+            key(&store, "i.ts:W.add"),
+            &PathOptions::default(),
+            &mut sink,
+        )
+        .unwrap();
+    assert!(!summary.found);
+}
+
+#[test]
+fn k_paths_are_distinct_and_shortest_first() {
+    let (_dir, store) = store();
+    let snap = store.snapshot().unwrap();
+    let mut sink = CollectSink::default();
+    let options = PathOptions {
+        k: 3,
+        ..PathOptions::default()
+    };
+    Query::new(&snap)
+        .path(
+            key(&store, "b.ts:g"),
+            key(&store, "a.ts:f4"),
+            &options,
+            &mut sink,
+        )
+        .unwrap();
+    // Two paths exist: g references f4, and g → f1 → f2 → f3 → f4.
+    assert_eq!(sink.sections.len(), 2);
+    assert_eq!(
+        ids(&sink),
+        vec![
+            ("b.ts:g", 0),
+            ("a.ts:f4", 1),
+            ("b.ts:g", 0),
+            ("a.ts:f1", 1),
+            ("a.ts:f2", 2),
+            ("a.ts:f3", 3),
+            ("a.ts:f4", 4)
+        ]
+    );
+    assert_eq!(sink.edges[0].1, "REFERENCES");
+}
+
+#[test]
+fn a_class_answers_for_its_methods_one_section_each() {
+    let (_dir, store) = interface_store();
+    let snap = store.snapshot().unwrap();
+    let mut sink = CollectSink::default();
+    Query::new(&snap)
+        .callers(
+            key(&store, "c.ts:T"),
+            &TraversalOptions::default(),
+            &mut sink,
+        )
+        .unwrap();
+    assert_eq!(sink.sections, ["c.ts:T", "c.ts:T.m"]);
+    assert_eq!(ids(&sink), vec![("e.ts:main", 1), ("e.ts:main", 1)]);
+    // The dispatch edge counts as a call for callers.
+    let mut sink = CollectSink::default();
+    Query::new(&snap)
+        .callers(
+            key(&store, "c.ts:S.add"),
+            &TraversalOptions::default(),
+            &mut sink,
+        )
+        .unwrap();
+    assert_eq!(ids(&sink), vec![("e.ts:main", 2), ("e.ts:run", 1)]);
+    assert_eq!(
+        sink.vias,
+        [Some("e.ts:run".to_owned()), Some("c.ts:S.add".to_owned())]
+    );
+    // An edge-kind filter without CALLS finds nothing.
+    let mut sink = CollectSink::default();
+    let options = TraversalOptions {
+        edge_kinds: Some(EdgeKinds::of(&[EdgeKind::References])),
+        ..TraversalOptions::default()
+    };
+    Query::new(&snap)
+        .callers(key(&store, "c.ts:S.add"), &options, &mut sink)
+        .unwrap();
+    assert!(sink.nodes.is_empty());
+}
+
+#[test]
+fn a_sink_can_stop_early() {
+    let (_dir, store) = store();
+    let snap = store.snapshot().unwrap();
+    let mut sink = CollectSink {
+        stop_after: Some(1),
+        ..CollectSink::default()
+    };
+    let summary = Query::new(&snap)
+        .callers(
+            key(&store, "a.ts:f4"),
+            &TraversalOptions::default(),
+            &mut sink,
+        )
+        .unwrap();
+    assert!(summary.stopped);
+    assert!(sink.summary.stopped, "finish is called after a stop");
+    assert_eq!(sink.nodes.len(), 1);
+}
+
+#[test]
+fn search_ranks_exact_prefix_glob_and_fuzzy_and_pages() {
+    let (_dir, store) = store();
+    let snap = store.snapshot().unwrap();
+    let search = |pattern: &str, options: &SearchOptions| {
+        let mut sink = CollectSink::default();
+        Query::new(&snap)
+            .search(pattern, options, &mut sink)
+            .unwrap();
+        sink.nodes.into_iter().map(|(id, _)| id).collect::<Vec<_>>()
+    };
+    let all = SearchOptions::default();
+    // Exact first (the function, then the method whose name is exact too), then prefix.
+    assert_eq!(search("save", &all), ["b.ts:save", "b.ts:Repo.save"]);
+    assert_eq!(search("repo.save", &all), ["b.ts:Repo.save"]);
+    assert_eq!(
+        search("F*", &all),
+        ["a.ts:f1", "a.ts:f2", "a.ts:f3", "a.ts:f4"]
+    );
+    assert_eq!(search("rsv", &all), ["b.ts:Repo.save"]);
+    let paged = SearchOptions {
+        offset: 1,
+        limit: 2,
+        ..SearchOptions::default()
+    };
+    assert_eq!(search("f*", &paged), ["a.ts:f2", "a.ts:f3"]);
+    let methods = SearchOptions {
+        kinds: vec![NodeKind::Method],
+        ..SearchOptions::default()
+    };
+    assert_eq!(search("save", &methods), ["b.ts:Repo.save"]);
+    let in_a = SearchOptions {
+        file: Some("a.*".to_owned()),
+        ..SearchOptions::default()
+    };
+    assert!(search("s*", &in_a).is_empty());
 }

@@ -32,13 +32,10 @@ fn run(args: &[&str], stdin: &str) -> Run {
 fn query(db: &tempfile::TempDir, args: &[&str]) -> Run {
     let project = fixture("basic");
     let db_path = db.path().join("graph.redb");
-    let mut all = vec![
-        "--project",
-        project.to_str().expect("UTF-8 path"),
-        "--db",
-        db_path.to_str().expect("UTF-8 path"),
-    ];
+    // `--project` before the command, `--db` (the command's option) after it.
+    let mut all = vec!["--project", project.to_str().expect("UTF-8 path")];
     all.extend_from_slice(args);
+    all.extend_from_slice(&["--db", db_path.to_str().expect("UTF-8 path")]);
     run(&all, "")
 }
 
@@ -119,7 +116,7 @@ fn an_unknown_symbol_suggests_names_and_exits_2() {
 #[test]
 fn bad_arguments_name_the_argument() {
     let out = run(&["callers"], "");
-    assert_eq!(out.code, 2);
+    assert_eq!(out.code, 64, "a usage error");
     assert!(out.stderr.contains("<SYMBOL>"), "{}", out.stderr);
     let out = run(&["--project", "/definitely/not/here", "callers", "x"], "");
     assert_eq!(out.code, 1);
@@ -131,12 +128,17 @@ fn bad_arguments_name_the_argument() {
 }
 
 #[test]
-fn neighbors_path_and_impact_in_both_formats() {
+fn neighbors_path_and_impact_in_every_format() {
     let db = tempfile::tempdir().expect("temp dir");
-    for format in ["toon", "json"] {
+    for format in ["toon", "json", "text", "mermaid"] {
         let path = query(&db, &["path", "main", "insertRow", "--format", format]);
         assert_eq!(path.code, 0, "{}", path.stderr);
-        check_golden(&format!("basic/cli-path.{format}"), &path.stdout);
+        let ext = match format {
+            "text" => "txt",
+            "mermaid" => "mmd",
+            other => other,
+        };
+        check_golden(&format!("basic/cli-path.{ext}"), &path.stdout);
         let neighbors = query(
             &db,
             &[
@@ -152,7 +154,7 @@ fn neighbors_path_and_impact_in_both_formats() {
         );
         assert_eq!(neighbors.code, 0, "{}", neighbors.stderr);
         check_golden(
-            &format!("basic/cli-neighbors-in-2.{format}"),
+            &format!("basic/cli-neighbors-in-2.{ext}"),
             &neighbors.stdout,
         );
     }
@@ -225,7 +227,7 @@ fn encode_auto_picks_the_form_from_the_records_shape() {
     let not_records = run(&["encode", "--auto"], r#"{"a":1}"#);
     assert_eq!(not_records.stdout, "a: 1\n");
     let bad = run(&["encode", "--truncate", "content=10"], "[]");
-    assert_eq!(bad.code, 2, "--truncate needs --auto");
+    assert_eq!(bad.code, 64, "--truncate needs --auto");
 }
 
 #[test]
@@ -248,5 +250,197 @@ fn a_corrupt_store_is_a_clear_error_and_index_rebuild_recovers() {
         again.stderr.is_empty(),
         "already indexed, so no implicit index: {}",
         again.stderr
+    );
+}
+
+#[test]
+fn symbol_errors_in_every_format_exit_2_and_json_errors_go_to_stdout() {
+    let db = tempfile::tempdir().expect("temp dir");
+    // Indexed first, so that no query's stderr starts with the index summary.
+    assert_eq!(query(&db, &["index"]).code, 0);
+    let mut report = String::new();
+    for (name, args) in [
+        ("ambiguous", &["callers", "save"][..]),
+        ("not-found", &["callers", "saveUsr"][..]),
+        (
+            "not-in-file",
+            &["callers", "saveUser", "--file", "src/nope.ts"][..],
+        ),
+        ("typo-in-id", &["callers", "src/db/user.ts:saveUsr"][..]),
+        ("file-not-found", &["file-symbols", "src/nope.ts"][..]),
+    ] {
+        for format in ["toon", "text", "json", "mermaid"] {
+            let mut all = args.to_vec();
+            all.extend_from_slice(&["--format", format]);
+            let out = query(&db, &all);
+            assert_eq!(out.code, 2, "{name} {format}: {}", out.stderr);
+            if format == "json" {
+                let value: serde_json::Value =
+                    serde_json::from_str(&out.stdout).expect("a JSON error on stdout");
+                assert!(value["error"]["code"].is_string(), "{value}");
+                report.push_str(&format!("{name} (json stdout): {}", out.stdout));
+            } else {
+                assert!(out.stdout.is_empty(), "{name} {format}: {}", out.stdout);
+            }
+            if format == "toon" {
+                report.push_str(&format!("{name} (stderr): {}", out.stderr));
+            }
+        }
+    }
+    check_golden("basic/symbol-errors.txt", &report);
+    // The rejected name is never suggested back; the file mismatch names the right file.
+    assert!(
+        report.contains("`saveUser` is in: src/db/user.ts"),
+        "{report}"
+    );
+    assert!(report.contains("src/db/user.ts:saveUser"), "{report}");
+}
+
+#[test]
+fn names_resolve_ignoring_case_when_nothing_matches_exactly() {
+    let db = tempfile::tempdir().expect("temp dir");
+    let out = query(&db, &["callers", "userservice.save", "--format", "json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let value: serde_json::Value = serde_json::from_str(&out.stdout).expect("JSON");
+    assert_eq!(
+        value["symbol"]["id"],
+        "src/services/UserService.ts:UserService.save"
+    );
+}
+
+#[test]
+fn limits_take_the_same_range_and_say_the_same_thing() {
+    let mut messages = Vec::new();
+    for option in ["--max-depth", "--max-nodes"] {
+        for value in ["0", "-1", "1000001"] {
+            let out = run(&["callers", "x", option, value], "");
+            assert_eq!(out.code, 64, "{option} {value}: {}", out.stderr);
+            assert!(!out.stderr.contains("-- -1"), "{}", out.stderr);
+            let line = out
+                .stderr
+                .lines()
+                .next()
+                .unwrap_or("")
+                .replace(option, "OPTION");
+            messages.push((value, line));
+        }
+    }
+    let (depth, nodes) = messages.split_at(3);
+    assert_eq!(depth, nodes, "both limits report the same");
+    assert!(depth[0].1.contains("1..=1000000"), "{:?}", depth[0]);
+}
+
+#[test]
+fn usage_errors_exit_64_and_help_exits_0() {
+    assert_eq!(run(&["calers", "x"], "").code, 64);
+    assert_eq!(run(&["callers", "x", "--format", "yaml"], "").code, 64);
+    assert_eq!(
+        run(&["encode", "--db", "x"], "").code,
+        64,
+        "encode takes no --db"
+    );
+    assert_eq!(run(&["decode", "--format", "json"], "").code, 64);
+    let help = run(&["--help"], "");
+    assert_eq!(help.code, 0);
+    assert!(help.stdout.contains("64 usage error"), "{}", help.stdout);
+    let encode_help = run(&["encode", "--help"], "");
+    assert!(
+        !encode_help.stdout.contains("--format"),
+        "{}",
+        encode_help.stdout
+    );
+    assert!(
+        !encode_help.stdout.contains("--db"),
+        "{}",
+        encode_help.stdout
+    );
+}
+
+#[test]
+fn decode_reads_other_indentations() {
+    let four = "users[2]{id,name}:\n    1,Ada\n    2,Bob\nmeta:\n    count: 2\n";
+    let wrong = run(&["decode"], four);
+    assert_eq!(wrong.code, 1);
+    let out = run(&["decode", "--indent", "4"], four);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let value: serde_json::Value = serde_json::from_str(&out.stdout).expect("JSON");
+    assert_eq!(value["meta"]["count"], 2);
+}
+
+#[test]
+fn a_folder_without_sources_is_an_error_and_gets_no_store() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("package.json"), "{}").expect("write");
+    std::fs::write(dir.path().join("README.md"), "no code here").expect("write");
+    let root = dir.path().to_str().expect("UTF-8 path");
+    let out = run(&["--project", root, "callers", "x"], "");
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("no TypeScript or JavaScript sources"),
+        "{}",
+        out.stderr
+    );
+    assert!(!dir.path().join(".tsgraph").exists(), "no store is created");
+    let index = run(&["--project", root, "index"], "");
+    assert_eq!(index.code, 1);
+    assert!(!dir.path().join(".tsgraph").exists());
+}
+
+#[test]
+fn an_oversized_file_is_reported_once() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("package.json"), "{}").expect("write");
+    std::fs::write(dir.path().join("small.ts"), "export const a = 1;\n").expect("write");
+    std::fs::write(
+        dir.path().join("big.ts"),
+        "export const b = 1;\n".repeat(100),
+    )
+    .expect("write");
+    let db = dir.path().join("g.redb");
+    let out = run(
+        &[
+            "--project",
+            dir.path().to_str().expect("UTF-8"),
+            "index",
+            "--max-file-size",
+            "100",
+            "--db",
+            db.to_str().expect("UTF-8"),
+        ],
+        "",
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let mentions = out.stdout.lines().filter(|l| l.contains("big.ts")).count();
+    assert_eq!(mentions, 1, "{}", out.stdout);
+}
+
+#[test]
+fn search_pages_and_rejects_bad_patterns() {
+    let db = tempfile::tempdir().expect("temp dir");
+    let page = query(
+        &db,
+        &[
+            "search", "save*", "--limit", "1", "--offset", "1", "--format", "json",
+        ],
+    );
+    assert_eq!(page.code, 0, "{}", page.stderr);
+    let value: serde_json::Value = serde_json::from_str(&page.stdout).expect("JSON");
+    assert_eq!(value["total"], 3, "{value}");
+    assert_eq!(value["nodes"].as_array().map(Vec::len), Some(1));
+    let bad_glob = query(&db, &["search", "x", "--file", "src/[", "--format", "json"]);
+    assert_eq!(bad_glob.code, 1, "{}", bad_glob.stderr);
+    assert!(
+        bad_glob.stderr.contains("--file `src/[`"),
+        "{}",
+        bad_glob.stderr
+    );
+    let json: serde_json::Value = serde_json::from_str(&bad_glob.stdout).expect("JSON error");
+    assert_eq!(json["error"]["code"], "error");
+    let empty = query(&db, &["search", " "]);
+    assert_eq!(empty.code, 1);
+    assert!(
+        empty.stderr.contains("pattern is empty"),
+        "{}",
+        empty.stderr
     );
 }

@@ -7,7 +7,7 @@ use tsgraph::{
     Direction, Format, NeighborOptions, PathOptions, Project, QueryRequest, SymbolArg,
     TraversalOptions,
 };
-use tsgraph_tests::{check_golden, fixture};
+use tsgraph_tests::{check_golden, extension, fixture};
 
 fn indexed() -> (tempfile::TempDir, Project) {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -136,14 +136,21 @@ fn calls_resolve_across_files_through_imports_reexports_and_classes() {
 
 fn golden_query(name: &str, request: QueryRequest) {
     let (_dir, project) = indexed();
-    for (format, ext) in [(Format::Toon, "toon"), (Format::Json, "json")] {
+    let mut outputs = Vec::new();
+    for format in Format::ALL {
         let mut out = Vec::new();
         project.query(&request, format, &mut out).expect("query");
-        check_golden(
-            &format!("basic/{name}.{ext}"),
-            &String::from_utf8(out).expect("UTF-8"),
-        );
+        let text = String::from_utf8(out).expect("UTF-8");
+        check_golden(&format!("basic/{name}.{}", extension(format)), &text);
+        outputs.push(text);
     }
+    // TOON (first) carries the facts of JSON (third).
+    let query = name.split('-').next().unwrap_or(name);
+    assert_eq!(
+        tsgraph_tests::facts::from_toon(&outputs[0], query).expect("facts from TOON"),
+        tsgraph_tests::facts::from_json(&outputs[2]).expect("facts from JSON"),
+        "{name}: TOON and JSON carry different facts"
+    );
 }
 
 #[test]
@@ -212,6 +219,7 @@ fn neighbors_of_user_service_save() {
                 distance: 1,
                 direction: Direction::Both,
                 max_nodes: 500,
+                edge_kinds: None,
             },
         },
     );
@@ -226,6 +234,7 @@ fn a_truncated_result_says_so() {
             options: TraversalOptions {
                 max_depth: 5,
                 max_nodes: 2,
+                edge_kinds: None,
             },
         },
     );

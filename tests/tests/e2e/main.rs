@@ -9,3 +9,4 @@ mod layering;
 mod monorepo;
 mod process;
 mod store_errors;
+mod tools;

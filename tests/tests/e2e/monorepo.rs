@@ -41,7 +41,13 @@ fn answer(project: &Project, request: QueryRequest) -> Vec<String> {
         .query(&request, Format::Json, &mut out)
         .expect("query");
     let value: serde_json::Value = serde_json::from_slice(&out).expect("JSON");
-    let mut ids: Vec<String> = value["nodes"]
+    // Paths answer with `paths[].nodes`, the other queries with `nodes`.
+    let nodes = if value["query"] == "path" {
+        &value["paths"][0]["nodes"]
+    } else {
+        &value["nodes"]
+    };
+    let mut ids: Vec<String> = nodes
         .as_array()
         .map(|nodes| {
             nodes

@@ -1,22 +1,25 @@
-//! The command line, as clap parses it.
+//! The command line, as clap parses it. Each subcommand takes only the options it uses.
 
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use tsgraph_query::EdgeKinds;
+
+/// The largest `--max-depth`, `--max-nodes`, `--distance` and `--k` accepted.
+pub(crate) const MAX_LIMIT: u32 = 1_000_000;
 
 /// Index a TypeScript/JavaScript project into a code graph and query it.
+///
+/// The project is the nearest folder at or above the current one with a tsconfig.json, a
+/// package.json or a .git (or the folder given with --project). Exit codes: 0 answer,
+/// 1 error, 2 symbol or file not found or ambiguous, 64 usage error.
 #[derive(Debug, Parser)]
-#[command(name = "tsgraph", version, about)]
+#[command(name = "tsgraph", version, about, long_about)]
 pub(crate) struct Cli {
-    /// The project folder.
-    #[arg(long, global = true, default_value = ".")]
-    pub(crate) project: PathBuf,
-    /// The store file (default: PROJECT/.tsgraph/graph.redb).
-    #[arg(long, global = true)]
-    pub(crate) db: Option<PathBuf>,
-    /// Output format of queries.
-    #[arg(long, global = true, value_enum, default_value_t = FormatArg::Toon)]
-    pub(crate) format: FormatArg,
+    /// The project folder, before the command (default: the nearest folder at or above the
+    /// current one with a tsconfig.json, a package.json or a .git).
+    #[arg(long)]
+    pub(crate) project: Option<PathBuf>,
     #[command(subcommand)]
     pub(crate) command: Command,
 }
@@ -24,7 +27,9 @@ pub(crate) struct Cli {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum FormatArg {
     Toon,
+    Text,
     Json,
+    Mermaid,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -41,6 +46,41 @@ pub(crate) enum DelimiterArg {
     Pipe,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum KindArg {
+    File,
+    Function,
+    Class,
+    Method,
+    Interface,
+    TypeAlias,
+    Variable,
+    Property,
+    Enum,
+}
+
+/// Where the store is.
+#[derive(Debug, clap::Args)]
+pub(crate) struct StoreArgs {
+    /// The store file (default: PROJECT/.tsgraph/graph.redb).
+    #[arg(long)]
+    pub(crate) db: Option<PathBuf>,
+}
+
+/// How a query's answer is written.
+#[derive(Debug, clap::Args)]
+pub(crate) struct OutputArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = FormatArg::Toon)]
+    pub(crate) format: FormatArg,
+    /// With --format text: this many source lines per result (at each call site for
+    /// callers).
+    #[arg(long, default_value_t = 0, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub(crate) snippets: u32,
+    #[command(flatten)]
+    pub(crate) store: StoreArgs,
+}
+
 /// A symbol: a node ID (`src/a.ts:UserService.save`), or a bare or dotted name.
 #[derive(Debug, clap::Args)]
 pub(crate) struct SymbolArgs {
@@ -51,22 +91,34 @@ pub(crate) struct SymbolArgs {
     pub(crate) file: Option<String>,
 }
 
-/// Depth and size limits of callers, callees and impact.
+fn limit_parser() -> clap::builder::RangedI64ValueParser<u32> {
+    clap::value_parser!(u32).range(1..=i64::from(MAX_LIMIT))
+}
+
+fn edge_kinds(text: &str) -> Result<EdgeKinds, String> {
+    EdgeKinds::parse(text)
+}
+
+/// Depth, size limits and edge kinds of callers, callees and impact.
 #[derive(Debug, clap::Args)]
 pub(crate) struct TraversalArgs {
-    /// Hops from the symbol.
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    /// Hops from the symbol, 1 to 1000000.
+    #[arg(long, default_value_t = 5, value_name = "N", value_parser = limit_parser(), allow_negative_numbers = true)]
     pub(crate) max_depth: u32,
-    /// Result nodes at most; past it the result says it was truncated.
-    #[arg(long, default_value_t = 500)]
-    pub(crate) max_nodes: usize,
+    /// Result nodes at most, 1 to 1000000; past it the result says it was truncated.
+    #[arg(long, default_value_t = 500, value_name = "N", value_parser = limit_parser(), allow_negative_numbers = true)]
+    pub(crate) max_nodes: u32,
+    /// The edge kinds followed, comma-separated (callers and callees: CALLS,INCLUDES; impact:
+    /// every kind but CONTAINS).
+    #[arg(long, value_name = "KINDS", value_parser = edge_kinds)]
+    pub(crate) edge_kinds: Option<EdgeKinds>,
 }
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
-    /// Index DIR (default: --project) into DIR/.tsgraph/graph.redb.
+    /// Index the project (or DIR) into PROJECT/.tsgraph/graph.redb.
     Index {
-        /// The folder to index.
+        /// The folder to index (default: the project).
         dir: Option<PathBuf>,
         /// Delete the store first (after a schema change or corruption).
         #[arg(long)]
@@ -77,29 +129,38 @@ pub(crate) enum Command {
         /// Also list every import that resolved to nothing, and every file with parse errors.
         #[arg(long)]
         verbose: bool,
+        #[command(flatten)]
+        store: StoreArgs,
     },
-    /// Functions and methods that call SYMBOL, transitively.
+    /// Functions and methods that call SYMBOL, transitively (a class: per method).
     Callers {
         #[command(flatten)]
         symbol: SymbolArgs,
         #[command(flatten)]
         limits: TraversalArgs,
+        #[command(flatten)]
+        output: OutputArgs,
     },
-    /// What SYMBOL calls, transitively.
+    /// What SYMBOL calls and includes, transitively (a class: per method).
     Callees {
         #[command(flatten)]
         symbol: SymbolArgs,
         #[command(flatten)]
         limits: TraversalArgs,
+        #[command(flatten)]
+        output: OutputArgs,
     },
-    /// Everything that depends on SYMBOL, transitively, with the edge kind that reached it.
+    /// Everything that depends on SYMBOL, transitively, each with what it was reached through.
     Impact {
         #[command(flatten)]
         symbol: SymbolArgs,
         #[command(flatten)]
         limits: TraversalArgs,
+        #[command(flatten)]
+        output: OutputArgs,
     },
-    /// A shortest path from FROM to TO over calls and references.
+    /// The shortest path(s) from FROM to TO over calls, references, heritage and
+    /// interface-to-implementation links.
     Path {
         /// Start: node ID or name.
         from: String,
@@ -111,26 +172,81 @@ pub(crate) enum Command {
         /// Narrow TO to this file.
         #[arg(long)]
         to_file: Option<String>,
-        /// Longest path searched.
-        #[arg(long, default_value_t = 20)]
+        /// Longest path searched, 1 to 1000000 hops.
+        #[arg(long, default_value_t = 20, value_name = "N", value_parser = limit_parser(), allow_negative_numbers = true)]
         max_depth: u32,
+        /// Nodes visited at most by a search, 1 to 1000000.
+        #[arg(long, default_value_t = 100_000, value_name = "N", value_parser = limit_parser(), allow_negative_numbers = true)]
+        max_nodes: u32,
+        /// The N shortest distinct paths, 1 to 20.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=20))]
+        k: u32,
+        /// The edge kinds followed, comma-separated.
+        #[arg(long, value_name = "KINDS", value_parser = edge_kinds)]
+        edge_kinds: Option<EdgeKinds>,
+        #[command(flatten)]
+        output: OutputArgs,
     },
     /// Everything within DISTANCE hops of SYMBOL, and the edges between.
     Neighbors {
         #[command(flatten)]
         symbol: SymbolArgs,
-        /// Hops from the symbol.
-        #[arg(long, default_value_t = 1)]
+        /// Hops from the symbol, 1 to 1000000.
+        #[arg(long, default_value_t = 1, value_name = "N", value_parser = limit_parser(), allow_negative_numbers = true)]
         distance: u32,
         /// Which edges to follow.
         #[arg(long, value_enum, default_value_t = DirectionArg::Both)]
         direction: DirectionArg,
-        /// Result nodes at most.
-        #[arg(long, default_value_t = 500)]
-        max_nodes: usize,
+        /// Result nodes at most, the center included, 1 to 1000000.
+        #[arg(long, default_value_t = 500, value_name = "N", value_parser = limit_parser(), allow_negative_numbers = true)]
+        max_nodes: u32,
+        /// The edge kinds followed, comma-separated (default: every kind).
+        #[arg(long, value_name = "KINDS", value_parser = edge_kinds)]
+        edge_kinds: Option<EdgeKinds>,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Symbols whose name or dotted path matches PATTERN: exact, prefix, glob (`*Service`,
+    /// `get*User`) or fuzzy, ignoring case; best first.
+    Search {
+        /// The pattern.
+        pattern: String,
+        /// Only these kinds (repeatable).
+        #[arg(long, value_enum)]
+        kind: Vec<KindArg>,
+        /// Only files matching this glob (`src/db/**`).
+        #[arg(long, value_name = "GLOB")]
+        file: Option<String>,
+        /// Only this module.
+        #[arg(long)]
+        module: Option<String>,
+        /// Only this package.
+        #[arg(long)]
+        package: Option<String>,
+        /// Only exported symbols.
+        #[arg(long)]
+        exported: bool,
+        /// Results skipped (paging).
+        #[arg(long, default_value_t = 0)]
+        offset: u32,
+        /// Results shown at most, 1 to 1000000.
+        #[arg(long, default_value_t = 50, value_name = "N", value_parser = limit_parser(), allow_negative_numbers = true)]
+        limit: u32,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Every symbol of FILE, nested by container, with signatures.
+    FileSymbols {
+        /// An indexed path, or a unique suffix of one.
+        file: String,
+        #[command(flatten)]
+        output: OutputArgs,
     },
     /// Every node and edge as JSON lines.
-    Export,
+    Export {
+        #[command(flatten)]
+        store: StoreArgs,
+    },
     /// Read JSON on stdin, write TOON on stdout.
     Encode {
         /// The delimiter of inline arrays and tables.
@@ -151,7 +267,11 @@ pub(crate) enum Command {
         truncate: Vec<(String, usize)>,
     },
     /// Read TOON on stdin, write JSON on stdout.
-    Decode,
+    Decode {
+        /// Spaces per indentation level of the input.
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=16))]
+        indent: u32,
+    },
 }
 
 /// Parses `FIELD=MAX` for `--truncate`.

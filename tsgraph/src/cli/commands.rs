@@ -1,16 +1,20 @@
 //! One function per command: parse nothing, print results, return the exit code.
 
 use std::io::{self, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::{
-    Direction, Format, IndexOptions, IndexSummary, NeighborOptions, PathOptions, Project,
-    QueryRequest, SymbolArg, TraversalOptions,
+    Direction, Error, Format, IndexOptions, IndexSummary, NeighborOptions, PathOptions, Project,
+    QueryRequest, SearchOptions, SymbolArg, TraversalOptions, discover_root,
 };
 use anyhow::Context;
 use tsgraph_encoders::toon;
+use tsgraph_engine::NodeKind;
 
-use super::args::{Cli, Command, DelimiterArg, DirectionArg, FormatArg, SymbolArgs, TraversalArgs};
+use super::args::{
+    Cli, Command, DelimiterArg, DirectionArg, FormatArg, KindArg, OutputArgs, StoreArgs,
+    SymbolArgs, TraversalArgs,
+};
 
 pub(super) fn dispatch(
     cli: &Cli,
@@ -24,21 +28,28 @@ pub(super) fn dispatch(
             rebuild,
             max_file_size,
             verbose,
+            store,
         } => {
-            let root = dir.as_deref().unwrap_or(&cli.project);
-            let db = cli.db.as_deref();
+            let root = match dir {
+                Some(dir) => dir.clone(),
+                None => project_root(cli)?,
+            };
             let options = IndexOptions {
                 max_file_size: *max_file_size,
                 ..IndexOptions::default()
             };
+            let db = store.db.as_deref();
+            if !store_exists(&root, db) && !tsgraph_indexer::has_sources(&root, &options) {
+                return Err(Error::NoSources { root }.into());
+            }
             if *rebuild {
-                let (project, summary) = Project::rebuild(root, db, &options)?;
+                let (project, summary) = Project::rebuild(&root, db, &options)?;
                 write_summary(out, &summary, project.store().path())?;
                 if *verbose {
                     write_details(out, &summary)?;
                 }
             } else {
-                let project = Project::open(root, db)?;
+                let project = Project::open(&root, db)?;
                 let sync = project.sync(&options)?;
                 match &sync.full {
                     Some(summary) => {
@@ -51,61 +62,78 @@ pub(super) fn dispatch(
                 }
             }
         }
-        Command::Callers { symbol, limits } => {
-            query(
-                cli,
-                out,
-                stderr,
-                QueryRequest::Callers {
-                    symbol: symbol_arg(symbol),
-                    options: traversal(limits),
-                },
-            )?;
-        }
-        Command::Callees { symbol, limits } => {
-            query(
-                cli,
-                out,
-                stderr,
-                QueryRequest::Callees {
-                    symbol: symbol_arg(symbol),
-                    options: traversal(limits),
-                },
-            )?;
-        }
-        Command::Impact { symbol, limits } => {
-            query(
-                cli,
-                out,
-                stderr,
-                QueryRequest::Impact {
-                    symbol: symbol_arg(symbol),
-                    options: traversal(limits),
-                },
-            )?;
-        }
+        Command::Callers {
+            symbol,
+            limits,
+            output,
+        } => query(
+            cli,
+            out,
+            stderr,
+            output,
+            QueryRequest::Callers {
+                symbol: symbol_arg(symbol),
+                options: traversal(limits),
+            },
+        )?,
+        Command::Callees {
+            symbol,
+            limits,
+            output,
+        } => query(
+            cli,
+            out,
+            stderr,
+            output,
+            QueryRequest::Callees {
+                symbol: symbol_arg(symbol),
+                options: traversal(limits),
+            },
+        )?,
+        Command::Impact {
+            symbol,
+            limits,
+            output,
+        } => query(
+            cli,
+            out,
+            stderr,
+            output,
+            QueryRequest::Impact {
+                symbol: symbol_arg(symbol),
+                options: traversal(limits),
+            },
+        )?,
         Command::Path {
             from,
             to,
             from_file,
             to_file,
             max_depth,
+            max_nodes,
+            k,
+            edge_kinds,
+            output,
         } => {
             let request = QueryRequest::Path {
                 from: SymbolArg::in_file(from.clone(), from_file.clone()),
                 to: SymbolArg::in_file(to.clone(), to_file.clone()),
                 options: PathOptions {
                     max_depth: *max_depth,
-                    ..PathOptions::default()
+                    max_nodes: *max_nodes as usize,
+                    k: *k as usize,
+                    edge_kinds: *edge_kinds,
                 },
             };
-            query(cli, out, stderr, request)?;
+            query(cli, out, stderr, output, request)?;
         }
         Command::Neighbors {
             symbol,
             distance,
             direction,
             max_nodes,
+            edge_kinds,
+            output,
         } => {
             let direction = match direction {
                 DirectionArg::In => Direction::In,
@@ -115,20 +143,53 @@ pub(super) fn dispatch(
             let options = NeighborOptions {
                 distance: *distance,
                 direction,
-                max_nodes: *max_nodes,
+                max_nodes: *max_nodes as usize,
+                edge_kinds: *edge_kinds,
             };
             query(
                 cli,
                 out,
                 stderr,
+                output,
                 QueryRequest::Neighbors {
                     symbol: symbol_arg(symbol),
                     options,
                 },
             )?;
         }
-        Command::Export => {
-            let project = open_indexed(cli, stderr)?;
+        Command::Search {
+            pattern,
+            kind,
+            file,
+            module,
+            package,
+            exported,
+            offset,
+            limit,
+            output,
+        } => {
+            let options = SearchOptions {
+                kinds: kind.iter().map(|k| node_kind(*k)).collect(),
+                file: file.clone(),
+                module: module.clone(),
+                package: package.clone(),
+                exported: exported.then_some(true),
+                offset: *offset as usize,
+                limit: *limit as usize,
+                ..SearchOptions::default()
+            };
+            let request = QueryRequest::Search {
+                pattern: pattern.clone(),
+                options,
+            };
+            query(cli, out, stderr, output, request)?;
+        }
+        Command::FileSymbols { file, output } => {
+            let request = QueryRequest::FileSymbols { file: file.clone() };
+            query(cli, out, stderr, output, request)?;
+        }
+        Command::Export { store } => {
+            let project = open_indexed(cli, store, stderr)?;
             project.export(out)?;
         }
         Command::Encode {
@@ -147,9 +208,47 @@ pub(super) fn dispatch(
             });
             encode(stdin, out, stderr, options, records.as_ref())?;
         }
-        Command::Decode => decode(stdin, out)?,
+        Command::Decode { indent } => decode(stdin, out, *indent)?,
     }
     Ok(())
+}
+
+/// The format a command answers in, for errors written as JSON.
+pub(super) fn format_of(command: &Command) -> Option<Format> {
+    let output = match command {
+        Command::Callers { output, .. }
+        | Command::Callees { output, .. }
+        | Command::Impact { output, .. }
+        | Command::Path { output, .. }
+        | Command::Neighbors { output, .. }
+        | Command::Search { output, .. }
+        | Command::FileSymbols { output, .. } => output,
+        _ => return None,
+    };
+    Some(format(output.format))
+}
+
+fn format(arg: FormatArg) -> Format {
+    match arg {
+        FormatArg::Toon => Format::Toon,
+        FormatArg::Text => Format::Text,
+        FormatArg::Json => Format::Json,
+        FormatArg::Mermaid => Format::Mermaid,
+    }
+}
+
+fn node_kind(kind: KindArg) -> NodeKind {
+    match kind {
+        KindArg::File => NodeKind::File,
+        KindArg::Function => NodeKind::Function,
+        KindArg::Class => NodeKind::Class,
+        KindArg::Method => NodeKind::Method,
+        KindArg::Interface => NodeKind::Interface,
+        KindArg::TypeAlias => NodeKind::TypeAlias,
+        KindArg::Variable => NodeKind::Variable,
+        KindArg::Property => NodeKind::Property,
+        KindArg::Enum => NodeKind::Enum,
+    }
 }
 
 fn symbol_arg(args: &SymbolArgs) -> SymbolArg {
@@ -159,40 +258,69 @@ fn symbol_arg(args: &SymbolArgs) -> SymbolArg {
 fn traversal(args: &TraversalArgs) -> TraversalOptions {
     TraversalOptions {
         max_depth: args.max_depth,
-        max_nodes: args.max_nodes,
+        max_nodes: args.max_nodes as usize,
+        edge_kinds: args.edge_kinds,
     }
 }
 
-/// Opens the project's store, indexing the project first when it has never been indexed.
+/// The project root: `--project`, or the nearest folder at or above the current one with a
+/// project marker.
+fn project_root(cli: &Cli) -> anyhow::Result<PathBuf> {
+    match &cli.project {
+        Some(root) => Ok(root.clone()),
+        None => {
+            let cwd = std::env::current_dir().context("reading the current folder")?;
+            Ok(discover_root(&cwd)?)
+        }
+    }
+}
+
+fn store_exists(root: &Path, db: Option<&Path>) -> bool {
+    match db {
+        Some(db) => db.exists(),
+        None => root.join(crate::STORE_DIR).join(crate::STORE_FILE).exists(),
+    }
+}
+
 /// Opens the project's store read-only, indexing the project first (as a writer) when it
-/// has never been indexed.
-fn open_indexed(cli: &Cli, stderr: &mut dyn Write) -> anyhow::Result<Project> {
-    match Project::open_read_only(&cli.project, cli.db.as_deref()) {
+/// has never been indexed. A folder without sources and without a store is an error, and no
+/// store is created.
+fn open_indexed(cli: &Cli, store: &StoreArgs, stderr: &mut dyn Write) -> anyhow::Result<Project> {
+    let root = project_root(cli)?;
+    let db = store.db.as_deref();
+    if !root.is_dir() {
+        return Err(Error::Io {
+            path: root,
+            source: io::Error::new(io::ErrorKind::NotFound, "no such folder"),
+        }
+        .into());
+    }
+    if !store_exists(&root, db) && !tsgraph_indexer::has_sources(&root, &IndexOptions::default()) {
+        return Err(Error::NoSources { root }.into());
+    }
+    match Project::open_read_only(&root, db) {
         Err(crate::Error::NotIndexed { .. }) => {}
         other => return Ok(other?),
     }
     {
-        let writer = Project::open(&cli.project, cli.db.as_deref())?;
+        let writer = Project::open(&root, db)?;
         if !writer.is_indexed()? {
             let summary = writer.index(&IndexOptions::default())?;
             write_summary(stderr, &summary, writer.store().path())?;
         }
     }
-    Ok(Project::open_read_only(&cli.project, cli.db.as_deref())?)
+    Ok(Project::open_read_only(&root, db)?)
 }
 
 fn query(
     cli: &Cli,
     out: &mut dyn Write,
     stderr: &mut dyn Write,
+    output: &OutputArgs,
     request: QueryRequest,
 ) -> anyhow::Result<()> {
-    let project = open_indexed(cli, stderr)?;
-    let format = match cli.format {
-        FormatArg::Toon => Format::Toon,
-        FormatArg::Json => Format::Json,
-    };
-    project.query(&request, format, out)?;
+    let project = open_indexed(cli, &output.store, stderr)?;
+    project.query_with(&request, format(output.format), output.snippets, out)?;
     Ok(())
 }
 
@@ -260,8 +388,19 @@ fn write_summary(out: &mut dyn Write, summary: &IndexSummary, store: &Path) -> i
     for (path, size) in &summary.skipped_too_large {
         writeln!(out, "skipped: {path} ({size} bytes, over the size limit)")?;
     }
-    for warning in &summary.warnings {
-        writeln!(out, "warning: {warning}")?;
+    // One line per problem: a warning that repeats a skipped file is not written again.
+    let skipped = |warning: &str| {
+        summary
+            .skipped_too_large
+            .iter()
+            .any(|(path, _)| warning.starts_with(&format!("{path}: skipped")))
+    };
+    let mut written: Vec<&str> = Vec::new();
+    for warning in summary.warnings.iter().filter(|w| !skipped(w)) {
+        if !written.contains(&warning.as_str()) {
+            writeln!(out, "warning: {warning}")?;
+            written.push(warning);
+        }
     }
     writeln!(out, "store: {}", store.display())
 }
@@ -339,9 +478,14 @@ fn encode(
     Ok(())
 }
 
-fn decode(stdin: &mut dyn Read, out: &mut dyn Write) -> anyhow::Result<()> {
+fn decode(stdin: &mut dyn Read, out: &mut dyn Write, indent: u32) -> anyhow::Result<()> {
     let text = read_stdin(stdin)?;
-    let value = toon::to_value(&text).map_err(|err| anyhow::anyhow!("standard input: {err}"))?;
+    let options = toon::decode::DecodeOptions {
+        indent: indent as usize,
+        ..Default::default()
+    };
+    let value = toon::decode::to_value_with(&text, &options)
+        .map_err(|err| anyhow::anyhow!("standard input: {err}"))?;
     let json = serde_json::to_string_pretty(&value)?;
     out.write_all(json.as_bytes())?;
     out.write_all(b"\n")?;

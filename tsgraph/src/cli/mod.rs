@@ -13,8 +13,11 @@ use args::Cli;
 
 /// Exit code of a failed command.
 pub const EXIT_ERROR: u8 = 1;
-/// Exit code when the symbol asked for is ambiguous or unknown.
+/// Exit code when the symbol (or file) asked for is ambiguous or unknown.
 pub const EXIT_SYMBOL: u8 = 2;
+/// Exit code of a usage error: an unknown command or option, a missing or invalid argument
+/// (BSD's `EX_USAGE`).
+pub const EXIT_USAGE: u8 = 64;
 
 /// The standard streams a command reads and writes.
 pub struct Streams<'a> {
@@ -31,7 +34,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>, streams: &mut Streams<'_>) 
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(err) => {
-            let code = if err.use_stderr() { 2 } else { 0 };
+            let code = if err.use_stderr() { EXIT_USAGE } else { 0 };
             let rendered = err.render().to_string();
             let target: &mut dyn Write = if err.use_stderr() {
                 &mut *streams.stderr
@@ -42,6 +45,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>, streams: &mut Streams<'_>) 
             return code;
         }
     };
+    let json_errors = commands::format_of(&cli.command) == Some(crate::Format::Json);
     let mut out = io::BufWriter::new(&mut *streams.stdout);
     let result = commands::dispatch(&cli, &mut out, &mut *streams.stdin, &mut *streams.stderr)
         .and_then(|()| {
@@ -59,6 +63,16 @@ pub fn run(args: impl IntoIterator<Item = OsString>, streams: &mut Streams<'_>) 
                 _ => EXIT_ERROR,
             };
             let _ = writeln!(streams.stderr, "tsgraph: {err:#}");
+            if json_errors {
+                // The same error, for a program reading stdout.
+                let json = match err.downcast_ref::<crate::Error>() {
+                    Some(e) => e.to_json(),
+                    None => {
+                        serde_json::json!({"error": {"code": "error", "message": format!("{err:#}")}})
+                    }
+                };
+                let _ = writeln!(streams.stdout, "{json}");
+            }
             code
         }
     }

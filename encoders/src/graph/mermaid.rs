@@ -1,0 +1,206 @@
+//! The Mermaid encoder: a `flowchart` of a path, of neighbors, and of the trees of callers,
+//! callees and impact (each result drawn from the node it was reached through), with the
+//! queried node marked.
+//!
+//! Node ids are `n` followed by the node ID with every byte outside `[A-Za-z0-9]` written
+//! as `_` and two hex digits — unique, stable and safe (no keyword, no `o`/`x` edge
+//! ambiguity). Labels are quoted, with `"`, `#`, `&`, `<` and `>` written as Mermaid entity
+//! codes.
+
+use std::fmt::Write as _;
+use std::io::{self, Write};
+
+use tsgraph_query::engine::{EdgeKind, NodeView};
+use tsgraph_query::{
+    EdgeInfo, Group, GroupLevel, Header, NodeInfo, QueryKind, ResultSink, Summary,
+};
+
+use super::node_fields::lines_cell;
+
+/// Writes results as a Mermaid flowchart.
+pub struct MermaidSink<W: Write> {
+    out: W,
+    kind: QueryKind,
+    id: String,
+    other: String,
+    label: String,
+    lines: String,
+}
+
+impl<W: Write> MermaidSink<W> {
+    /// A sink writing into `out`.
+    pub fn new(out: W) -> MermaidSink<W> {
+        MermaidSink {
+            out,
+            kind: QueryKind::Callers,
+            id: String::new(),
+            other: String::new(),
+            label: String::new(),
+            lines: String::new(),
+        }
+    }
+
+    /// The writer back.
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
+    fn declare(&mut self, node: &NodeView<'_>, class: Option<&str>) -> io::Result<()> {
+        node_id(node.id(), &mut self.id);
+        lines_cell(node, &mut self.lines);
+        self.label.clear();
+        let symbol = if node.symbol().is_empty() {
+            node.id()
+        } else {
+            node.symbol()
+        };
+        escape(symbol, &mut self.label);
+        self.label.push_str("<br/>");
+        escape(node.kind().as_str(), &mut self.label);
+        self.label.push_str(" · ");
+        escape(node.file(), &mut self.label);
+        self.label.push(':');
+        self.label.push_str(&self.lines);
+        write!(self.out, "  {}[\"{}\"]", self.id, self.label)?;
+        if let Some(class) = class {
+            write!(self.out, ":::{class}")?;
+        }
+        writeln!(self.out)
+    }
+
+    fn arrow(
+        &mut self,
+        from: &str,
+        to: &str,
+        kind: EdgeKind,
+        count: u32,
+        dotted: bool,
+    ) -> io::Result<()> {
+        node_id(from, &mut self.id);
+        node_id(to, &mut self.other);
+        let arrow = if dotted { "-.->" } else { "-->" };
+        if count > 1 {
+            writeln!(
+                self.out,
+                "  {} {arrow}|\"{kind} ×{count}\"| {}",
+                self.id, self.other
+            )
+        } else {
+            writeln!(self.out, "  {} {arrow}|{kind}| {}", self.id, self.other)
+        }
+    }
+}
+
+/// The Mermaid id of a node ID (see the module docs).
+fn node_id(id: &str, out: &mut String) {
+    out.clear();
+    out.push('n');
+    for byte in id.bytes() {
+        if byte.is_ascii_alphanumeric() {
+            out.push(char::from(byte));
+        } else {
+            // Writing into a String cannot fail.
+            let _ = write!(out, "_{byte:02x}");
+        }
+    }
+}
+
+/// Label text with the characters Mermaid would misread written as entity codes.
+fn escape(text: &str, out: &mut String) {
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("#quot;"),
+            '#' => out.push_str("#35;"),
+            '&' => out.push_str("#amp;"),
+            '<' => out.push_str("#lt;"),
+            '>' => out.push_str("#gt;"),
+            '\n' | '\r' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+}
+
+impl<W: Write> ResultSink for MermaidSink<W> {
+    fn begin(&mut self, header: &Header<'_>) -> io::Result<()> {
+        self.kind = header.kind;
+        writeln!(self.out, "flowchart LR")?;
+        writeln!(
+            self.out,
+            "  classDef queried fill:#ff9,stroke:#333,stroke-width:3px"
+        )?;
+        if let Some(root) = &header.root {
+            self.declare(root, Some("queried"))?;
+        }
+        if let Some(target) = &header.target {
+            self.declare(target, Some("queried"))?;
+        }
+        Ok(())
+    }
+
+    fn group(&mut self, group: &Group<'_>) -> io::Result<bool> {
+        if let (GroupLevel::Section, Some(target)) = (group.level, &group.node) {
+            self.declare(target, None)?;
+            if self.kind != QueryKind::Path {
+                // A method of the queried class.
+                node_id(target.id(), &mut self.id);
+                writeln!(self.out, "  {}:::queried", self.id)?;
+            }
+        }
+        Ok(true)
+    }
+
+    fn node(&mut self, node: &NodeView<'_>, info: &NodeInfo<'_>) -> io::Result<bool> {
+        self.declare(node, None)?;
+        if let Some(via) = info.via {
+            if self.kind != QueryKind::Neighbors {
+                // Drawn in the stored direction: a caller calls, a dependent depends.
+                let (from, to) = if via.from_node {
+                    (node.id(), via.id)
+                } else {
+                    (via.id, node.id())
+                };
+                let count = via.edge.map_or(0, |e| e.count());
+                self.arrow(from, to, via.kind, count, false)?;
+            }
+        } else if let Some(parent) = info.parent {
+            self.arrow(parent, node.id(), EdgeKind::Contains, 0, true)?;
+        }
+        Ok(true)
+    }
+
+    fn edge(&mut self, edge: &EdgeInfo<'_>) -> io::Result<bool> {
+        self.arrow(
+            edge.source,
+            edge.target,
+            edge.kind,
+            edge.count,
+            edge.reversed,
+        )?;
+        Ok(true)
+    }
+
+    fn finish(&mut self, summary: &Summary) -> io::Result<()> {
+        if summary.truncated {
+            writeln!(self.out, "  %% truncated at {} nodes", summary.limit)?;
+        }
+        self.out.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_injective_and_safe() {
+        let mut a = String::new();
+        let mut b = String::new();
+        node_id("src/a.ts:A.b", &mut a);
+        node_id("src/a_ts:A.b", &mut b);
+        assert_ne!(a, b);
+        assert!(a.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_'));
+        let mut label = String::new();
+        escape("Map<string, \"x\"> & #", &mut label);
+        assert_eq!(label, "Map#lt;string, #quot;x#quot;#gt; #amp; #35;");
+    }
+}

@@ -1,0 +1,421 @@
+//! The hierarchical text encoder: results grouped by file, then kind, with counts; every
+//! result with the `offset`/`limit` an agent passes to its Read tool; optional source lines
+//! per result; a summary line; transitive results with the chain they were reached through.
+//!
+//! ```text
+//! callers of src/utils.ts:formatDate [15-20] Function export (date: Date): string
+//!   offset: 15, limit: 6
+//! 3 callers: 2 direct, 1 transitive, in 3 files and 1 package
+//!
+//! src/controller.ts (1 caller):
+//!   functions[1]:
+//!     handleOrder [8-14] export async (req: Request): Promise<Order>
+//!       offset: 8, limit: 7
+//!       through: src/orderService.ts:createOrder
+//! ```
+
+use std::io::{self, Write};
+
+use tsgraph_query::engine::{EdgeKind, NodeView};
+use tsgraph_query::{
+    EdgeInfo, Group, GroupLevel, Grouping, Header, NodeInfo, QueryKind, ResultSink, Summary,
+};
+
+use super::node_fields::{line_count, lines_cell, plural, short_id, signature};
+
+/// Where `--snippets` reads source lines from: the facade implements it over the project's
+/// files, confined to the project root.
+pub trait SnippetSource {
+    /// Appends up to `count` lines of `file` (relative to the project root) starting at the
+    /// 1-based line `first` to `out`.
+    fn lines(&self, file: &str, first: u32, count: u32, out: &mut Vec<String>) -> io::Result<()>;
+}
+
+/// Writes results as indented text.
+pub struct TextSink<'s, W: Write> {
+    out: W,
+    kind: QueryKind,
+    /// The file group being written (IDs inside it are written without the file).
+    file: Option<String>,
+    /// Indentation of nodes: below the file and kind headers, or the nesting of file symbols.
+    indent: usize,
+    snippets: u32,
+    source: Option<&'s dyn SnippetSource>,
+    lines: String,
+    sig: String,
+    scratch: Vec<String>,
+    wrote_edge_header: bool,
+    edges_total: usize,
+}
+
+impl<W: Write> TextSink<'static, W> {
+    /// A sink writing into `out`, without source lines.
+    pub fn new(out: W) -> TextSink<'static, W> {
+        TextSink {
+            out,
+            kind: QueryKind::Callers,
+            file: None,
+            indent: 0,
+            snippets: 0,
+            source: None,
+            lines: String::new(),
+            sig: String::new(),
+            scratch: Vec::new(),
+            wrote_edge_header: false,
+            edges_total: 0,
+        }
+    }
+}
+
+impl<'s, W: Write> TextSink<'s, W> {
+    /// Adds `count` source lines per result (at each call site for callers and callees,
+    /// else from the symbol's first line), read from `source`.
+    pub fn with_snippets(self, count: u32, source: &'s dyn SnippetSource) -> TextSink<'s, W> {
+        TextSink {
+            snippets: count,
+            source: Some(source),
+            out: self.out,
+            kind: self.kind,
+            file: self.file,
+            indent: self.indent,
+            lines: self.lines,
+            sig: self.sig,
+            scratch: self.scratch,
+            wrote_edge_header: self.wrote_edge_header,
+            edges_total: self.edges_total,
+        }
+    }
+
+    /// The writer back.
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
+    fn noun(&self, count: usize) -> &'static str {
+        let (one, many) = match self.kind {
+            QueryKind::Callers => ("caller", "callers"),
+            QueryKind::Callees => ("callee", "callees"),
+            QueryKind::Impact => ("dependent", "dependents"),
+            QueryKind::Neighbors => ("neighbor", "neighbors"),
+            QueryKind::Search => ("match", "matches"),
+            QueryKind::FileSymbols => ("symbol", "symbols"),
+            QueryKind::Path | QueryKind::Export => ("node", "nodes"),
+        };
+        if count == 1 { one } else { many }
+    }
+
+    /// `name [a-b] Kind modifiers (params): type`, without indentation or newline.
+    fn describe(&mut self, node: &NodeView<'_>, id: &str, with_kind: bool) -> io::Result<()> {
+        lines_cell(node, &mut self.lines);
+        signature(node, &mut self.sig);
+        write!(self.out, "{id} [{}]", self.lines)?;
+        if with_kind {
+            write!(self.out, " {}", node.kind())?;
+        }
+        if node.exported() {
+            self.out.write_all(b" export")?;
+        }
+        if !self.sig.is_empty() {
+            write!(self.out, " {}", self.sig)?;
+        }
+        Ok(())
+    }
+
+    fn pad(&mut self, extra: usize) -> io::Result<()> {
+        write!(self.out, "{:width$}", "", width = self.indent + extra)
+    }
+
+    fn snippet(&mut self, file: &str, first: u32, label: &str) -> io::Result<()> {
+        let Some(source) = self.source else {
+            return Ok(());
+        };
+        self.scratch.clear();
+        let mut lines = std::mem::take(&mut self.scratch);
+        let read = source.lines(file, first, self.snippets, &mut lines);
+        self.pad(2)?;
+        match read {
+            Ok(()) => {
+                writeln!(self.out, "{label}:")?;
+                for line in &lines {
+                    self.pad(4)?;
+                    writeln!(self.out, "{line}")?;
+                }
+            }
+            Err(err) => writeln!(self.out, "{label}: (source unavailable: {err})")?,
+        }
+        self.scratch = lines;
+        Ok(())
+    }
+}
+
+/// `1 file`, `3 files`.
+fn counted(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}
+
+/// ` (1 call)`, ` (3 calls)`, nothing for 0.
+fn write_calls(out: &mut impl Write, count: u32) -> io::Result<()> {
+    match count {
+        0 => Ok(()),
+        1 => out.write_all(b" (1 call)"),
+        n => write!(out, " ({n} calls)"),
+    }
+}
+
+impl<W: Write> ResultSink for TextSink<'_, W> {
+    fn grouping(&self, kind: QueryKind) -> Grouping {
+        match kind {
+            QueryKind::Search | QueryKind::FileSymbols | QueryKind::Export => Grouping::None,
+            _ => Grouping::FileKind,
+        }
+    }
+
+    fn begin(&mut self, header: &Header<'_>) -> io::Result<()> {
+        self.kind = header.kind;
+        self.file = None;
+        self.indent = 0;
+        self.wrote_edge_header = false;
+        self.edges_total =
+            header.edges - header.edges_by_kind[usize::from(EdgeKind::Contains.as_u8())];
+        match header.kind {
+            QueryKind::Callers | QueryKind::Callees | QueryKind::Impact | QueryKind::Neighbors => {
+                let verb = match header.kind {
+                    QueryKind::Callers => "callers of",
+                    QueryKind::Callees => "callees of",
+                    QueryKind::Impact => "impact of",
+                    _ => "neighbors of",
+                };
+                if let Some(root) = &header.root {
+                    write!(self.out, "{verb} ")?;
+                    self.describe(root, root.id(), true)?;
+                    writeln!(
+                        self.out,
+                        "\n  offset: {}, limit: {}",
+                        root.start_line(),
+                        line_count(root)
+                    )?;
+                }
+                if header.kind == QueryKind::Neighbors {
+                    writeln!(
+                        self.out,
+                        "{} {} within {} hops ({}), {} edges",
+                        header.nodes,
+                        self.noun(header.nodes),
+                        header.depth,
+                        header.direction.as_str(),
+                        self.edges_total
+                    )?;
+                } else {
+                    let c = header.counts;
+                    writeln!(
+                        self.out,
+                        "{} {}: {} direct, {} transitive, in {} and {}",
+                        header.nodes,
+                        self.noun(header.nodes),
+                        c.direct,
+                        c.transitive,
+                        counted(c.files, "file"),
+                        counted(c.packages, "package")
+                    )?;
+                }
+            }
+            QueryKind::Path => {
+                if let (Some(from), Some(to)) = (&header.root, &header.target) {
+                    if header.nodes == 0 {
+                        writeln!(self.out, "no path from {} to {}", from.id(), to.id())?;
+                    } else {
+                        writeln!(self.out, "path from {} to {}:", from.id(), to.id())?;
+                    }
+                }
+            }
+            QueryKind::Search => {
+                let shown = header.nodes;
+                write!(
+                    self.out,
+                    "search {:?}: {} {}",
+                    header.subject.unwrap_or(""),
+                    header.total,
+                    self.noun(header.total)
+                )?;
+                if shown < header.total {
+                    write!(
+                        self.out,
+                        " (showing {}-{})",
+                        header.offset + 1,
+                        header.offset + shown
+                    )?;
+                }
+                writeln!(self.out)?;
+            }
+            QueryKind::FileSymbols => {
+                writeln!(
+                    self.out,
+                    "{} ({} {}):",
+                    header.subject.unwrap_or(""),
+                    header.nodes,
+                    self.noun(header.nodes)
+                )?;
+                self.file = header.subject.map(str::to_owned);
+                self.indent = 2;
+            }
+            QueryKind::Export => {}
+        }
+        Ok(())
+    }
+
+    fn group(&mut self, group: &Group<'_>) -> io::Result<bool> {
+        match group.level {
+            GroupLevel::Section => {
+                self.indent = 0;
+                writeln!(self.out)?;
+                match &group.node {
+                    Some(target) => {
+                        let id = target.id().to_owned();
+                        self.describe(target, &id, true)?;
+                        writeln!(self.out, " ({} {}):", group.nodes, self.noun(group.nodes))?;
+                    }
+                    None => writeln!(self.out, "path {} ({} hops):", group.index + 1, group.edges)?,
+                }
+                if self.kind == QueryKind::Path {
+                    self.indent = 2;
+                }
+            }
+            GroupLevel::File => {
+                writeln!(self.out)?;
+                writeln!(
+                    self.out,
+                    "{} ({} {}):",
+                    group.name,
+                    group.nodes,
+                    self.noun(group.nodes)
+                )?;
+                self.file = Some(group.name.to_owned());
+            }
+            GroupLevel::Kind => {
+                let name = group.kind.map_or("nodes", plural);
+                writeln!(self.out, "  {name}[{}]:", group.nodes)?;
+                self.indent = 4;
+            }
+            GroupLevel::Module | GroupLevel::Package => {
+                writeln!(self.out, "{}:", group.name)?;
+            }
+        }
+        Ok(true)
+    }
+
+    fn node(&mut self, node: &NodeView<'_>, info: &NodeInfo<'_>) -> io::Result<bool> {
+        let nested = if self.kind == QueryKind::FileSymbols {
+            2 * info.depth as usize
+        } else {
+            0
+        };
+        let id = match self.kind {
+            QueryKind::FileSymbols
+            | QueryKind::Callers
+            | QueryKind::Callees
+            | QueryKind::Impact
+            | QueryKind::Neighbors => short_id(node.id(), self.file.as_deref()).to_owned(),
+            _ => node.id().to_owned(),
+        };
+        let with_kind = matches!(
+            self.kind,
+            QueryKind::Path | QueryKind::Search | QueryKind::FileSymbols | QueryKind::Export
+        );
+        self.pad(nested)?;
+        if self.kind == QueryKind::Path {
+            write!(self.out, "{}. ", info.depth + 1)?;
+        }
+        self.describe(node, &id, with_kind)?;
+        if let Some(matched) = info.matched {
+            write!(self.out, " ({} match)", matched.as_str())?;
+        }
+        writeln!(self.out)?;
+        self.pad(nested + 2)?;
+        writeln!(
+            self.out,
+            "offset: {}, limit: {}",
+            node.start_line(),
+            line_count(node)
+        )?;
+        if let Some(via) = info.via {
+            if self.kind == QueryKind::Impact || self.kind == QueryKind::Neighbors {
+                self.pad(2)?;
+                writeln!(
+                    self.out,
+                    "relationship: {} ({})",
+                    via.kind,
+                    if info.depth > 1 {
+                        "transitive"
+                    } else {
+                        "direct"
+                    }
+                )?;
+            }
+            if !info.chain.is_empty() {
+                self.pad(2)?;
+                writeln!(self.out, "through: {}", info.chain.join(" → "))?;
+            }
+        }
+        if self.snippets > 0 {
+            let sites: Vec<u32> = info
+                .via
+                .and_then(|v| v.edge)
+                .filter(|_| info.via.is_some_and(|v| v.from_node))
+                .map(|e| e.sites().collect())
+                .unwrap_or_default();
+            if sites.is_empty() {
+                self.snippet(node.file(), node.start_line(), "source")?;
+            } else {
+                for line in sites {
+                    let label = format!("call at line {line}");
+                    self.snippet(node.file(), line, &label)?;
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    fn edge(&mut self, edge: &EdgeInfo<'_>) -> io::Result<bool> {
+        if self.kind == QueryKind::Path {
+            let (from, to) = if edge.reversed {
+                (edge.target, edge.source)
+            } else {
+                (edge.source, edge.target)
+            };
+            self.pad(0)?;
+            write!(self.out, "{from} --{}", edge.kind)?;
+            write_calls(&mut self.out, edge.count)?;
+            if edge.reversed {
+                self.out.write_all(b", implemented by")?;
+            }
+            writeln!(self.out, "--> {to}")?;
+            return Ok(true);
+        }
+        if edge.kind == EdgeKind::Contains {
+            return Ok(true);
+        }
+        if !self.wrote_edge_header {
+            self.wrote_edge_header = true;
+            writeln!(self.out, "\nedges[{}]:", self.edges_total)?;
+        }
+        write!(self.out, "  {} --{}", edge.source, edge.kind)?;
+        write_calls(&mut self.out, edge.count)?;
+        writeln!(self.out, "--> {}", edge.target)?;
+        Ok(true)
+    }
+
+    fn finish(&mut self, summary: &Summary) -> io::Result<()> {
+        if summary.truncated {
+            writeln!(
+                self.out,
+                "\ntruncated: more results exist past the limit of {}",
+                summary.limit
+            )?;
+        }
+        self.out.flush()
+    }
+}

@@ -1,0 +1,312 @@
+//! Search: symbols whose name or dotted symbol path matches a pattern — exactly, by prefix,
+//! by glob (`*Service`, `get*User`) or as a subsequence (`usvsave` finds
+//! `UserService.save`), ignoring case — filtered, ranked and paged. Terms come from the
+//! store's search index (an FST), so only the terms the pattern's automaton accepts are
+//! visited.
+
+use globset::{Glob, GlobMatcher};
+use tsgraph_engine::fst::Automaton;
+use tsgraph_engine::fst::automaton::{Str, Subsequence};
+use tsgraph_engine::{NodeKind, Snapshot};
+
+use crate::Query;
+use crate::emit::{Edges, Item, Order, Section, emit};
+use crate::error::QueryError;
+use crate::sink::{Header, MatchKind, QueryKind, ResultSink, Summary};
+use crate::traverse::header;
+
+/// What to search for and how much of it to return.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Only nodes of these kinds (empty: every kind).
+    pub kinds: Vec<NodeKind>,
+    /// Only nodes in files matching this glob (`src/db/**`).
+    pub file: Option<String>,
+    /// Only nodes of this module.
+    pub module: Option<String>,
+    /// Only nodes of this package.
+    pub package: Option<String>,
+    /// Only exported (`Some(true)`) or unexported (`Some(false)`) nodes.
+    pub exported: Option<bool>,
+    /// Results skipped (paging).
+    pub offset: usize,
+    /// Results returned at most (default 50).
+    pub limit: usize,
+    /// Index terms examined at most (default 20 000); past it the result says it was
+    /// truncated (a one-letter fuzzy pattern matches nearly every term).
+    pub max_terms: usize,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            kinds: Vec::new(),
+            file: None,
+            module: None,
+            package: None,
+            exported: None,
+            offset: 0,
+            limit: 50,
+            max_terms: 20_000,
+        }
+    }
+}
+
+/// Why a search could not run.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SearchError {
+    /// The pattern is empty.
+    #[error("the search pattern is empty")]
+    EmptyPattern,
+    /// A glob pattern is too long for the matcher (63 bytes at most).
+    #[error("the glob pattern `{0}` is longer than 63 bytes")]
+    GlobTooLong(String),
+    /// The file filter is not a valid glob.
+    #[error("--file `{glob}`: {message}")]
+    FileGlob {
+        /// The glob given.
+        glob: String,
+        /// What is wrong with it.
+        message: String,
+    },
+}
+
+/// A glob over index terms: `*` any run of bytes, `?` one byte, anything else literally.
+/// The state is the set of pattern positions matched so far, one bit each.
+struct GlobAutomaton {
+    pattern: Vec<u8>,
+}
+
+impl GlobAutomaton {
+    fn closure(&self, mut state: u64) -> u64 {
+        for (i, byte) in self.pattern.iter().enumerate() {
+            if *byte == b'*' && state & (1 << i) != 0 {
+                state |= 1 << (i + 1);
+            }
+        }
+        state
+    }
+}
+
+impl Automaton for GlobAutomaton {
+    type State = u64;
+
+    fn start(&self) -> u64 {
+        self.closure(1)
+    }
+
+    fn is_match(&self, state: &u64) -> bool {
+        state & (1 << self.pattern.len()) != 0
+    }
+
+    fn can_match(&self, state: &u64) -> bool {
+        *state != 0
+    }
+
+    fn accept(&self, state: &u64, byte: u8) -> u64 {
+        let mut next = 0u64;
+        for (i, wanted) in self.pattern.iter().enumerate() {
+            if state & (1 << i) == 0 {
+                continue;
+            }
+            match *wanted {
+                b'*' => next |= 1 << i,
+                b'?' => next |= 1 << (i + 1),
+                literal if literal == byte => next |= 1 << (i + 1),
+                _ => {}
+            }
+        }
+        self.closure(next)
+    }
+}
+
+/// Whether `pattern` is a glob.
+fn is_glob(pattern: &str) -> bool {
+    pattern.contains(['*', '?'])
+}
+
+impl Query<'_> {
+    /// The symbols matching `pattern`, best first — exact before case-insensitive, prefix,
+    /// glob and fuzzy matches, exported before unexported, shorter names first — then one
+    /// page of them (`offset`, `limit`); the header says how many there are in all.
+    pub fn search(
+        &self,
+        pattern: &str,
+        options: &SearchOptions,
+        sink: &mut dyn ResultSink,
+    ) -> Result<Summary, QueryError> {
+        let snapshot = self.snapshot();
+        let (items, total, truncated) = matches(snapshot, pattern, options)?;
+        let header = Header {
+            subject: Some(pattern),
+            offset: options.offset,
+            limit: options.limit,
+            total,
+            ..header(QueryKind::Search, None)
+        };
+        let summary = Summary {
+            truncated,
+            limit: options.max_terms,
+            found: total > 0,
+            stopped: false,
+        };
+        let sections = [Section {
+            target: None,
+            items,
+            hops: Vec::new(),
+        }];
+        emit(
+            snapshot,
+            header,
+            &sections,
+            Order::Rank,
+            Edges::None,
+            summary,
+            sink,
+        )
+    }
+}
+
+/// The ranked page of matches, the total before paging and whether the term limit cut the
+/// search short.
+fn matches(
+    snapshot: &Snapshot,
+    pattern: &str,
+    options: &SearchOptions,
+) -> Result<(Vec<Item>, usize, bool), QueryError> {
+    let pattern = pattern.trim();
+    if pattern.is_empty() {
+        return Err(SearchError::EmptyPattern.into());
+    }
+    let file_glob: Option<GlobMatcher> = options
+        .file
+        .as_deref()
+        .map(|glob| {
+            Glob::new(glob)
+                .map(|g| g.compile_matcher())
+                .map_err(|err| SearchError::FileGlob {
+                    glob: glob.to_owned(),
+                    message: err.kind().to_string(),
+                })
+        })
+        .transpose()?;
+    let lower = pattern.to_lowercase();
+    let terms = snapshot.search_terms()?;
+    let (terms, truncated) = if is_glob(&lower) {
+        if lower.len() > 63 {
+            return Err(SearchError::GlobTooLong(pattern.to_owned()).into());
+        }
+        terms.matching(
+            GlobAutomaton {
+                pattern: lower.as_bytes().to_vec(),
+            },
+            options.max_terms,
+        )
+    } else {
+        // Prefix matches first, so that a cut-off fuzzy search still has every prefix.
+        let (mut found, prefix_cut) =
+            terms.matching(Str::new(&lower).starts_with(), options.max_terms);
+        let (fuzzy, fuzzy_cut) = terms.matching(Subsequence::new(&lower), options.max_terms);
+        for term in fuzzy {
+            if !term.starts_with(&lower) {
+                found.push(term);
+            }
+        }
+        (found, prefix_cut || fuzzy_cut)
+    };
+    let mut ranked: Vec<(MatchKind, bool, usize, Item)> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for term in &terms {
+        let term_kind = if is_glob(&lower) {
+            MatchKind::Glob
+        } else if *term == lower {
+            MatchKind::ExactIgnoringCase
+        } else if term.starts_with(&lower) {
+            MatchKind::Prefix
+        } else {
+            MatchKind::Fuzzy
+        };
+        for key in snapshot.term_keys(term)? {
+            if !seen.insert(key) {
+                continue;
+            }
+            let Some(guard) = snapshot.node(key)? else {
+                continue;
+            };
+            let view = guard.view()?;
+            let kept = (options.kinds.is_empty() || options.kinds.contains(&view.kind()))
+                && file_glob.as_ref().is_none_or(|g| g.is_match(view.file()))
+                && options.module.as_deref().is_none_or(|m| view.module() == m)
+                && options
+                    .package
+                    .as_deref()
+                    .is_none_or(|p| view.package() == p)
+                && options.exported.is_none_or(|e| view.exported() == e);
+            if !kept {
+                continue;
+            }
+            let exact = view.name() == pattern || view.symbol() == pattern;
+            let matched = if exact { MatchKind::Exact } else { term_kind };
+            ranked.push((
+                matched,
+                !view.exported(),
+                view.symbol().len(),
+                Item {
+                    matched: Some(matched),
+                    ..Item::plain(key)
+                },
+            ));
+        }
+    }
+    ranked.sort_by_key(|(matched, unexported, len, item)| (*matched, *unexported, *len, item.key));
+    let total = ranked.len();
+    let items = ranked
+        .into_iter()
+        .enumerate()
+        .skip(options.offset)
+        .take(options.limit)
+        .map(|(rank, (_, _, _, item))| Item {
+            rank: u32::try_from(rank).unwrap_or(u32::MAX),
+            ..item
+        })
+        .collect();
+    Ok((items, total, truncated))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tsgraph_engine::fst::{IntoStreamer, Set, Streamer};
+
+    fn glob(pattern: &str, terms: &[&str]) -> Vec<String> {
+        let set = Set::from_iter(terms.iter().copied()).expect("sorted terms");
+        let mut stream = set
+            .search(GlobAutomaton {
+                pattern: pattern.as_bytes().to_vec(),
+            })
+            .into_stream();
+        let mut out = Vec::new();
+        while let Some(term) = stream.next() {
+            out.push(String::from_utf8_lossy(term).into_owned());
+        }
+        out
+    }
+
+    #[test]
+    fn globs_match_whole_terms() {
+        let terms = [
+            "getuser",
+            "getuserbyid",
+            "save",
+            "userservice",
+            "userservice.save",
+        ];
+        assert_eq!(glob("*service", &terms), ["userservice"]);
+        assert_eq!(glob("get*user", &terms), ["getuser"]);
+        assert_eq!(glob("get*", &terms), ["getuser", "getuserbyid"]);
+        assert_eq!(glob("s?ve", &terms), ["save"]);
+        assert_eq!(glob("*.save", &terms), ["userservice.save"]);
+        assert!(glob("x*", &terms).is_empty());
+    }
+}

@@ -1,0 +1,335 @@
+//! Every tool in every format on the seeds' fixture projects (golden files under
+//! `tests/golden/seed-*`): seed 000's path through an interface method, seed 001's
+//! neighbors, seed 002's file symbols and search, seed 003's callers — and the class,
+//! dispatch, paging and truncation cases around them.
+
+use tsgraph::{
+    Direction, EdgeKinds, Format, NeighborOptions, PathOptions, Project, QueryRequest,
+    SearchOptions, SymbolArg, TraversalOptions,
+};
+use tsgraph_engine::{EdgeKind, NodeKind};
+use tsgraph_tests::facts::{from_json, from_toon};
+use tsgraph_tests::{check_golden, extension, fixture};
+
+fn indexed(name: &str) -> (tempfile::TempDir, Project) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let project = Project::open(fixture(name), Some(&dir.path().join("graph.redb"))).expect("open");
+    project.index(&Default::default()).expect("index");
+    (dir, project)
+}
+
+/// The query name a request's outputs carry.
+fn query_name(request: &QueryRequest) -> &'static str {
+    match request {
+        QueryRequest::Callers { .. } => "callers",
+        QueryRequest::Callees { .. } => "callees",
+        QueryRequest::Impact { .. } => "impact",
+        QueryRequest::Path { .. } => "path",
+        QueryRequest::Neighbors { .. } => "neighbors",
+        QueryRequest::Search { .. } => "search",
+        QueryRequest::FileSymbols { .. } => "file-symbols",
+    }
+}
+
+/// Runs `request` in every format and compares each output with its golden file; the facts
+/// rebuilt from the TOON output must be those of the JSON output (TOON loses nothing).
+fn golden(project: &Project, fixture: &str, name: &str, request: &QueryRequest) {
+    let mut toon = String::new();
+    let mut json = String::new();
+    for format in Format::ALL {
+        let mut out = Vec::new();
+        project.query(request, format, &mut out).expect("query");
+        let text = String::from_utf8(out).expect("UTF-8");
+        check_golden(&format!("{fixture}/{name}.{}", extension(format)), &text);
+        match format {
+            Format::Json => json = text,
+            Format::Toon => toon = text,
+            _ => {}
+        }
+    }
+    let query = query_name(request);
+    let from_toon = from_toon(&toon, query).expect("facts from TOON");
+    let from_json = from_json(&json).expect("facts from JSON");
+    assert_eq!(
+        from_toon, from_json,
+        "{fixture}/{name}: TOON and JSON carry different facts"
+    );
+}
+
+#[test]
+fn seed_000_path_through_the_interface_method() {
+    let (_dir, project) = indexed("seed-000");
+    let path = QueryRequest::Path {
+        from: SymbolArg::new("indexProject"),
+        to: SymbolArg::new("SqliteWriter.addNodes"),
+        options: PathOptions::default(),
+    };
+    golden(&project, "seed-000", "path", &path);
+    let mut out = Vec::new();
+    project.query(&path, Format::Json, &mut out).expect("query");
+    let value: serde_json::Value = serde_json::from_slice(&out).expect("JSON");
+    let nodes: Vec<&str> = value["paths"][0]["nodes"]
+        .as_array()
+        .expect("nodes")
+        .iter()
+        .map(|n| n["id"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        nodes,
+        [
+            "src/ingestion/Ingestion.ts:indexProject",
+            "src/ingestion/Extractor.ts:extractFromProject",
+            "src/db/DbWriter.ts:DbWriter.addNodes",
+            "src/db/sqlite/SqliteWriter.ts:SqliteWriter.addNodes"
+        ],
+        "the dispatch edge must not shortcut the interface member"
+    );
+    let kinds: Vec<&str> = value["paths"][0]["edges"]
+        .as_array()
+        .expect("edges")
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(kinds, ["CALLS", "CALLS", "IMPLEMENTS"]);
+    golden(
+        &project,
+        "seed-000",
+        "path-k3",
+        &QueryRequest::Path {
+            from: SymbolArg::new("indexProject"),
+            to: SymbolArg::new("SqliteWriter.close"),
+            options: PathOptions {
+                k: 3,
+                ..PathOptions::default()
+            },
+        },
+    );
+    // Callers of the implementation include the caller through the interface (dispatch).
+    golden(
+        &project,
+        "seed-000",
+        "callers-SqliteWriter.addNodes",
+        &QueryRequest::Callers {
+            symbol: SymbolArg::new("SqliteWriter.addNodes"),
+            options: TraversalOptions::default(),
+        },
+    );
+    // A class answers for its methods, one section each.
+    golden(
+        &project,
+        "seed-000",
+        "callees-SqliteWriter",
+        &QueryRequest::Callees {
+            symbol: SymbolArg::new("SqliteWriter"),
+            options: TraversalOptions {
+                max_depth: 1,
+                ..TraversalOptions::default()
+            },
+        },
+    );
+    golden(
+        &project,
+        "seed-000",
+        "impact-DbWriter",
+        &QueryRequest::Impact {
+            symbol: SymbolArg::new("DbWriter"),
+            options: TraversalOptions {
+                max_depth: 2,
+                ..TraversalOptions::default()
+            },
+        },
+    );
+    golden(
+        &project,
+        "seed-000",
+        "impact-DbWriter-implements",
+        &QueryRequest::Impact {
+            symbol: SymbolArg::new("DbWriter"),
+            options: TraversalOptions {
+                edge_kinds: Some(EdgeKinds::of(&[EdgeKind::Implements])),
+                ..TraversalOptions::default()
+            },
+        },
+    );
+}
+
+#[test]
+fn seed_001_neighbors_of_func_a() {
+    let (_dir, project) = indexed("seed-001");
+    golden(
+        &project,
+        "seed-001",
+        "neighbors-funcA",
+        &QueryRequest::Neighbors {
+            symbol: SymbolArg::new("src/chain.ts:funcA"),
+            options: NeighborOptions {
+                distance: 2,
+                direction: Direction::Both,
+                ..NeighborOptions::default()
+            },
+        },
+    );
+    golden(
+        &project,
+        "seed-001",
+        "callees-helper",
+        &QueryRequest::Callees {
+            symbol: SymbolArg::new("helper"),
+            options: TraversalOptions::default(),
+        },
+    );
+}
+
+#[test]
+fn seed_002_file_symbols_and_search() {
+    let (_dir, project) = indexed("seed-002");
+    golden(
+        &project,
+        "seed-002",
+        "file-symbols-Types",
+        &QueryRequest::FileSymbols {
+            file: "db/Types.ts".to_owned(),
+        },
+    );
+    golden(
+        &project,
+        "seed-002",
+        "search-glob-Node",
+        &QueryRequest::Search {
+            pattern: "*Node".to_owned(),
+            options: SearchOptions::default(),
+        },
+    );
+    golden(
+        &project,
+        "seed-002",
+        "search-fuzzy-paged",
+        &QueryRequest::Search {
+            pattern: "findby".to_owned(),
+            options: SearchOptions {
+                limit: 1,
+                offset: 1,
+                ..SearchOptions::default()
+            },
+        },
+    );
+    golden(
+        &project,
+        "seed-002",
+        "search-interfaces-exported",
+        &QueryRequest::Search {
+            pattern: "base".to_owned(),
+            options: SearchOptions {
+                kinds: vec![NodeKind::Interface],
+                exported: Some(true),
+                ..SearchOptions::default()
+            },
+        },
+    );
+}
+
+#[test]
+fn seed_003_callers_of_format_date() {
+    let (_dir, project) = indexed("seed-003");
+    golden(
+        &project,
+        "seed-003",
+        "callers-formatDate",
+        &QueryRequest::Callers {
+            symbol: SymbolArg::new("formatDate"),
+            options: TraversalOptions::default(),
+        },
+    );
+    golden(
+        &project,
+        "seed-003",
+        "callers-formatDate-truncated",
+        &QueryRequest::Callers {
+            symbol: SymbolArg::new("formatDate"),
+            options: TraversalOptions {
+                max_nodes: 1,
+                ..TraversalOptions::default()
+            },
+        },
+    );
+    golden(
+        &project,
+        "seed-003",
+        "impact-formatDate",
+        &QueryRequest::Impact {
+            symbol: SymbolArg::new("formatDate"),
+            options: TraversalOptions::default(),
+        },
+    );
+    golden(
+        &project,
+        "seed-003",
+        "path-handleOrder-formatDate",
+        &QueryRequest::Path {
+            from: SymbolArg::new("handleOrder"),
+            to: SymbolArg::new("formatDate"),
+            options: PathOptions::default(),
+        },
+    );
+    golden(
+        &project,
+        "seed-003",
+        "path-formatDate-handleOrder-none",
+        &QueryRequest::Path {
+            from: SymbolArg::new("formatDate"),
+            to: SymbolArg::new("handleOrder"),
+            options: PathOptions::default(),
+        },
+    );
+}
+
+#[test]
+fn k_shortest_paths_in_the_basic_project() {
+    let (_dir, project) = indexed("basic");
+    golden(
+        &project,
+        "basic",
+        "path-k3-main-insertRow",
+        &QueryRequest::Path {
+            from: SymbolArg::new("main"),
+            to: SymbolArg::new("insertRow"),
+            options: PathOptions {
+                k: 3,
+                ..PathOptions::default()
+            },
+        },
+    );
+    golden(
+        &project,
+        "basic",
+        "callers-UserService",
+        &QueryRequest::Callers {
+            symbol: SymbolArg::new("UserService"),
+            options: TraversalOptions::default(),
+        },
+    );
+}
+
+#[test]
+fn text_snippets_show_the_call_sites() {
+    let (_dir, project) = indexed("seed-003");
+    let mut out = Vec::new();
+    project
+        .query_with(
+            &QueryRequest::Callers {
+                symbol: SymbolArg::new("formatDate"),
+                options: TraversalOptions {
+                    max_depth: 1,
+                    ..TraversalOptions::default()
+                },
+            },
+            Format::Text,
+            2,
+            &mut out,
+        )
+        .expect("query");
+    check_golden(
+        "seed-003/callers-formatDate-snippets.txt",
+        &String::from_utf8(out).expect("UTF-8"),
+    );
+}
