@@ -42,6 +42,7 @@ pub use options::IndexOptions;
 pub use state::{FileChange, IndexState, Update};
 pub use summary::{IndexError, IndexSummary, ParseSummary};
 pub use sync::{SyncSummary, sync_project};
+pub use walk::is_source_path;
 
 /// The metadata key that marks a store as fully indexed (see [`is_indexed`]).
 pub const INDEXED_META_KEY: &str = "indexed";

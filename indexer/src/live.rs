@@ -262,23 +262,70 @@ impl LiveIndex {
         if self.buffers.remove(path).is_none() {
             return Ok(EditOutcome::default());
         }
-        let summary = match walk::walked_file(&self.root, path, self.options.max_file_size) {
-            Some(file) => match std::fs::read(&file.absolute) {
-                Ok(bytes) => {
-                    let state = self.state_for(store)?;
+        let summaries = self.read_from_disk(store, &[path])?;
+        self.commit(store, summaries, started)
+    }
+
+    /// Source files changed on disk (a file watcher saw them written, created or removed):
+    /// each is read again and the graph updated in one transaction. Files an editor holds
+    /// keep the editor's text; files whose contents did not change cost a hash. A changed
+    /// configuration file (`tsconfig.json`, `package.json`, an ignore file) needs
+    /// [`LiveIndex::sync`] instead.
+    pub fn refresh<S: AsRef<str>>(
+        &mut self,
+        store: &Store,
+        paths: &[S],
+    ) -> Result<EditOutcome, IndexError> {
+        let started = Instant::now();
+        let mut wanted = Vec::new();
+        for path in paths {
+            let path = path.as_ref();
+            self.check_path(path)?;
+            if !self.buffers.contains_key(path) {
+                wanted.push(path);
+            }
+        }
+        if wanted.is_empty() {
+            return Ok(EditOutcome::default());
+        }
+        let summaries = self.read_from_disk(store, &wanted)?;
+        self.commit(store, summaries, started)
+    }
+
+    /// The summaries of `paths` as their files on disk now are: written when the contents
+    /// differ from the state's, removed when the file is gone or no longer indexed (ignored,
+    /// too large), nothing when unchanged.
+    fn read_from_disk(
+        &mut self,
+        store: &Store,
+        paths: &[&str],
+    ) -> Result<Vec<Summarised>, IndexError> {
+        let root = self.root.clone();
+        let max_file_size = self.options.max_file_size;
+        let state = self.state_for(store)?;
+        let mut summaries = Vec::new();
+        for &path in paths {
+            let known = state.hash_of(path).is_some();
+            let read = walk::walked_file(&root, path, max_file_size).and_then(|file| {
+                std::fs::read(&file.absolute)
+                    .ok()
+                    .map(|bytes| (file, bytes))
+            });
+            match read {
+                Some((file, bytes)) => {
                     let hash = xxh3_64(&bytes);
                     if state.hash_of(path) == Some(hash) {
-                        return Ok(EditOutcome::default());
+                        continue;
                     }
                     let mut facts = crate::pool::extract_one(state.extractor(), path, &bytes, hash);
                     facts.modified = file.modified;
-                    Summarised::Written(Box::new(facts))
+                    summaries.push(Summarised::Written(Box::new(facts)));
                 }
-                Err(_) => Summarised::Removed(path.to_owned()),
-            },
-            None => Summarised::Removed(path.to_owned()),
-        };
-        self.commit(store, summary, started)
+                None if known => summaries.push(Summarised::Removed(path.to_owned())),
+                None => {}
+            }
+        }
+        Ok(summaries)
     }
 
     /// The files an editor holds, with their current text.
@@ -344,22 +391,27 @@ impl LiveIndex {
                 ..EditOutcome::default()
             });
         }
-        self.commit(store, Summarised::Written(Box::new(facts)), started)
+        self.commit(store, vec![Summarised::Written(Box::new(facts))], started)
     }
 
-    /// Re-links what a new summary touches and writes it.
+    /// Re-links what new summaries touch and writes it all in one transaction.
     fn commit(
         &mut self,
         store: &Store,
-        summary: Summarised,
+        summaries: Vec<Summarised>,
         started: Instant,
     ) -> Result<EditOutcome, IndexError> {
+        if summaries.is_empty() {
+            return Ok(EditOutcome {
+                time: started.elapsed(),
+                ..EditOutcome::default()
+            });
+        }
         let root = self.root.clone();
         let state = self.state_for(store)?;
         let snapshot = store.snapshot()?;
-        let update = state.apply_summaries(vec![summary], &|ids| {
-            sync::files_linked_into(&snapshot, ids)
-        });
+        let update =
+            state.apply_summaries(summaries, &|ids| sync::files_linked_into(&snapshot, ids));
         drop(snapshot);
         let relinked = update.relinked.clone();
         let written = sync::write_update(store, state, update, &root, true);

@@ -45,7 +45,8 @@ pub(crate) struct WalkResult {
 /// Extensions that are indexed.
 const SOURCE_EXTENSIONS: &[&str] = &["ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs"];
 
-pub(crate) fn is_source_path(path: &str) -> bool {
+/// Whether a path names a file indexing reads: a source extension, not a declaration file.
+pub fn is_source_path(path: &str) -> bool {
     let is_declaration =
         path.ends_with(".d.ts") || path.ends_with(".d.mts") || path.ends_with(".d.cts");
     let ext = path.rsplit_once('.').map(|(_, ext)| ext).unwrap_or("");

@@ -20,19 +20,24 @@
 
 pub mod cli;
 mod error;
+mod live;
+pub mod mcp;
 mod project;
 mod request;
 mod snippets;
+mod watch;
 
 pub use error::Error;
+pub use live::LiveProject;
 pub use project::{Project, STORE_DIR, STORE_FILE, WRITER_WAIT, discover_root};
 pub use request::{Format, QueryRequest, SymbolArg};
 pub use tsgraph_encoders as encoders;
 pub use tsgraph_engine as engine;
 pub use tsgraph_indexer as indexer;
-pub use tsgraph_indexer::{IndexOptions, IndexSummary, SyncSummary};
+pub use tsgraph_indexer::{EditOutcome, IndexOptions, IndexSummary, SyncSummary, TextEdit};
 pub use tsgraph_query as query;
 pub use tsgraph_query::{
     Direction, EdgeKinds, NeighborOptions, PathOptions, SearchOptions, Summary, SymbolMatch,
     TraversalOptions,
 };
+pub use watch::{WATCH_DEBOUNCE, WatchUpdate, Watcher, watch};

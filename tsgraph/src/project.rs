@@ -55,12 +55,7 @@ impl Project {
     pub fn open(root: impl AsRef<Path>, db: Option<&Path>) -> Result<Project, Error> {
         let root = project_root(root.as_ref())?;
         let db = store_path(&root, db)?;
-        if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|source| Error::Io {
-                path: dir.to_path_buf(),
-                source,
-            })?;
-        }
+        create_store_dir(&db)?;
         let store = Store::open_waiting(&db, WRITER_WAIT)?;
         Ok(Project { root, store })
     }
@@ -94,12 +89,7 @@ impl Project {
     ) -> Result<(Project, IndexSummary), Error> {
         let root = project_root(root.as_ref())?;
         let db = store_path(&root, db)?;
-        if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|source| Error::Io {
-                path: dir.to_path_buf(),
-                source,
-            })?;
-        }
+        create_store_dir(&db)?;
         let replacement = Store::create_replacement(&db)?;
         let summary = index_project(&root, &replacement, options)?;
         replacement.replace(&db)?;
@@ -251,11 +241,8 @@ impl Project {
     }
 }
 
-/// The store file: `db` when given, else `root/.tsgraph/graph.redb` — which must not lead out of
-/// the project through a symbolic link (`.tsgraph` or the file itself), since tsgraph writes
-/// there. A store elsewhere is used only when `--db` names it.
 /// Checks that `root` is a folder.
-fn project_root(root: &Path) -> Result<PathBuf, Error> {
+pub(crate) fn project_root(root: &Path) -> Result<PathBuf, Error> {
     let metadata = std::fs::metadata(root).map_err(|source| Error::Io {
         path: root.to_path_buf(),
         source,
@@ -269,7 +256,21 @@ fn project_root(root: &Path) -> Result<PathBuf, Error> {
     Ok(root.to_path_buf())
 }
 
-fn store_path(root: &Path, db: Option<&Path>) -> Result<PathBuf, Error> {
+/// Creates the folder the store file `db` goes in.
+pub(crate) fn create_store_dir(db: &Path) -> Result<(), Error> {
+    match db.parent().filter(|dir| !dir.as_os_str().is_empty()) {
+        Some(dir) => std::fs::create_dir_all(dir).map_err(|source| Error::Io {
+            path: dir.to_path_buf(),
+            source,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// The store file: `db` when given, else `root/.tsgraph/graph.redb` — which must not lead out of
+/// the project through a symbolic link (`.tsgraph` or the file itself), since tsgraph writes
+/// there. A store elsewhere is used only when `--db` names it.
+pub(crate) fn store_path(root: &Path, db: Option<&Path>) -> Result<PathBuf, Error> {
     if let Some(db) = db {
         return Ok(db.to_path_buf());
     }

@@ -15,8 +15,8 @@ use super::tables::{
 use crate::error::{DbResultExt, StoreError};
 use crate::model::{EdgeKind, NodeKey};
 use crate::record::{
-    ArchivedAdjacency, ArchivedEdgeEntry, ArchivedEdgeFacts, ArchivedFileRecord, NodeView,
-    UnresolvedCall, UnresolvedList,
+    ArchivedAdjacency, ArchivedEdgeEntry, ArchivedEdgeFacts, ArchivedFileRecord, EdgeFacts,
+    NodeRecord, NodeView, UnresolvedCall, UnresolvedList,
 };
 
 /// A consistent, read-only view of the graph. Holding it never blocks the writer; a write
@@ -380,6 +380,15 @@ impl NodeGuard<'_> {
             NodeView::from_bytes(self.guard.value())
         })
     }
+
+    /// The record as an owned value (for a caller that keeps it past the snapshot, such as
+    /// a graph delta or a comparison of two stores).
+    pub fn record(&self) -> Result<NodeRecord, StoreError> {
+        read_in(self.boundary, "read node", || {
+            rkyv::from_bytes::<NodeRecord, rkyv::rancor::Error>(self.guard.value())
+                .map_err(|err| StoreError::corrupted("node record", err))
+        })
+    }
 }
 
 /// Keeps the bytes of one adjacency list alive; [`AdjacencyGuard::edges`] reads them in place.
@@ -520,6 +529,14 @@ impl<'a> EdgeRef<'a> {
     /// CALLS: how the target was found.
     pub fn resolution(&self) -> crate::model::Resolution {
         crate::model::Resolution::from_stored(self.facts.map_or(0, |f| f.resolution))
+    }
+    /// Every fact as an owned value (the defaults on incoming lists).
+    pub fn facts(&self) -> Result<EdgeFacts, StoreError> {
+        match self.facts {
+            Some(facts) => rkyv::deserialize::<EdgeFacts, rkyv::rancor::Error>(facts)
+                .map_err(|err| StoreError::corrupted("edge facts", err)),
+            None => Ok(EdgeFacts::default()),
+        }
     }
 }
 

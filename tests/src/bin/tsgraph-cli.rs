@@ -6,8 +6,9 @@ use std::io;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let (mut stdin, mut stdout, mut stderr) =
-        (io::stdin().lock(), io::stdout().lock(), io::stderr().lock());
+    // Not locked for the whole run: `mcp` hands stdin and stdout to the protocol's own
+    // reader and writer threads. The CLI buffers stdout itself.
+    let (mut stdin, mut stdout, mut stderr) = (io::stdin(), io::stdout(), io::stderr());
     let mut streams = tsgraph::cli::Streams {
         stdin: &mut stdin,
         stdout: &mut stdout,

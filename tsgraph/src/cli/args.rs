@@ -67,6 +67,16 @@ pub(crate) struct StoreArgs {
     pub(crate) db: Option<PathBuf>,
 }
 
+/// Options of the long-running commands.
+#[derive(Debug, clap::Args)]
+pub(crate) struct LiveArgs {
+    /// Skip files larger than this many bytes.
+    #[arg(long, default_value_t = 1024 * 1024)]
+    pub(crate) max_file_size: u64,
+    #[command(flatten)]
+    pub(crate) store: StoreArgs,
+}
+
 /// How a query's answer is written.
 #[derive(Debug, clap::Args)]
 pub(crate) struct OutputArgs {
@@ -131,6 +141,18 @@ pub(crate) enum Command {
         verbose: bool,
         #[command(flatten)]
         store: StoreArgs,
+    },
+    /// Keep the store level with the files: sync now, then update on every change, one log
+    /// line per update (until interrupted).
+    Watch {
+        #[command(flatten)]
+        live: LiveArgs,
+    },
+    /// Serve the graph tools to an MCP client over stdio (syncs at start, then watches; logs
+    /// go to stderr).
+    Mcp {
+        #[command(flatten)]
+        live: LiveArgs,
     },
     /// Functions and methods that call SYMBOL, transitively (a class: per method).
     Callers {

@@ -2,17 +2,18 @@
 
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::{
-    Direction, Error, Format, IndexOptions, IndexSummary, NeighborOptions, PathOptions, Project,
-    QueryRequest, SearchOptions, SymbolArg, TraversalOptions, discover_root,
+    Direction, Error, Format, IndexOptions, IndexSummary, LiveProject, NeighborOptions,
+    PathOptions, Project, QueryRequest, SearchOptions, SymbolArg, TraversalOptions, discover_root,
 };
 use anyhow::Context;
 use tsgraph_encoders::toon;
 use tsgraph_engine::NodeKind;
 
 use super::args::{
-    Cli, Command, DelimiterArg, DirectionArg, FormatArg, KindArg, OutputArgs, StoreArgs,
+    Cli, Command, DelimiterArg, DirectionArg, FormatArg, KindArg, LiveArgs, OutputArgs, StoreArgs,
     SymbolArgs, TraversalArgs,
 };
 
@@ -62,6 +63,8 @@ pub(super) fn dispatch(
                 }
             }
         }
+        Command::Watch { live } => watch(cli, live, out, stderr)?,
+        Command::Mcp { live } => mcp(cli, live, stderr)?,
         Command::Callers {
             symbol,
             limits,
@@ -321,6 +324,52 @@ fn query(
 ) -> anyhow::Result<()> {
     let project = open_indexed(cli, &output.store, stderr)?;
     project.query_with(&request, format(output.format), output.snippets, out)?;
+    Ok(())
+}
+
+/// Opens the project for a long-running command: its store synced with the disk (indexed
+/// when it never was), the summary on `log`.
+fn open_live(cli: &Cli, args: &LiveArgs, log: &mut dyn Write) -> anyhow::Result<Arc<LiveProject>> {
+    let root = project_root(cli)?;
+    let db = args.store.db.as_deref();
+    let options = IndexOptions {
+        max_file_size: args.max_file_size,
+        ..IndexOptions::default()
+    };
+    if !store_exists(&root, db) && !tsgraph_indexer::has_sources(&root, &options) {
+        return Err(Error::NoSources { root }.into());
+    }
+    let live = LiveProject::open(&root, db, options)?;
+    writeln!(log, "tsgraph: watching {}", live.root().display())?;
+    writeln!(log, "tsgraph: store {}", live.store_path().display())?;
+    Ok(Arc::new(live))
+}
+
+/// `watch`: one line on `out` per update, until the process is stopped.
+fn watch(
+    cli: &Cli,
+    args: &LiveArgs,
+    out: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let live = open_live(cli, args, stderr)?;
+    let (sender, lines) = std::sync::mpsc::channel::<String>();
+    let _watcher = crate::watch(live, move |update| {
+        let _ = sender.send(update.to_string());
+    })?;
+    writeln!(out, "ready")?;
+    out.flush()?;
+    for line in lines {
+        writeln!(out, "{line}")?;
+        out.flush()?;
+    }
+    Ok(())
+}
+
+/// `mcp`: the protocol owns stdout; everything else goes to stderr.
+fn mcp(cli: &Cli, args: &LiveArgs, stderr: &mut dyn Write) -> anyhow::Result<()> {
+    let live = open_live(cli, args, stderr)?;
+    crate::mcp::serve(live, Box::new(io::stderr()))?;
     Ok(())
 }
 

@@ -1,0 +1,165 @@
+//! The MCP server as an agent meets it: the real binary driven by rmcp's client over stdio.
+
+use std::path::Path;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use rmcp::ServiceExt;
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::service::{RoleClient, RunningService};
+use rmcp::transport::TokioChildProcess;
+use serde_json::{Value, json};
+
+type Client = RunningService<RoleClient, ()>;
+
+/// The tools the server must offer, as ts-graph-mcp names them.
+const TOOLS: [&str; 7] = [
+    "search_nodes",
+    "get_callers",
+    "get_callees",
+    "get_impact",
+    "find_path",
+    "get_neighbors",
+    "get_file_symbols",
+];
+
+async fn connect(project: &Path, log: &Path) -> Client {
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_tsgraph-cli"));
+    command.arg("--project").arg(project).arg("mcp");
+    let log = std::fs::File::create(log).expect("server log");
+    let (transport, _) = TokioChildProcess::builder(command)
+        .stderr(Stdio::from(log))
+        .spawn()
+        .expect("tsgraph mcp starts");
+    ().serve(transport).await.expect("initialize")
+}
+
+async fn call(client: &Client, tool: &str, arguments: Value) -> CallToolResult {
+    let Value::Object(arguments) = arguments else {
+        panic!("arguments are an object")
+    };
+    client
+        .call_tool(CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments))
+        .await
+        .unwrap_or_else(|err| panic!("{tool}: {err}"))
+}
+
+fn text(result: &CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|block| block.as_text().map(|text| text.text.clone()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn answer(result: &CallToolResult) -> String {
+    assert_ne!(result.is_error, Some(true), "tool error: {}", text(result));
+    text(result)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_mcp_client_lists_and_calls_every_tool_and_sees_a_file_change() {
+    let (dir, project) = tsgraph_tests::fixture_copy("basic");
+    let log = dir.path().join("server.log");
+    let client = connect(&project, &log).await;
+
+    let info = client.peer_info().expect("server info");
+    assert_eq!(
+        info.server_info.as_ref().map(|s| s.name.as_str()),
+        Some("tsgraph")
+    );
+    let tools = client.list_all_tools().await.expect("tools/list");
+    let mut names: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
+    names.sort_unstable();
+    let mut expected = TOOLS.to_vec();
+    expected.sort_unstable();
+    assert_eq!(names, expected);
+    for tool in &tools {
+        let schema = Value::Object((*tool.input_schema).clone());
+        assert!(
+            schema["properties"]["format"].is_object(),
+            "{} has a format argument: {schema}",
+            tool.name
+        );
+        assert!(tool.description.as_ref().is_some_and(|d| d.len() > 80));
+    }
+
+    let found = answer(&call(&client, "search_nodes", json!({"query": "save*"})).await);
+    assert!(found.contains("src/db/user.ts:saveUser"), "{found}");
+    let callers = answer(&call(&client, "get_callers", json!({"symbol": "saveUser"})).await);
+    assert!(callers.contains("src/main.ts:main"), "{callers}");
+    assert!(callers.contains("UserService.save"), "{callers}");
+    let callees = answer(
+        &call(
+            &client,
+            "get_callees",
+            json!({"symbol": "saveUser", "file": "src/db/user.ts", "format": "json"}),
+        )
+        .await,
+    );
+    let callees: Value = serde_json::from_str(&callees).expect("JSON answer");
+    assert!(
+        callees.to_string().contains("src/db/client.ts:insertRow"),
+        "{callees}"
+    );
+    let impact = answer(&call(&client, "get_impact", json!({"symbol": "insertRow"})).await);
+    assert!(impact.contains("src/db/user.ts:saveUser"), "{impact}");
+    let path = answer(
+        &call(
+            &client,
+            "find_path",
+            json!({"from": "src/main.ts:main", "to": "insertRow", "format": "text"}),
+        )
+        .await,
+    );
+    assert!(path.contains("saveUser"), "{path}");
+    let neighbors = answer(
+        &call(
+            &client,
+            "get_neighbors",
+            json!({"symbol": "saveUser", "direction": "out", "format": "mermaid"}),
+        )
+        .await,
+    );
+    assert!(neighbors.contains("flowchart"), "{neighbors}");
+    let symbols = answer(&call(&client, "get_file_symbols", json!({"file": "db/user.ts"})).await);
+    assert!(symbols.contains("findUser"), "{symbols}");
+
+    // Unknown and ambiguous symbols, and bad arguments, are tool errors an agent can act on.
+    let unknown = call(&client, "get_callers", json!({"symbol": "saveUsr"})).await;
+    assert_eq!(unknown.is_error, Some(true));
+    assert!(text(&unknown).contains("saveUser"), "{}", text(&unknown));
+    let bad = call(
+        &client,
+        "get_callers",
+        json!({"symbol": "saveUser", "maxDepth": 0}),
+    )
+    .await;
+    assert_eq!(bad.is_error, Some(true));
+    assert!(text(&bad).contains("maxDepth"), "{}", text(&bad));
+
+    // A file written on disk reaches the answers without a restart.
+    std::fs::write(
+        project.join("src/audit.ts"),
+        "import { saveUser } from \"./db/user\";\n\nexport function auditTrail() {\n  saveUser({ id: \"2\", name: \"Grace\" });\n}\n",
+    )
+    .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let callers = loop {
+        let callers = answer(&call(&client, "get_callers", json!({"symbol": "saveUser"})).await);
+        if callers.contains("src/audit.ts:auditTrail") || Instant::now() > deadline {
+            break callers;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(
+        callers.contains("src/audit.ts:auditTrail"),
+        "the new caller never appeared: {callers}\nserver log:\n{}",
+        std::fs::read_to_string(&log).unwrap_or_default()
+    );
+
+    client.cancel().await.expect("close");
+    let log = std::fs::read_to_string(&log).unwrap();
+    assert!(log.contains("updated src/audit.ts"), "{log}");
+}

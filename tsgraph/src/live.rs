@@ -1,0 +1,183 @@
+//! A project kept fresh for a long-lived process (an editor plugin, the MCP server, `watch`):
+//! queries read a read-only store, and every update takes the writer only for its commit.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use parking_lot::{Mutex, RwLock};
+use tsgraph_engine::Store;
+use tsgraph_indexer::{EditOutcome, IndexOptions, LiveIndex, SyncSummary, TextEdit};
+use tsgraph_query::Summary;
+
+use crate::error::Error;
+use crate::project::{Project, WRITER_WAIT, create_store_dir, project_root, store_path};
+use crate::request::{Format, QueryRequest};
+
+/// A project whose graph follows the files on disk and the text an editor holds.
+///
+/// Queries go to a read-only store, so other processes may query and write the same store
+/// meanwhile; each update opens the writer (waiting up to [`WRITER_WAIT`] for another
+/// process that writes), commits, and lets it go, so one process never holds the store for
+/// longer than a commit. Updates made by other processes are caught up before the next
+/// update; a store replaced by `index --rebuild` is reopened before the next query.
+///
+/// ```no_run
+/// use tsgraph::{Format, LiveProject, QueryRequest, SymbolArg, TraversalOptions};
+/// use tsgraph::indexer::{IndexOptions, TextEdit};
+///
+/// let live = LiveProject::open("app", None, IndexOptions::default())?;
+/// // The editor typed a call into src/main.ts (whole-text form; ranges work too).
+/// let outcome = live.set_file_text("src/main.ts", "import { helper } from './util';\nhelper();\n")?;
+/// println!("{} edges added in {:?}", outcome.delta.edges_added.len(), outcome.time);
+/// let request = QueryRequest::Callers {
+///     symbol: SymbolArg::new("helper"),
+///     options: TraversalOptions::default(),
+/// };
+/// live.query(&request, Format::Toon, &mut std::io::stdout())?;
+/// live.apply_edit("src/main.ts", &[TextEdit::bytes(0..0, "// edited\n")])?;
+/// # Ok::<(), tsgraph::Error>(())
+/// ```
+pub struct LiveProject {
+    root: PathBuf,
+    db: PathBuf,
+    index: Mutex<LiveIndex>,
+    reader: RwLock<Reader>,
+}
+
+/// The read-only project queries use, and the identity of the store file it opened.
+struct Reader {
+    project: Project,
+    file: Option<FileIdentity>,
+}
+
+impl LiveProject {
+    /// Opens the project at `root` (store at `db`, default `root/.tsgraph/graph.redb`) and
+    /// brings its store up to date with the files on disk, indexing it when it never was.
+    pub fn open(
+        root: impl AsRef<Path>,
+        db: Option<&Path>,
+        options: IndexOptions,
+    ) -> Result<LiveProject, Error> {
+        let root = project_root(root.as_ref())?;
+        let db = store_path(&root, db)?;
+        create_store_dir(&db)?;
+        let mut index = LiveIndex::new(&root, options);
+        {
+            let writer = Store::open_waiting(&db, WRITER_WAIT)?;
+            index.sync(&writer)?;
+        }
+        let reader = open_reader(&root, &db)?;
+        Ok(LiveProject {
+            root,
+            db,
+            index: Mutex::new(index),
+            reader: RwLock::new(reader),
+        })
+    }
+
+    /// The project root.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The store file.
+    pub fn store_path(&self) -> &Path {
+        &self.db
+    }
+
+    /// Brings the store up to date with the files on disk (files an editor holds keep the
+    /// editor's text): only changed files are read again.
+    pub fn sync(&self) -> Result<SyncSummary, Error> {
+        self.write(|index, store| Ok(index.sync(store)?))
+    }
+
+    /// Applies an editor's edits to the file at `path` (relative to the project root, forward
+    /// slashes) and commits the new graph; see [`LiveIndex::edit`].
+    pub fn apply_edit(&self, path: &str, edits: &[TextEdit]) -> Result<EditOutcome, Error> {
+        self.write(|index, store| Ok(index.edit(store, path, edits)?))
+    }
+
+    /// Sets the whole text of the file at `path` as an editor holds it (opened or reloaded)
+    /// and commits the new graph.
+    pub fn set_file_text(&self, path: &str, text: &str) -> Result<EditOutcome, Error> {
+        self.write(|index, store| Ok(index.set_text(store, path, text)?))
+    }
+
+    /// The editor closed the file at `path`: its text on disk counts again.
+    pub fn close_file(&self, path: &str) -> Result<EditOutcome, Error> {
+        self.write(|index, store| Ok(index.release(store, path)?))
+    }
+
+    /// Source files at `paths` changed on disk: reads them again and commits the new graph
+    /// in one transaction; see [`LiveIndex::refresh`].
+    pub fn refresh_files(&self, paths: &[String]) -> Result<EditOutcome, Error> {
+        self.write(|index, store| Ok(index.refresh(store, paths)?))
+    }
+
+    /// Answers `request` from the latest committed graph, in `format`.
+    pub fn query(
+        &self,
+        request: &QueryRequest,
+        format: Format,
+        out: &mut dyn Write,
+    ) -> Result<Summary, Error> {
+        self.with_project(|project| project.query(request, format, out))
+    }
+
+    /// Runs `f` with a read-only [`Project`] on the latest committed graph (reopened first if
+    /// `index --rebuild` replaced the store file).
+    pub fn with_project<T>(
+        &self,
+        f: impl FnOnce(&Project) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        let replaced = self.reader.read().file != file_identity(&self.db);
+        if replaced {
+            let mut reader = self.reader.write();
+            if reader.file != file_identity(&self.db) {
+                *reader = open_reader(&self.root, &self.db)?;
+            }
+        }
+        f(&self.reader.read().project)
+    }
+
+    /// One update: the writer is opened for it and let go after it, whatever the outcome.
+    fn write<T>(
+        &self,
+        f: impl FnOnce(&mut LiveIndex, &Store) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        let mut index = self.index.lock();
+        let writer = Store::open_waiting(&self.db, WRITER_WAIT)?;
+        f(&mut index, &writer)
+    }
+}
+
+fn open_reader(root: &Path, db: &Path) -> Result<Reader, Error> {
+    let file = file_identity(db);
+    let project = Project::open_read_only(root, Some(db))?;
+    Ok(Reader { project, file })
+}
+
+/// Which file a path names: a replaced store (a rebuild renames a new file over it) is another
+/// file at the same path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FileIdentity {
+    device: u64,
+    inode: u64,
+}
+
+#[cfg(unix)]
+fn file_identity(path: &Path) -> Option<FileIdentity> {
+    use std::os::unix::fs::MetadataExt;
+    let metadata = std::fs::metadata(path).ok()?;
+    Some(FileIdentity {
+        device: metadata.dev(),
+        inode: metadata.ino(),
+    })
+}
+
+/// Elsewhere an open file cannot be renamed over, so the store is never replaced under a
+/// reader.
+#[cfg(not(unix))]
+fn file_identity(_path: &Path) -> Option<FileIdentity> {
+    None
+}

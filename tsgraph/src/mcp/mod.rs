@@ -1,0 +1,214 @@
+//! The MCP server (`tsgraph mcp`): the seven graph tools over stdio, answered from a
+//! [`LiveProject`] that a file watcher keeps fresh. Nothing but protocol goes to stdout; logs
+//! go to stderr.
+
+mod params;
+
+use std::io::Write;
+use std::sync::Arc;
+
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
+use rmcp::{ErrorData, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+
+use crate::error::Error;
+use crate::live::LiveProject;
+use crate::request::{Format, QueryRequest};
+use params::{ArgError, FileArgs, NeighborArgs, PathArgs, SearchArgs, SymbolTraversal};
+
+const INSTRUCTIONS: &str = "tsgraph answers questions about this TypeScript/JavaScript \
+project's code graph exactly, from the type-resolved call graph: who calls a symbol, what it \
+calls, what a change impacts, how one symbol reaches another, what is around it, what a file \
+declares. Node IDs are `{path from the project root}:{symbol path}` (`src/db/user.ts:saveUser`, \
+`src/services/UserService.ts:UserService.save`); a bare or dotted name works when it is unique, \
+and `file` narrows it. Answers are TOON by default (the fewest tokens); names and files are \
+inside the IDs. The graph follows the files on disk while the server runs.";
+
+/// The MCP server's tools over one live project.
+#[derive(Clone)]
+pub struct GraphServer {
+    live: Arc<LiveProject>,
+    tool_router: ToolRouter<GraphServer>,
+}
+
+#[tool_router]
+impl GraphServer {
+    /// A server answering from `live`.
+    pub fn new(live: Arc<LiveProject>) -> GraphServer {
+        GraphServer {
+            live,
+            tool_router: Self::tool_router(),
+        }
+    }
+
+    #[tool(
+        name = "search_nodes",
+        description = "Find symbols by name: functions, classes, methods, interfaces, type aliases, variables, properties, enums and files. `query` is a name, a prefix (`save*`), a glob over names and dotted paths (`*Service.save*`), or a misspelt name (fuzzy). Filter by kinds, file glob, module, package, exported. Returns node IDs to pass to the other tools; pages with offset/limit.",
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn search_nodes(
+        &self,
+        Parameters(args): Parameters<SearchArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.answer(args.request(), args.format.unwrap_or_default().into())
+            .await
+    }
+
+    #[tool(
+        name = "get_callers",
+        description = "Who calls this symbol, transitively (depth 1 = direct callers), each with its depth and the call sites' lines. Follows CALLS and JSX INCLUDES by default; calls through an interface reach it as dispatch. A class or interface answers for itself and each of its methods. Also says how many call sites could not be resolved and may reach it. Bounded by maxDepth (default 5) and maxNodes (default 500).",
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn get_callers(
+        &self,
+        Parameters(args): Parameters<SymbolTraversal>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.answer(args.callers(), args.format.unwrap_or_default().into())
+            .await
+    }
+
+    #[tool(
+        name = "get_callees",
+        description = "What this symbol calls, transitively (depth 1 = direct callees), each with its depth; a call through an interface lists the interface member and, as dispatch, the implementations. A class answers for each of its methods. Bounded by maxDepth (default 5) and maxNodes (default 500).",
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn get_callees(
+        &self,
+        Parameters(args): Parameters<SymbolTraversal>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.answer(args.callees(), args.format.unwrap_or_default().into())
+            .await
+    }
+
+    #[tool(
+        name = "get_impact",
+        description = "What may break if this symbol changes: everything that depends on it, transitively, over calls, imports, extends, implements, type uses, references and JSX includes (not CONTAINS), each with its depth and the edge it came through. Bounded by maxDepth (default 5) and maxNodes (default 500).",
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn get_impact(
+        &self,
+        Parameters(args): Parameters<SymbolTraversal>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.answer(args.impact(), args.format.unwrap_or_default().into())
+            .await
+    }
+
+    #[tool(
+        name = "find_path",
+        description = "How `from` reaches `to`: the shortest path (or the k shortest distinct paths) over calls, references, extends, implements and JSX includes, each hop with its edge kind. A call through an interface goes through the interface member, then to the implementation. Says when no path exists within maxDepth (default 20).",
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn find_path(
+        &self,
+        Parameters(args): Parameters<PathArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.answer(args.request(), args.format.unwrap_or_default().into())
+            .await
+    }
+
+    #[tool(
+        name = "get_neighbors",
+        description = "What is around a symbol: nodes within `distance` hops (default 1) over every edge kind, in, out or both directions, with the edges between them. Good for a quick map of a symbol's surroundings; bounded by maxNodes (default 500).",
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn get_neighbors(
+        &self,
+        Parameters(args): Parameters<NeighborArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.answer(args.request(), args.format.unwrap_or_default().into())
+            .await
+    }
+
+    #[tool(
+        name = "get_file_symbols",
+        description = "Everything a file declares: functions, classes with their methods and properties, interfaces, type aliases, variables and enums, with line ranges, export status and signatures. `file` is the path from the project root or a suffix naming one file.",
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn get_file_symbols(
+        &self,
+        Parameters(args): Parameters<FileArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.answer(args.request(), args.format.unwrap_or_default().into())
+            .await
+    }
+
+    /// Answers a request on a blocking thread (reads may touch the disk). Bad arguments and
+    /// unknown or ambiguous symbols are tool errors the agent can act on (candidates,
+    /// suggestions); only a failure of the server itself is a protocol error.
+    async fn answer(
+        &self,
+        request: Result<QueryRequest, ArgError>,
+        format: Format,
+    ) -> Result<CallToolResult, ErrorData> {
+        let request = match request {
+            Ok(request) => request,
+            Err(ArgError(message)) => return Ok(tool_error(message)),
+        };
+        let live = Arc::clone(&self.live);
+        let answered = tokio::task::spawn_blocking(move || {
+            let mut out = Vec::new();
+            live.query(&request, format, &mut out).map(|_| out)
+        })
+        .await
+        .map_err(|err| ErrorData::internal_error(format!("query task failed: {err}"), None))?;
+        match answered {
+            Ok(out) => Ok(CallToolResult::success(vec![ContentBlock::text(
+                String::from_utf8_lossy(&out).into_owned(),
+            )])),
+            Err(err) if format == Format::Json => Ok(tool_error(err.to_json().to_string())),
+            Err(err) => Ok(tool_error(err.to_string())),
+        }
+    }
+}
+
+fn tool_error(message: String) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(message)])
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for GraphServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("tsgraph", env!("CARGO_PKG_VERSION")))
+            .with_instructions(INSTRUCTIONS)
+    }
+}
+
+/// Serves the MCP protocol on stdin/stdout until the client closes it, while a watcher keeps
+/// `live` level with the disk; `log` (stderr) gets one line per update.
+pub fn serve(live: Arc<LiveProject>, log: Box<dyn Write + Send>) -> Result<(), Error> {
+    let log = Arc::new(parking_lot::Mutex::new(log));
+    let watch_log = Arc::clone(&log);
+    let _watcher = crate::watch::watch(Arc::clone(&live), move |update| {
+        let _ = writeln!(watch_log.lock(), "tsgraph: {update}");
+    })?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|source| Error::Io {
+            path: live.root().to_path_buf(),
+            source,
+        })?;
+    runtime.block_on(async {
+        let server = GraphServer::new(live)
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(|err| protocol_error(err.to_string()))?;
+        server
+            .waiting()
+            .await
+            .map_err(|err| protocol_error(err.to_string()))?;
+        Ok::<(), Error>(())
+    })?;
+    let _ = writeln!(log.lock(), "tsgraph: client closed the connection");
+    Ok(())
+}
+
+fn protocol_error(message: String) -> Error {
+    Error::Io {
+        path: "stdio".into(),
+        source: std::io::Error::other(format!("MCP: {message}")),
+    }
+}

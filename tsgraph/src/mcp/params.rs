@@ -1,0 +1,367 @@
+//! The tools' arguments as an agent sends them (camelCase, as ts-graph-mcp names them), their
+//! JSON schemas, and their translation into [`QueryRequest`]s.
+
+use rmcp::schemars::{self, JsonSchema};
+use serde::Deserialize;
+use tsgraph_engine::NodeKind;
+use tsgraph_query::{
+    Direction, EdgeKinds, NeighborOptions, PathOptions, SearchOptions, TraversalOptions,
+};
+
+use crate::request::{Format, QueryRequest, SymbolArg};
+
+/// The largest value any limit takes.
+const MAX_LIMIT: u32 = 1_000_000;
+
+/// An output format.
+#[derive(Debug, Clone, Copy, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum OutputFormat {
+    /// Compact TOON, the fewest tokens (default).
+    #[default]
+    Toon,
+    /// Hierarchical text grouped by file, with line ranges for reading the source.
+    Text,
+    /// JSON with every fact.
+    Json,
+    /// A Mermaid flowchart.
+    Mermaid,
+}
+
+impl From<OutputFormat> for Format {
+    fn from(format: OutputFormat) -> Format {
+        match format {
+            OutputFormat::Toon => Format::Toon,
+            OutputFormat::Text => Format::Text,
+            OutputFormat::Json => Format::Json,
+            OutputFormat::Mermaid => Format::Mermaid,
+        }
+    }
+}
+
+/// Arguments of `get_callers`, `get_callees` and `get_impact`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct SymbolTraversal {
+    /// The symbol: a node ID (`src/db/user.ts:saveUser`, `src/services/User.ts:UserService.save`,
+    /// or a file path), or a bare or dotted name (`saveUser`, `UserService.save`), matched
+    /// exactly, then ignoring case.
+    pub symbol: String,
+    /// A file path or path suffix that narrows a name to one file (`src/db/user.ts`, `user.ts`).
+    pub file: Option<String>,
+    /// Hops from the symbol, 1 to 1000000 (default 5).
+    pub max_depth: Option<u32>,
+    /// Result nodes at most, 1 to 1000000 (default 500); past it the answer says it was
+    /// truncated.
+    pub max_nodes: Option<u32>,
+    /// Edge kinds to follow, any of CALLS, IMPORTS, EXTENDS, IMPLEMENTS, USES_TYPE,
+    /// REFERENCES, INCLUDES, CONTAINS (default: CALLS and INCLUDES for callers and callees,
+    /// every kind but CONTAINS for impact).
+    pub edge_kinds: Option<Vec<String>>,
+    /// Output format (default toon).
+    pub format: Option<OutputFormat>,
+}
+
+/// Arguments of `find_path`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct PathArgs {
+    /// Where the path starts: a node ID or a bare or dotted name.
+    pub from: String,
+    /// Where it ends: a node ID or a bare or dotted name.
+    pub to: String,
+    /// A file path or suffix narrowing `from`.
+    pub from_file: Option<String>,
+    /// A file path or suffix narrowing `to`.
+    pub to_file: Option<String>,
+    /// How many shortest distinct paths, 1 to 20 (default 1).
+    pub k: Option<u32>,
+    /// Longest path searched, in hops, 1 to 1000000 (default 20).
+    pub max_depth: Option<u32>,
+    /// Nodes one search visits at most (default 100000); past it the answer says it was
+    /// truncated.
+    pub max_nodes: Option<u32>,
+    /// Edge kinds to follow (default CALLS, REFERENCES, EXTENDS, IMPLEMENTS, INCLUDES).
+    pub edge_kinds: Option<Vec<String>>,
+    /// Output format (default toon).
+    pub format: Option<OutputFormat>,
+}
+
+/// Which edges `get_neighbors` follows.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum DirectionArg {
+    /// Edges into the symbol.
+    In,
+    /// Edges out of it.
+    Out,
+    /// Both.
+    Both,
+}
+
+/// Arguments of `get_neighbors`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct NeighborArgs {
+    /// The center: a node ID or a bare or dotted name.
+    pub symbol: String,
+    /// A file path or suffix narrowing the name.
+    pub file: Option<String>,
+    /// Hops from the center, 1 to 1000000 (default 1).
+    pub distance: Option<u32>,
+    /// in, out or both (default both).
+    pub direction: Option<DirectionArg>,
+    /// Result nodes at most, the center included (default 500).
+    pub max_nodes: Option<u32>,
+    /// Edge kinds to follow (default every kind).
+    pub edge_kinds: Option<Vec<String>>,
+    /// Output format (default toon).
+    pub format: Option<OutputFormat>,
+}
+
+/// Arguments of `search_nodes`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct SearchArgs {
+    /// What to find, matched against names and dotted symbol paths ignoring case: a name
+    /// (`saveUser`), a prefix (`save*`), a glob (`*Service.save*`, `User?`), or a misspelt
+    /// name (fuzzy matching is the fallback).
+    pub query: String,
+    /// Only nodes of these kinds: File, Function, Class, Method, Interface, TypeAlias,
+    /// Variable, Property, Enum.
+    pub kinds: Option<Vec<String>>,
+    /// Only nodes in files matching this glob (`src/db/**`).
+    pub file: Option<String>,
+    /// Only nodes of this module.
+    pub module: Option<String>,
+    /// Only nodes of this package (its package.json name).
+    pub package: Option<String>,
+    /// Only exported (true) or unexported (false) nodes.
+    pub exported: Option<bool>,
+    /// Results skipped, for paging (default 0).
+    pub offset: Option<u32>,
+    /// Results returned at most, 1 to 1000000 (default 50).
+    pub limit: Option<u32>,
+    /// Output format (default toon).
+    pub format: Option<OutputFormat>,
+}
+
+/// Arguments of `get_file_symbols`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct FileArgs {
+    /// The file: its path from the project root, or a path suffix naming one file.
+    pub file: String,
+    /// Output format (default toon).
+    pub format: Option<OutputFormat>,
+}
+
+/// Why an argument cannot be used; the message names the argument.
+#[derive(Debug)]
+pub(crate) struct ArgError(pub String);
+
+fn limit(name: &str, value: Option<u32>, default: u32) -> Result<u32, ArgError> {
+    match value {
+        None => Ok(default),
+        Some(value) if (1..=MAX_LIMIT).contains(&value) => Ok(value),
+        Some(value) => Err(ArgError(format!(
+            "{name} must be 1 to {MAX_LIMIT}, not {value}"
+        ))),
+    }
+}
+
+fn edge_kinds(kinds: &Option<Vec<String>>) -> Result<Option<EdgeKinds>, ArgError> {
+    match kinds {
+        None => Ok(None),
+        Some(kinds) => EdgeKinds::parse(&kinds.join(","))
+            .map(Some)
+            .map_err(|err| ArgError(format!("edgeKinds: {err}"))),
+    }
+}
+
+fn symbol(symbol: &str, file: &Option<String>) -> Result<SymbolArg, ArgError> {
+    if symbol.trim().is_empty() {
+        return Err(ArgError("symbol must not be empty".into()));
+    }
+    Ok(SymbolArg::in_file(symbol.to_owned(), file.clone()))
+}
+
+impl SymbolTraversal {
+    /// The traversal's limits.
+    fn options(&self) -> Result<TraversalOptions, ArgError> {
+        let defaults = TraversalOptions::default();
+        Ok(TraversalOptions {
+            max_depth: limit("maxDepth", self.max_depth, defaults.max_depth)?,
+            max_nodes: limit("maxNodes", self.max_nodes, defaults.max_nodes as u32)? as usize,
+            edge_kinds: edge_kinds(&self.edge_kinds)?,
+        })
+    }
+
+    /// `get_callers`.
+    pub(crate) fn callers(&self) -> Result<QueryRequest, ArgError> {
+        Ok(QueryRequest::Callers {
+            symbol: symbol(&self.symbol, &self.file)?,
+            options: self.options()?,
+        })
+    }
+
+    /// `get_callees`.
+    pub(crate) fn callees(&self) -> Result<QueryRequest, ArgError> {
+        Ok(QueryRequest::Callees {
+            symbol: symbol(&self.symbol, &self.file)?,
+            options: self.options()?,
+        })
+    }
+
+    /// `get_impact`.
+    pub(crate) fn impact(&self) -> Result<QueryRequest, ArgError> {
+        Ok(QueryRequest::Impact {
+            symbol: symbol(&self.symbol, &self.file)?,
+            options: self.options()?,
+        })
+    }
+}
+
+impl PathArgs {
+    /// `find_path`.
+    pub(crate) fn request(&self) -> Result<QueryRequest, ArgError> {
+        let defaults = PathOptions::default();
+        let k = limit("k", self.k, defaults.k as u32)? as usize;
+        if k > PathOptions::MAX_K {
+            return Err(ArgError(format!(
+                "k must be 1 to {}, not {k}",
+                PathOptions::MAX_K
+            )));
+        }
+        Ok(QueryRequest::Path {
+            from: symbol(&self.from, &self.from_file)?,
+            to: symbol(&self.to, &self.to_file)?,
+            options: PathOptions {
+                max_depth: limit("maxDepth", self.max_depth, defaults.max_depth)?,
+                max_nodes: limit(
+                    "maxNodes",
+                    self.max_nodes,
+                    MAX_LIMIT.min(defaults.max_nodes as u32),
+                )? as usize,
+                k,
+                edge_kinds: edge_kinds(&self.edge_kinds)?,
+            },
+        })
+    }
+}
+
+impl NeighborArgs {
+    /// `get_neighbors`.
+    pub(crate) fn request(&self) -> Result<QueryRequest, ArgError> {
+        let defaults = NeighborOptions::default();
+        Ok(QueryRequest::Neighbors {
+            symbol: symbol(&self.symbol, &self.file)?,
+            options: NeighborOptions {
+                distance: limit("distance", self.distance, defaults.distance)?,
+                direction: match self.direction {
+                    None | Some(DirectionArg::Both) => Direction::Both,
+                    Some(DirectionArg::In) => Direction::In,
+                    Some(DirectionArg::Out) => Direction::Out,
+                },
+                max_nodes: limit("maxNodes", self.max_nodes, defaults.max_nodes as u32)? as usize,
+                edge_kinds: edge_kinds(&self.edge_kinds)?,
+            },
+        })
+    }
+}
+
+impl SearchArgs {
+    /// `search_nodes`.
+    pub(crate) fn request(&self) -> Result<QueryRequest, ArgError> {
+        if self.query.trim().is_empty() {
+            return Err(ArgError("query must not be empty".into()));
+        }
+        let defaults = SearchOptions::default();
+        let mut kinds = Vec::new();
+        for kind in self.kinds.iter().flatten() {
+            match NodeKind::parse(kind) {
+                Some(kind) => kinds.push(kind),
+                None => {
+                    let known: Vec<&str> = NodeKind::ALL.iter().map(|k| k.as_str()).collect();
+                    return Err(ArgError(format!(
+                        "kinds: unknown kind `{kind}`; one of {}",
+                        known.join(", ")
+                    )));
+                }
+            }
+        }
+        Ok(QueryRequest::Search {
+            pattern: self.query.clone(),
+            options: SearchOptions {
+                kinds,
+                file: self.file.clone(),
+                module: self.module.clone(),
+                package: self.package.clone(),
+                exported: self.exported,
+                offset: self.offset.unwrap_or(0) as usize,
+                limit: limit("limit", self.limit, defaults.limit as u32)? as usize,
+                ..defaults
+            },
+        })
+    }
+}
+
+impl FileArgs {
+    /// `get_file_symbols`.
+    pub(crate) fn request(&self) -> Result<QueryRequest, ArgError> {
+        if self.file.trim().is_empty() {
+            return Err(ArgError("file must not be empty".into()));
+        }
+        Ok(QueryRequest::FileSymbols {
+            file: self.file.clone(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_out_of_range_and_unknown_kinds_name_the_argument() {
+        let args: SymbolTraversal =
+            serde_json::from_value(serde_json::json!({"symbol": "f", "maxDepth": 0})).unwrap();
+        let err = args.callers().unwrap_err();
+        assert!(err.0.starts_with("maxDepth"), "{}", err.0);
+        let args: SymbolTraversal = serde_json::from_value(
+            serde_json::json!({"symbol": "f", "edgeKinds": ["CALLS", "WIBBLE"]}),
+        )
+        .unwrap();
+        assert!(args.callers().unwrap_err().0.starts_with("edgeKinds"));
+        let args: SearchArgs =
+            serde_json::from_value(serde_json::json!({"query": "x", "kinds": ["Widget"]})).unwrap();
+        assert!(
+            args.request()
+                .unwrap_err()
+                .0
+                .contains("unknown kind `Widget`")
+        );
+        let args: PathArgs =
+            serde_json::from_value(serde_json::json!({"from": "a", "to": "b", "k": 21})).unwrap();
+        assert!(args.request().unwrap_err().0.starts_with("k must be"));
+    }
+
+    #[test]
+    fn unknown_arguments_are_refused_and_defaults_apply() {
+        assert!(
+            serde_json::from_value::<SymbolTraversal>(
+                serde_json::json!({"symbol": "f", "depth": 2})
+            )
+            .is_err()
+        );
+        let args: SymbolTraversal =
+            serde_json::from_value(serde_json::json!({"symbol": "f", "file": "a.ts"})).unwrap();
+        match args.impact().unwrap() {
+            QueryRequest::Impact { symbol, options } => {
+                assert_eq!(symbol, SymbolArg::in_file("f", Some("a.ts".into())));
+                assert_eq!(options, TraversalOptions::default());
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
