@@ -8,6 +8,7 @@
 //! The hash is over structure and names, never over positions or the ids a summary gives its
 //! declarations, so it does not change when code moves or locals are added.
 
+use std::collections::HashSet;
 use std::hash::Hasher;
 
 use xxhash_rust::xxh3::Xxh3;
@@ -24,6 +25,8 @@ pub(crate) fn interface_hash(facts: &FileFacts) -> u64 {
     let mut hasher = InterfaceHasher {
         facts,
         state: Xxh3::new(),
+        wanted: Vec::new(),
+        hashed: HashSet::new(),
     };
     hasher.file();
     hasher.state.finish()
@@ -32,6 +35,10 @@ pub(crate) fn interface_hash(facts: &FileFacts) -> u64 {
 struct InterfaceHasher<'f> {
     facts: &'f FileFacts,
     state: Xxh3,
+    /// Module-level names the hashed part refers to, whose declarations are hashed next.
+    wanted: Vec<u32>,
+    /// Module-level names already hashed.
+    hashed: HashSet<u32>,
 }
 
 impl InterfaceHasher<'_> {
@@ -64,11 +71,32 @@ impl InterfaceHasher<'_> {
             self.tag(2);
             self.name(export.exported);
             match export.target {
-                crate::facts::ExportTarget::Local(name) => self.name(name),
+                crate::facts::ExportTarget::Local(name) => {
+                    self.name(name);
+                    self.wanted.push(name);
+                }
                 crate::facts::ExportTarget::Decl(decl) => self.decl(decl, 0),
                 crate::facts::ExportTarget::Expr(expr) => self.expr(expr, 0),
             }
         }
+        // A script (no import, no export) declares globals every file sees: all of its
+        // declarations are its interface. A module's are the declarations its exports reach
+        // through names (a type, an inferred initializer or return), so a new helper that no
+        // export uses re-links no importer.
+        let is_script = facts.imports.is_empty() && facts.exports.is_empty();
+        if is_script {
+            self.all_module_declarations();
+        } else {
+            while let Some(name) = self.wanted.pop() {
+                if self.hashed.insert(name) {
+                    self.module_declarations_named(name);
+                }
+            }
+        }
+    }
+
+    fn all_module_declarations(&mut self) {
+        let facts = self.facts;
         if let Some(module) = facts.scopes.get(MODULE_SCOPE as usize) {
             for binding in &module.bindings {
                 if let BindingTarget::Decl(decl) = binding.target {
@@ -77,6 +105,25 @@ impl InterfaceHasher<'_> {
                     self.tag(binding.space);
                     self.decl(decl, 0);
                 }
+            }
+        }
+    }
+
+    fn module_declarations_named(&mut self, name: u32) {
+        let facts = self.facts;
+        let Some(module) = facts.scopes.get(MODULE_SCOPE as usize) else {
+            return;
+        };
+        let start = module.bindings.partition_point(|b| b.name < name);
+        for binding in module.bindings[start..]
+            .iter()
+            .take_while(|b| b.name == name)
+        {
+            if let BindingTarget::Decl(decl) = binding.target {
+                self.tag(3);
+                self.name(binding.name);
+                self.tag(binding.space);
+                self.decl(decl, 0);
             }
         }
     }
@@ -180,6 +227,8 @@ impl InterfaceHasher<'_> {
                     } else if let Some(init) = d.init {
                         self.expr(init, depth + 1);
                     }
+                } else {
+                    self.wanted.push(*name);
                 }
             }
             Expr::This { .. } => self.tag(21),
@@ -252,6 +301,9 @@ impl InterfaceHasher<'_> {
         match facts.ty(id) {
             TypeExpr::Ref { path, args, .. } => {
                 self.tag(40);
+                if let Some(first) = path.first() {
+                    self.wanted.push(*first);
+                }
                 for segment in path {
                     self.name(*segment);
                 }
@@ -330,6 +382,36 @@ mod tests {
         assert_ne!(
             base,
             hash("import { y } from './x';\nexport function f(a: number): string { return ''; }\n")
+        );
+    }
+
+    #[test]
+    fn module_declarations_count_only_when_an_export_reaches_them() {
+        let base = hash("export function f() { return make(); }\nfunction make() { return 1; }\n");
+        // A new helper no export uses: importers see nothing new.
+        assert_eq!(
+            base,
+            hash(
+                "export function f() { return make(); }\nfunction make() { return 1; }\nfunction probe() { f(); }\n"
+            )
+        );
+        // The helper an export's inferred type comes from: they do.
+        assert_ne!(
+            base,
+            hash("export function f() { return make(); }\nfunction make() { return 'one'; }\n")
+        );
+        // Through a type reference, and through `export { name }`.
+        let typed = hash("type Id = string;\nexport function g(id: Id) {}\n");
+        assert_ne!(
+            typed,
+            hash("type Id = number;\nexport function g(id: Id) {}\n")
+        );
+        let named = hash("function h(a: number) {}\nexport { h };\n");
+        assert_ne!(named, hash("function h(a: string) {}\nexport { h };\n"));
+        // A script's declarations are globals: every one is its interface.
+        assert_ne!(
+            hash("function a() {}\n"),
+            hash("function a() {}\nfunction b() {}\n")
         );
     }
 

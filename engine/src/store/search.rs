@@ -1,14 +1,28 @@
 //! The search index: every node's lowercased simple name and dotted symbol path as a term,
 //! in a multimap (term → node keys) kept up to date with each write, and an FST set of the
-//! terms rebuilt at the end of each write so that prefix, glob and fuzzy matching visit only
-//! the terms an automaton accepts instead of scanning every name.
+//! terms so that prefix, glob and fuzzy matching visit only the terms an automaton accepts
+//! instead of scanning every name.
+//!
+//! Rebuilding the FST costs in proportion to every term in the store (about 100 ms at a
+//! million lines), too much for an edit. So a write that changes few terms records them
+//! beside the FST instead — terms added since it was built, terms it holds that are gone —
+//! and readers merge the two; the FST is rebuilt when that overlay grows past
+//! [`OVERLAY_LIMIT`] terms.
 
-use redb::{MultimapTable, ReadableMultimapTable, Table};
+use std::collections::{BTreeSet, HashSet};
+
+use redb::{MultimapTable, ReadableMultimapTable, ReadableTable, Table};
 
 use crate::error::{DbResultExt, StoreError};
 
 /// Key of the FST blob in the search table.
 pub(crate) const FST_KEY: &str = "terms.fst";
+/// Key of the terms added since the FST was built (length-prefixed UTF-8, ascending).
+pub(crate) const ADDED_KEY: &str = "terms.added";
+/// Key of the FST's terms that are gone (same encoding).
+pub(crate) const REMOVED_KEY: &str = "terms.removed";
+/// Overlay terms past which the next write rebuilds the FST.
+const OVERLAY_LIMIT: usize = 4096;
 
 /// The terms a node is found by: its lowercased simple name and, when it differs, its
 /// lowercased symbol path without the `~Kind` disambiguators (`userservice.save`).
@@ -25,13 +39,12 @@ pub(crate) fn terms_of(id: &str, file: &str, name: &str) -> (String, Option<Stri
     (name_term, path_term)
 }
 
-/// Adds (or, with `add` false, removes) the terms of one node.
+/// Adds (or, with `add` false, removes) the terms of one node, noting each in `touched`.
 pub(crate) fn update_terms(
     terms: &mut MultimapTable<'_, &'static str, u32>,
+    touched: &mut BTreeSet<String>,
     key: u32,
-    id: &str,
-    file: &str,
-    name: &str,
+    (id, file, name): (&str, &str, &str),
     add: bool,
 ) -> Result<(), StoreError> {
     let (name_term, path_term) = terms_of(id, file, name);
@@ -41,8 +54,94 @@ pub(crate) fn update_terms(
         } else {
             terms.remove(term.as_str(), key).ctx("remove search term")?;
         }
+        touched.insert(term);
     }
     Ok(())
+}
+
+/// Brings the FST and its overlay level with the terms after a write that touched
+/// `touched`: the overlay takes the difference, or the FST is rebuilt when there is none yet
+/// or the overlay would grow past its limit.
+pub(crate) fn refresh_index(
+    terms: &MultimapTable<'_, &'static str, u32>,
+    search: &mut Table<'_, &'static str, &'static [u8]>,
+    touched: &BTreeSet<String>,
+) -> Result<(), StoreError> {
+    let stored = search
+        .get(FST_KEY)
+        .ctx("read search index")?
+        .map(|bytes| bytes.value().to_vec());
+    let Some(bytes) = stored else {
+        return rebuild_fst(terms, search);
+    };
+    let set = fst::Set::new(bytes).map_err(|err| StoreError::corrupted("search index", err))?;
+    let mut added = read_terms(search, ADDED_KEY)?;
+    let mut removed = read_terms(search, REMOVED_KEY)?;
+    for term in touched {
+        let live = terms
+            .get(term.as_str())
+            .ctx("read search terms")?
+            .next()
+            .is_some();
+        added.remove(term);
+        removed.remove(term);
+        match (live, set.contains(term)) {
+            (true, false) => {
+                added.insert(term.clone());
+            }
+            (false, true) => {
+                removed.insert(term.clone());
+            }
+            _ => {}
+        }
+    }
+    if added.len() + removed.len() > OVERLAY_LIMIT {
+        return rebuild_fst(terms, search);
+    }
+    write_terms(search, ADDED_KEY, &added)?;
+    write_terms(search, REMOVED_KEY, &removed)
+}
+
+fn read_terms(
+    search: &Table<'_, &'static str, &'static [u8]>,
+    key: &str,
+) -> Result<BTreeSet<String>, StoreError> {
+    match search.get(key).ctx("read search index")? {
+        Some(bytes) => decode_terms(bytes.value()),
+        None => Ok(BTreeSet::new()),
+    }
+}
+
+fn write_terms(
+    search: &mut Table<'_, &'static str, &'static [u8]>,
+    key: &str,
+    terms: &BTreeSet<String>,
+) -> Result<(), StoreError> {
+    let mut bytes = Vec::new();
+    for term in terms {
+        let length = u32::try_from(term.len()).unwrap_or(u32::MAX);
+        bytes.extend_from_slice(&length.to_le_bytes());
+        bytes.extend_from_slice(term.as_bytes());
+    }
+    search
+        .insert(key, bytes.as_slice())
+        .ctx("write search index")?;
+    Ok(())
+}
+
+/// The terms of an overlay list; anything malformed is corruption.
+fn decode_terms(mut bytes: &[u8]) -> Result<BTreeSet<String>, StoreError> {
+    let mut terms = BTreeSet::new();
+    while !bytes.is_empty() {
+        let bad = || StoreError::corrupted("search index", "a malformed overlay term list");
+        let (length, rest) = bytes.split_first_chunk::<4>().ok_or_else(bad)?;
+        let length = u32::from_le_bytes(*length) as usize;
+        let term = rest.get(..length).ok_or_else(bad)?;
+        let term = std::str::from_utf8(term).map_err(|_| bad())?;
+        terms.insert(term.to_owned());
+        bytes = &rest[length..];
+    }
+    Ok(terms)
 }
 
 /// Rebuilds the FST of every distinct term (the multimap iterates them in byte order, which
@@ -64,48 +163,149 @@ pub(crate) fn rebuild_fst(
     search
         .insert(FST_KEY, bytes.as_slice())
         .ctx("write search index")?;
+    search.remove(ADDED_KEY).ctx("write search index")?;
+    search.remove(REMOVED_KEY).ctx("write search index")?;
     Ok(())
 }
 
-/// The set of search terms of a snapshot, validated when it was read.
+/// The set of search terms of a snapshot (the FST with its overlay), validated when it was
+/// read.
 pub struct TermSet {
     set: fst::Set<Vec<u8>>,
+    /// Terms not in the FST, ascending.
+    added: Vec<String>,
+    /// Terms of the FST that are gone.
+    removed: HashSet<String>,
 }
 
 impl TermSet {
-    pub(crate) fn from_bytes(bytes: Vec<u8>) -> Result<TermSet, StoreError> {
-        let set = fst::Set::new(bytes).map_err(|err| StoreError::corrupted("search index", err))?;
-        Ok(TermSet { set })
-    }
-
-    pub(crate) fn empty() -> TermSet {
-        TermSet {
-            set: fst::Set::default(),
-        }
+    pub(crate) fn read(
+        fst_bytes: Option<Vec<u8>>,
+        added: Option<&[u8]>,
+        removed: Option<&[u8]>,
+    ) -> Result<TermSet, StoreError> {
+        let set = match fst_bytes {
+            Some(bytes) => {
+                fst::Set::new(bytes).map_err(|err| StoreError::corrupted("search index", err))?
+            }
+            None => fst::Set::default(),
+        };
+        let added = match added {
+            Some(bytes) => decode_terms(bytes)?.into_iter().collect(),
+            None => Vec::new(),
+        };
+        let removed = match removed {
+            Some(bytes) => decode_terms(bytes)?.into_iter().collect(),
+            None => HashSet::new(),
+        };
+        Ok(TermSet {
+            set,
+            added,
+            removed,
+        })
     }
 
     /// The number of distinct terms.
     pub fn len(&self) -> usize {
-        self.set.len()
+        self.set.len() + self.added.len() - self.removed.len().min(self.set.len())
     }
 
     /// Whether there are no terms.
     pub fn is_empty(&self) -> bool {
-        self.set.is_empty()
+        self.len() == 0
     }
 
     /// Every term `automaton` accepts, in byte order, at most `max` of them; the flag says
     /// whether more were accepted.
     pub fn matching<A: fst::Automaton>(&self, automaton: A, max: usize) -> (Vec<String>, bool) {
         use fst::{IntoStreamer, Streamer};
-        let mut stream = self.set.search(automaton).into_stream();
+        let mut extra = self
+            .added
+            .iter()
+            .filter(|term| accepts(&automaton, term.as_bytes()))
+            .peekable();
+        let mut stream = self.set.search(&automaton).into_stream();
         let mut out = Vec::new();
-        while let Some(term) = stream.next() {
+        let push = |term: String, out: &mut Vec<String>| {
             if out.len() == max {
+                return false;
+            }
+            out.push(term);
+            true
+        };
+        while let Some(term) = stream.next() {
+            let term = String::from_utf8_lossy(term).into_owned();
+            while let Some(first) = extra.next_if(|added| added.as_str() < term.as_str()) {
+                if !push(first.clone(), &mut out) {
+                    return (out, true);
+                }
+            }
+            if self.removed.contains(&term) {
+                continue;
+            }
+            if !push(term, &mut out) {
                 return (out, true);
             }
-            out.push(String::from_utf8_lossy(term).into_owned());
+        }
+        for term in extra {
+            if !push(term.clone(), &mut out) {
+                return (out, true);
+            }
         }
         (out, false)
+    }
+}
+
+/// Whether `automaton` accepts `term`, run over its bytes as the FST search would.
+fn accepts<A: fst::Automaton>(automaton: &A, term: &[u8]) -> bool {
+    let mut state = automaton.start();
+    for &byte in term {
+        if !automaton.can_match(&state) {
+            return false;
+        }
+        state = automaton.accept(&state, byte);
+    }
+    automaton.is_match(&state)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn encoded(terms: &[&str]) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        for term in terms {
+            bytes.extend_from_slice(&(term.len() as u32).to_le_bytes());
+            bytes.extend_from_slice(term.as_bytes());
+        }
+        bytes
+    }
+
+    #[test]
+    fn the_overlay_merges_into_the_fst_in_byte_order_and_hides_removed_terms() {
+        let set = fst::Set::from_iter(["alpha", "delta", "omega"]).unwrap();
+        let terms = TermSet::read(
+            Some(set.as_fst().as_bytes().to_vec()),
+            Some(&encoded(&["beta", "zulu"])),
+            Some(&encoded(&["delta"])),
+        )
+        .unwrap();
+        assert_eq!(terms.len(), 4);
+        let all = |max| terms.matching(fst::automaton::AlwaysMatch, max);
+        assert_eq!(
+            all(10),
+            (
+                vec!["alpha".into(), "beta".into(), "omega".into(), "zulu".into()],
+                false
+            )
+        );
+        assert_eq!(all(2), (vec!["alpha".into(), "beta".into()], true));
+        let prefix = fst::automaton::Str::new("z");
+        use fst::Automaton;
+        assert_eq!(
+            terms.matching(prefix.starts_with(), 10).0,
+            vec!["zulu".to_owned()]
+        );
+        assert!(decode_terms(&[3, 0, 0, 0, b'a']).is_err());
     }
 }

@@ -7,7 +7,7 @@ use redb::{
 };
 
 use super::guard::{Boundary, Quiet};
-use super::search::{FST_KEY, TermSet};
+use super::search::{ADDED_KEY, FST_KEY, REMOVED_KEY, TermSet};
 use super::tables::{
     BLOBS, FILES, IDS, IN_EDGES, META, NAMES, NODES, OUT_EDGES, SEARCH, TERMS, UNRESOLVED,
     UNRESOLVED_NAMES,
@@ -126,10 +126,16 @@ impl Snapshot {
     /// empty for a store that was never written.
     pub fn search_terms(&self) -> Result<TermSet, StoreError> {
         self.read("read search index", || {
-            match self.search.get(FST_KEY).ctx("read search index")? {
-                Some(bytes) => TermSet::from_bytes(bytes.value().to_vec()),
-                None => Ok(TermSet::empty()),
-            }
+            let read = |key| -> Result<Option<Vec<u8>>, StoreError> {
+                Ok(self
+                    .search
+                    .get(key)
+                    .ctx("read search index")?
+                    .map(|bytes| bytes.value().to_vec()))
+            };
+            let added = read(ADDED_KEY)?;
+            let removed = read(REMOVED_KEY)?;
+            TermSet::read(read(FST_KEY)?, added.as_deref(), removed.as_deref())
         })
     }
 

@@ -13,7 +13,7 @@ use std::collections::{HashMap, HashSet};
 
 use redb::{Database, ReadableTable, Table, WriteTransaction};
 
-use super::search::{rebuild_fst, update_terms};
+use super::search::{refresh_index, update_terms};
 use super::tables::{
     BLOBS, FILES, IDS, IN_EDGES, META, META_GENERATION, META_NEXT_KEY, META_SCHEMA, NAMES, NODES,
     OUT_EDGES, SEARCH, TERMS, UNRESOLVED, UNRESOLVED_NAMES,
@@ -306,6 +306,7 @@ fn apply(
     track: bool,
 ) -> Result<(StoreStats, Option<GraphDelta>), StoreError> {
     let mut tables = Tables::open(txn)?;
+    let mut touched_terms = std::collections::BTreeSet::new();
 
     // The old nodes of every file the batch rewrites or removes.
     let mut old_keys: Vec<u32> = Vec::new();
@@ -394,10 +395,9 @@ fn apply(
             .ctx("remove name")?;
         update_terms(
             &mut tables.terms,
+            &mut touched_terms,
             key,
-            &record.id,
-            &record.file,
-            &record.name,
+            (&record.id, &record.file, &record.name),
             false,
         )?;
         if survives {
@@ -455,10 +455,9 @@ fn apply(
             .ctx("write name")?;
         update_terms(
             &mut tables.terms,
+            &mut touched_terms,
             key,
-            &node.id,
-            &node.file,
-            &node.name,
+            (&node.id, &node.file, &node.name),
             true,
         )?;
         batch_keys.insert(node.id.as_str(), key);
@@ -574,7 +573,7 @@ fn apply(
             .insert(path, buffer.as_slice())
             .ctx("write unresolved")?;
     }
-    rebuild_fst(&tables.terms, &mut tables.search)?;
+    refresh_index(&tables.terms, &mut tables.search, &touched_terms)?;
     let stats = StoreStats {
         nodes: batch.nodes.len(),
         edges: batch.edges.len(),

@@ -4,7 +4,7 @@
 //! sync must hold exactly the graph a fresh index of the same files holds, node for node and
 //! edge for edge (facts included).
 //!
-//! `TSGRAPH_INCREMENTAL_CASES` sets the number of cases (CI runs a few dozen).
+//! `TSGRAPH_INCREMENTAL_CASES` sets the number of cases (CI runs 200).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -206,7 +206,7 @@ fn incremental_syncs_equal_a_fresh_index() {
     let cases = std::env::var("TSGRAPH_INCREMENTAL_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(24);
+        .unwrap_or(200);
     let mut runner = TestRunner::new(Config {
         cases,
         failure_persistence: None,
