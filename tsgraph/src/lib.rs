@@ -33,6 +33,6 @@ pub use tsgraph_indexer as indexer;
 pub use tsgraph_indexer::{IndexOptions, IndexSummary, SyncSummary};
 pub use tsgraph_query as query;
 pub use tsgraph_query::{
-    Direction, EdgeKinds, NeighborOptions, PathOptions, SearchOptions, Summary, SymbolMatch,
-    TraversalOptions,
+    DepsDirection, Direction, EdgeKinds, NeighborOptions, PathOptions, SearchOptions, Summary,
+    SymbolMatch, TraversalOptions,
 };

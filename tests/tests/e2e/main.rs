@@ -3,6 +3,7 @@
 mod cli;
 mod confinement;
 mod crash;
+mod deps;
 mod encodings;
 mod facade;
 mod layering;
