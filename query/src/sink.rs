@@ -139,6 +139,9 @@ pub struct Group<'a> {
     pub index: usize,
     /// Nodes in the group (nested groups included).
     pub nodes: usize,
+    /// Callers sections: the unresolved call sites of the method's name (see
+    /// [`Counts::unresolved`]).
+    pub unresolved: usize,
     /// Path sections: hops on the path (its edges, which follow its nodes).
     pub edges: usize,
     /// The facts every node of the group shares (so a table can drop a column).
@@ -161,6 +164,10 @@ pub struct Counts {
     pub max_depth: u32,
     /// Deps: the results that are packages outside the project.
     pub external: usize,
+    /// Callers: the call sites the indexer could not resolve whose called name is the
+    /// root's name (`save` for `repo.save()` through an untyped receiver) — calls that may
+    /// reach it without an edge saying so. For a class, the sum over its sections.
+    pub unresolved: usize,
 }
 
 /// The facts every result node shares, so encoders can hoist them or drop their columns.

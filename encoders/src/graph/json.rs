@@ -16,7 +16,8 @@
 //!   "summary":{"direct","transitive","files","packages","maxDepth"},"nodes":[node + "depth",
 //!   "via":{"id", "edge": edge}, "chain":[ids from the first hop to via]]}`; a class answers
 //!   with `"sections":[{"target":node,"nodes":[…]}]`, one per method (and the class itself)
-//!   instead of `"nodes"`.
+//!   instead of `"nodes"`. Callers add `"unresolved"` to the summary (and to each section):
+//!   the call sites of the symbol's name the indexer could not resolve, which may reach it.
 //! - **path**: `{"query","from":node,"to":node,"found","paths":[{"nodes":[node + "step"],
 //!   "edges":[edge]}]}`, shortest first.
 //! - **neighbors**: `{"query","center":node,"distance","direction","nodes":[node +
@@ -270,9 +271,13 @@ impl<W: Write> ResultSink for JsonSink<W> {
             let c = header.counts;
             write!(
                 self.out,
-                ",\"summary\":{{\"direct\":{},\"transitive\":{},\"files\":{},\"packages\":{},\"maxDepth\":{}}}",
+                ",\"summary\":{{\"direct\":{},\"transitive\":{},\"files\":{},\"packages\":{},\"maxDepth\":{}",
                 c.direct, c.transitive, c.files, c.packages, c.max_depth
             )?;
+            if header.kind == QueryKind::Callers {
+                write!(self.out, ",\"unresolved\":{}", c.unresolved)?;
+            }
+            self.out.write_all(b"}")?;
         }
         self.sectioned = header.sections > 0 || header.kind == QueryKind::Path;
         if header.kind == QueryKind::Path {
@@ -304,6 +309,9 @@ impl<W: Write> ResultSink for JsonSink<W> {
             self.out.write_all(b"\"target\":")?;
             self.node_object(target)?;
             self.out.write_all(b"},")?;
+        }
+        if self.kind == QueryKind::Callers {
+            write!(self.out, "\"unresolved\":{},", group.unresolved)?;
         }
         self.out.write_all(b"\"nodes\":[")?;
         self.section_open = true;

@@ -17,7 +17,7 @@ use tsgraph_query::{
     Summary,
 };
 
-use super::node_fields::lines_cell;
+use super::node_fields::{lines_cell, unresolved_note};
 
 /// Writes results as a Mermaid flowchart.
 pub struct MermaidSink<W: Write> {
@@ -96,6 +96,18 @@ impl<W: Write> MermaidSink<W> {
     }
 }
 
+impl<W: Write> MermaidSink<W> {
+    /// Callers: a dashed note pointing at `node`, saying how many unresolved call sites of
+    /// its name may reach it (its id is the node's with `_u` appended).
+    fn unresolved(&mut self, count: usize, node: &NodeView<'_>) -> io::Result<()> {
+        node_id(node.id(), &mut self.id);
+        self.label.clear();
+        escape(&unresolved_note(count, node), &mut self.label);
+        writeln!(self.out, "  {}_u[\"{}\"]:::unresolved", self.id, self.label)?;
+        writeln!(self.out, "  {}_u -.-> {}", self.id, self.id)
+    }
+}
+
 /// The Mermaid id of a package: `p` (`x` outside the project) and the escaped name, so a
 /// package never shares an id with a node or with an external package of its name.
 fn package_id(name: &str, external: bool, out: &mut String) {
@@ -162,6 +174,9 @@ impl<W: Write> ResultSink for MermaidSink<W> {
             "  classDef queried fill:#ff9,stroke:#333,stroke-width:3px"
         )?;
         self.direction = header.direction;
+        if header.kind == QueryKind::Callers && header.counts.unresolved > 0 {
+            writeln!(self.out, "  classDef unresolved stroke-dasharray:4 3")?;
+        }
         if header.kind == QueryKind::Deps {
             writeln!(self.out, "  classDef external stroke-dasharray:4 3")?;
             let name = header.subject.unwrap_or("");
@@ -169,6 +184,12 @@ impl<W: Write> ResultSink for MermaidSink<W> {
         }
         if let Some(root) = &header.root {
             self.declare(root, Some("queried"))?;
+            if header.kind == QueryKind::Callers
+                && header.sections == 0
+                && header.counts.unresolved > 0
+            {
+                self.unresolved(header.counts.unresolved, root)?;
+            }
         }
         if let Some(target) = &header.target {
             self.declare(target, Some("queried"))?;
@@ -183,6 +204,9 @@ impl<W: Write> ResultSink for MermaidSink<W> {
                 // A method of the queried class.
                 node_id(target.id(), &mut self.id);
                 writeln!(self.out, "  {}:::queried", self.id)?;
+                if self.kind == QueryKind::Callers && group.unresolved > 0 {
+                    self.unresolved(group.unresolved, target)?;
+                }
             }
         }
         Ok(true)

@@ -22,7 +22,7 @@ use tsgraph_query::{
     NodeInfo, QueryKind, ResultSink, Summary,
 };
 
-use super::node_fields::{line_count, lines_cell, plural, short_id, signature};
+use super::node_fields::{line_count, lines_cell, plural, short_id, signature, unresolved_note};
 
 /// Where `--snippets` reads source lines from: the facade implements it over the project's
 /// files, confined to the project root.
@@ -272,6 +272,13 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
                         counted(c.files, "file"),
                         counted(c.packages, "package")
                     )?;
+                    if let Some(root) = header.root.filter(|_| {
+                        header.kind == QueryKind::Callers
+                            && header.sections == 0
+                            && c.unresolved > 0
+                    }) {
+                        writeln!(self.out, "{}", unresolved_note(c.unresolved, &root))?;
+                    }
                 }
             }
             QueryKind::Path => {
@@ -329,6 +336,9 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
                         let id = target.id().to_owned();
                         self.describe(target, &id, true)?;
                         writeln!(self.out, " ({} {}):", group.nodes, self.noun(group.nodes))?;
+                        if group.unresolved > 0 {
+                            writeln!(self.out, "  {}", unresolved_note(group.unresolved, target))?;
+                        }
                     }
                     None => writeln!(self.out, "path {} ({} hops):", group.index + 1, group.edges)?,
                 }

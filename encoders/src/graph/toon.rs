@@ -14,6 +14,8 @@
 //!   `.segment`, or its file), so they follow from the IDs.
 //! - columns a kind group does not need: `exported` when none of its rows is exported, `sig`
 //!   when none has a signature (a missing cell reads as the default).
+//! - `unresolved` (callers: call sites of the symbol's name the indexer could not resolve,
+//!   which may reach it; per target for a class) when it is 0.
 //! - defaults: `maxDepth` 5, `distance` 1, `direction` both, the default edge kinds,
 //!   `truncated` false, `exported` false, an empty signature, a direct result's `via` (the
 //!   root, written `null`).
@@ -255,6 +257,11 @@ impl<W: Write> ToonSink<W> {
                 w.field("rel", only.as_str())?;
             }
         }
+        // Calls of the root's name the indexer could not resolve may reach it; a class
+        // says it per method, in its targets.
+        if kind == QueryKind::Callers && header.sections == 0 && header.counts.unresolved > 0 {
+            w.field("unresolved", header.counts.unresolved)?;
+        }
         if kind == QueryKind::Neighbors
             && let Some(center) = &header.root
         {
@@ -349,6 +356,9 @@ impl<W: Write> ToonSink<W> {
                     let w = self.writer()?;
                     w.key(&name)?;
                     w.begin_object()?;
+                    if group.unresolved > 0 {
+                        w.field("unresolved", group.unresolved)?;
+                    }
                     if group.nodes == 0 {
                         w.key("nodes")?;
                         w.begin_inline(0)?;

@@ -11,3 +11,4 @@ mod monorepo;
 mod process;
 mod store_errors;
 mod tools;
+mod unresolved;
