@@ -4,7 +4,9 @@ use std::io;
 
 use tsgraph_engine::NodeView;
 
-use crate::sink::{EdgeInfo, Group, Header, NodeInfo, ResultSink, Summary};
+use crate::sink::{
+    Dependency, DependencyImport, EdgeInfo, Group, Header, NodeInfo, ResultSink, Summary,
+};
 
 /// Collects `(id, depth)` per node, `(source, kind, target)` per edge and the section names.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -17,6 +19,10 @@ pub struct CollectSink {
     pub edges: Vec<(String, String, String)>,
     /// Section groups (a class's methods; paths) by name, in order.
     pub sections: Vec<String>,
+    /// Deps: `(package, depth, via)` per dependency, in the order received.
+    pub dependencies: Vec<(String, u32, String)>,
+    /// Deps: `(package, importing file, imported file or "")` per import received.
+    pub imports: Vec<(String, String, String)>,
     /// The summary received.
     pub summary: Summary,
     /// Stop after this many nodes (the early-stop contract), if set.
@@ -43,6 +49,22 @@ impl ResultSink for CollectSink {
             edge.source.to_owned(),
             edge.kind.to_string(),
             edge.target.to_owned(),
+        ));
+        Ok(true)
+    }
+    fn dependency(&mut self, dependency: &Dependency<'_>) -> io::Result<bool> {
+        self.dependencies.push((
+            dependency.name.to_owned(),
+            dependency.depth,
+            dependency.via.to_owned(),
+        ));
+        Ok(true)
+    }
+    fn dependency_import(&mut self, import: &DependencyImport<'_>) -> io::Result<bool> {
+        self.imports.push((
+            import.package.to_owned(),
+            import.from.to_owned(),
+            import.to.unwrap_or("").to_owned(),
         ));
         Ok(true)
     }

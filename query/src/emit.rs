@@ -76,6 +76,8 @@ pub(crate) struct Section {
     pub(crate) items: Vec<Item>,
     /// Paths: the hops between consecutive items.
     pub(crate) hops: Vec<Hop>,
+    /// Callers: unresolved call sites of the section's name (see `Counts::unresolved`).
+    pub(crate) unresolved: usize,
 }
 
 /// Which edges follow the nodes.
@@ -175,6 +177,7 @@ pub(crate) fn emit(
         }
         counts.files = files.len();
         counts.packages = packages.len();
+        counts.unresolved = template.counts.unresolved;
         header.counts = counts;
     }
     let root_key = match header.root {
@@ -222,6 +225,7 @@ pub(crate) fn emit(
                 index,
                 nodes: section.items.len(),
                 edges: section.hops.len(),
+                unresolved: section.unresolved,
                 facets: Facets::default(),
             })?;
             if !go {
@@ -266,6 +270,7 @@ pub(crate) fn emit(
                         index,
                         nodes: members.len(),
                         edges: 0,
+                        unresolved: 0,
                         facets: facets(&members),
                     })?;
                     open[depth] = Some(value);

@@ -15,7 +15,26 @@ pub enum QueryError {
     /// A search pattern or filter is invalid.
     #[error(transparent)]
     Search(#[from] crate::search::SearchError),
+    /// `deps` was asked about a package no file belongs to and no file imports.
+    #[error("no package named `{package}`{}", suggestion_text(.suggestions, *.close))]
+    UnknownPackage {
+        /// The name asked for.
+        package: String,
+        /// The closest package names when `close`, else every package of the project
+        /// (at most 20).
+        suggestions: Vec<String>,
+        /// Whether `suggestions` are close to the name rather than the whole list.
+        close: bool,
+    },
     /// A node key named by an edge or a caller does not exist.
     #[error("node key {0} is not in the store (the store may be corrupt; rebuild it)")]
     MissingNode(u32),
+}
+
+fn suggestion_text(suggestions: &[String], close: bool) -> String {
+    match (suggestions.is_empty(), close) {
+        (true, _) => String::new(),
+        (false, true) => format!("; closest: {}", suggestions.join(", ")),
+        (false, false) => format!("; the project's packages: {}", suggestions.join(", ")),
+    }
 }

@@ -20,6 +20,7 @@ impl Query<'_> {
             target: None,
             items,
             hops: Vec::new(),
+            unresolved: 0,
         }];
         emit(
             snapshot,

@@ -1,5 +1,5 @@
 //! Bounded graph queries over a tsgraph store snapshot: callers, callees, impact, path,
-//! neighbors, search and file symbols. Queries push their results into a [`ResultSink`] in position order; they never
+//! neighbors, search, file symbols and package dependencies. Queries push their results into a [`ResultSink`] in position order; they never
 //! build an output tree.
 //!
 //! ```
@@ -24,6 +24,7 @@
 //! ```
 
 mod collect;
+mod deps;
 mod emit;
 mod error;
 mod export;
@@ -37,14 +38,15 @@ mod symbols;
 mod traverse;
 
 pub use collect::CollectSink;
+pub use deps::{DepsDirection, DepsOptions, LISTED_IMPORTS};
 pub use emit::has_signature;
 pub use error::QueryError;
 pub use kinds::EdgeKinds;
 pub use path::PathOptions;
 pub use search::{SearchError, SearchOptions};
 pub use sink::{
-    Counts, Direction, EdgeInfo, Facets, Group, GroupLevel, Grouping, Header, MatchKind, NodeInfo,
-    QueryKind, ResultSink, Summary, Via,
+    Counts, Dependency, DependencyImport, Direction, EdgeInfo, Facets, Group, GroupLevel, Grouping,
+    Header, MatchKind, NodeInfo, QueryKind, ResultSink, Summary, Via,
 };
 pub use symbol::{Candidate, SymbolMatch, resolve_symbol};
 pub use symbols::{FileMatch, resolve_file};

@@ -354,6 +354,7 @@ impl Query<'_> {
                     })
                     .collect(),
                 hops: path.hops,
+                unresolved: 0,
             })
             .collect();
         let from_guard = existing(snapshot, from)?;

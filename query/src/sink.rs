@@ -41,6 +41,8 @@ pub enum QueryKind {
     FileSymbols,
     /// Every node and edge of the graph.
     Export,
+    /// The packages a package depends on, or that depend on it.
+    Deps,
 }
 
 impl QueryKind {
@@ -55,6 +57,7 @@ impl QueryKind {
             QueryKind::Search => "search",
             QueryKind::FileSymbols => "file-symbols",
             QueryKind::Export => "export",
+            QueryKind::Deps => "deps",
         }
     }
 
@@ -136,6 +139,9 @@ pub struct Group<'a> {
     pub index: usize,
     /// Nodes in the group (nested groups included).
     pub nodes: usize,
+    /// Callers sections: the unresolved call sites of the method's name (see
+    /// [`Counts::unresolved`]).
+    pub unresolved: usize,
     /// Path sections: hops on the path (its edges, which follow its nodes).
     pub edges: usize,
     /// The facts every node of the group shares (so a table can drop a column).
@@ -151,10 +157,17 @@ pub struct Counts {
     pub transitive: usize,
     /// Distinct files of the results.
     pub files: usize,
-    /// Distinct packages of the results (the empty package counts as one).
+    /// Distinct packages of the results (the empty package counts as one); deps: the
+    /// packages of the project among the results.
     pub packages: usize,
     /// The largest depth reached.
     pub max_depth: u32,
+    /// Deps: the results that are packages outside the project.
+    pub external: usize,
+    /// Callers: the call sites the indexer could not resolve whose called name is the
+    /// root's name (`save` for `repo.save()` through an untyped receiver) — calls that may
+    /// reach it without an edge saying so. For a class, the sum over its sections.
+    pub unresolved: usize,
 }
 
 /// The facts every result node shares, so encoders can hoist them or drop their columns.
@@ -178,21 +191,22 @@ pub struct Header<'a> {
     pub root: Option<NodeView<'a>>,
     /// The path's end.
     pub target: Option<NodeView<'a>>,
-    /// Search: the pattern; file symbols: the file path.
+    /// Search: the pattern; file symbols: the file path; deps: the package.
     pub subject: Option<&'a str>,
     /// `max_depth` (callers, callees, impact), `distance` (neighbors), or the path's search
     /// depth.
     pub depth: u32,
-    /// Neighbors: the direction followed.
+    /// Neighbors and deps: the direction followed.
     pub direction: Direction,
     /// The edge kinds followed (callers, callees, impact, neighbors, path).
     pub edge_kinds: crate::EdgeKinds,
     /// The kinds of the edges results were reached through (their `via`), so encoders can
     /// hoist a kind every result shares.
     pub via_kinds: crate::EdgeKinds,
-    /// How many nodes follow in all (the root is among them only for paths).
+    /// How many nodes follow in all (the root is among them only for paths); deps: how
+    /// many dependencies.
     pub nodes: usize,
-    /// How many edges follow in all.
+    /// How many edges follow in all; deps: how many dependency imports.
     pub edges: usize,
     /// How many edges of each kind follow, indexed by the kind's byte.
     pub edges_by_kind: [usize; 8],
@@ -201,7 +215,8 @@ pub struct Header<'a> {
     pub sections: usize,
     /// The package every node shares, if they share one (encoders hoist it).
     pub package: Option<&'a str>,
-    /// The module every node shares, if they share one.
+    /// The module every node shares, if they share one; deps: the module of the package
+    /// asked for (`None` for a package outside the project).
     pub module: Option<&'a str>,
     /// The file every node shares, if they share one.
     pub file: Option<&'a str>,
@@ -295,10 +310,48 @@ pub struct EdgeInfo<'a> {
     pub stored: Option<EdgeRef<'a>>,
 }
 
+/// A package reached by `deps`: one the package asked for depends on (direction out) or
+/// one that depends on it (in), directly or through `via`.
+#[derive(Debug, Clone, Copy)]
+pub struct Dependency<'a> {
+    /// The package's name.
+    pub name: &'a str,
+    /// Its module (empty for an external package).
+    pub module: &'a str,
+    /// Whether it is outside the project (known only by the name files import).
+    pub external: bool,
+    /// Hops from the package asked for.
+    pub depth: u32,
+    /// The package it was reached from: the package asked for, for direct dependencies.
+    pub via: &'a str,
+    /// How many file imports create the dependency between it and `via`.
+    pub imports: usize,
+    /// How many of them follow as [`DependencyImport`]s (the first few).
+    pub listed: usize,
+}
+
+/// One file import that creates a [`Dependency`]; these follow all dependencies, in their
+/// order, by importing file.
+#[derive(Debug, Clone, Copy)]
+pub struct DependencyImport<'a> {
+    /// The dependency's package name.
+    pub package: &'a str,
+    /// Whether that package is outside the project.
+    pub external: bool,
+    /// The importing file.
+    pub from: &'a str,
+    /// The imported file; `None` for a package outside the project.
+    pub to: Option<&'a str>,
+    /// The line of the import (the first, when the file imports the other more than once);
+    /// `None` when unknown.
+    pub line: Option<u32>,
+}
+
 /// How a result ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Summary {
-    /// The traversal stopped at its node limit; more results exist.
+    /// The traversal stopped at its node limit (deps: at its depth, which `limit` then is);
+    /// more results exist.
     pub truncated: bool,
     /// The node limit that applied.
     pub limit: usize,
@@ -326,6 +379,15 @@ pub trait ResultSink {
     /// all nodes, sorted by the source's position, then edge kind, then the target's
     /// position. `Ok(false)` stops the query.
     fn edge(&mut self, edge: &EdgeInfo<'_>) -> io::Result<bool>;
+    /// Deps: one dependency, after `begin`, in order. `Ok(false)` stops the query.
+    fn dependency(&mut self, _dependency: &Dependency<'_>) -> io::Result<bool> {
+        Ok(true)
+    }
+    /// Deps: one import creating a dependency, after every dependency. `Ok(false)` stops
+    /// the query.
+    fn dependency_import(&mut self, _import: &DependencyImport<'_>) -> io::Result<bool> {
+        Ok(true)
+    }
     /// The end; called once, last (also after a stop).
     fn finish(&mut self, summary: &Summary) -> io::Result<()>;
 }

@@ -11,7 +11,7 @@ use crate::emit::{Edges, Item, Order, Section, emit};
 use crate::error::QueryError;
 use crate::kinds::EdgeKinds;
 use crate::order::existing;
-use crate::sink::{Direction, Header, QueryKind, ResultSink, Summary};
+use crate::sink::{Counts, Direction, Header, QueryKind, ResultSink, Summary};
 
 /// Limits and edge kinds of callers, callees and impact.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -205,19 +205,29 @@ impl Query<'_> {
         let mut sections = Vec::new();
         let mut truncated = false;
         let mut budget = options.max_nodes;
+        let mut unresolved_total = 0;
         for target in std::iter::once(root).chain(targets.iter().copied()) {
             let reached = bfs(snapshot, target, max_depth, budget, direction, kinds)?;
             budget = budget.saturating_sub(reached.items.len());
             truncated |= reached.truncated;
-            // The class's own section is listed only when it has results of its own or
-            // when there are no methods to answer for.
-            if target == root && !targets.is_empty() && reached.items.is_empty() {
+            let unresolved = if kind == QueryKind::Callers {
+                unresolved_calls_of(snapshot, target)?
+            } else {
+                0
+            };
+            // The class's own section is listed only when it has results of its own (or
+            // unresolved calls that may be its own) or when there are no methods to answer
+            // for.
+            if target == root && !targets.is_empty() && reached.items.is_empty() && unresolved == 0
+            {
                 continue;
             }
+            unresolved_total += unresolved;
             sections.push(Section {
                 target: (!targets.is_empty()).then_some(target),
                 items: reached.items,
                 hops: Vec::new(),
+                unresolved,
             });
             if truncated {
                 break;
@@ -227,6 +237,10 @@ impl Query<'_> {
             depth: max_depth,
             direction,
             edge_kinds: kinds,
+            counts: Counts {
+                unresolved: unresolved_total,
+                ..Counts::default()
+            },
             ..header(kind, Some(root_view))
         };
         let summary = Summary {
@@ -283,6 +297,7 @@ impl Query<'_> {
             target: None,
             items,
             hops: Vec::new(),
+            unresolved: 0,
         }];
         emit(
             snapshot,
@@ -294,6 +309,18 @@ impl Query<'_> {
             sink,
         )
     }
+}
+
+/// How many call sites the indexer left unresolved whose called name is `key`'s name: calls
+/// through a receiver of unknown type that may reach it. One lookup in the store's index of
+/// unresolved names.
+fn unresolved_calls_of(snapshot: &Snapshot, key: NodeKey) -> Result<usize, QueryError> {
+    let guard = existing(snapshot, key)?;
+    let name = guard.view()?.name();
+    if name.is_empty() {
+        return Ok(0);
+    }
+    Ok(snapshot.unresolved_calls(name)?.len())
 }
 
 /// The methods a class or interface contains, in position order.

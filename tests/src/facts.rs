@@ -281,6 +281,7 @@ const KNOWN_KEYS: &[&str] = &[
     "to",
     "found",
     "stopped",
+    "unresolved",
 ];
 
 fn kind_of_group(key: &str) -> Option<&'static str> {
@@ -404,12 +405,11 @@ fn walk(
     Ok(())
 }
 
-/// The full ID of a short one (a symbol path when the file is hoisted).
+/// The full ID of a short one (a symbol path when the file is hoisted); an ID with a `:` is
+/// already whole (a node of another file than the hoisted one).
 fn expand(id: &str, file: Option<&str>, kind: Option<&str>) -> String {
     match file {
-        Some(file)
-            if kind != Some("File") && id != file && !id.starts_with(&format!("{file}:")) =>
-        {
+        Some(file) if kind != Some("File") && id != file && !id.contains(':') => {
             format!("{file}:{id}")
         }
         _ => id.to_owned(),

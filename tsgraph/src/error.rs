@@ -95,6 +95,16 @@ pub enum Error {
         /// The closest indexed paths.
         suggestions: Vec<String>,
     },
+    /// `deps` named a package the project neither has nor imports.
+    #[error("no package named `{package}`{}", list_text(if *.close { "closest" } else { "the project's packages" }, .suggestions))]
+    PackageNotFound {
+        /// What was asked.
+        package: String,
+        /// The closest package names, or every package of the project when none is close.
+        suggestions: Vec<String>,
+        /// Whether `suggestions` are close to the name.
+        close: bool,
+    },
     /// A file argument matched several indexed files.
     #[error("`{file}` matches {} files; give more of the path:\n  {}", .candidates.len(), .candidates.join("\n  "))]
     AmbiguousFile {
@@ -154,7 +164,8 @@ fn candidate_json(c: &Candidate) -> Value {
 }
 
 impl Error {
-    /// Whether the error is about the symbol or file asked for (the CLI exits with code 2).
+    /// Whether the error is about the symbol, file or package asked for (the CLI exits with
+    /// code 2).
     pub fn is_symbol_error(&self) -> bool {
         matches!(
             self,
@@ -162,13 +173,15 @@ impl Error {
                 | Error::AmbiguousSymbol { .. }
                 | Error::FileNotFound { .. }
                 | Error::AmbiguousFile { .. }
+                | Error::PackageNotFound { .. }
         )
     }
 
     /// The error as JSON: `{"error":{"code","message",…}}` with `code` one of `not_found`
     /// (`symbol`, `file`, `suggestions`, `elsewhere`), `ambiguous` (`symbol`,
     /// `candidates`: `{id, kind, file, line}`), `file_not_found` (`file`, `suggestions`),
-    /// `ambiguous_file` (`file`, `candidates`), `no_project`, `no_sources` or `error`.
+    /// `ambiguous_file` (`file`, `candidates`), `package_not_found` (`package`,
+    /// `suggestions`), `no_project`, `no_sources` or `error`.
     pub fn to_json(&self) -> Value {
         let message = self.to_string();
         let body = match self {
@@ -193,6 +206,14 @@ impl Error {
             Error::AmbiguousFile { file, candidates } => json!({
                 "code": "ambiguous_file", "message": message, "file": file,
                 "candidates": candidates,
+            }),
+            Error::PackageNotFound {
+                package,
+                suggestions,
+                ..
+            } => json!({
+                "code": "package_not_found", "message": message, "package": package,
+                "suggestions": suggestions,
             }),
             Error::NoProject { .. } => json!({"code": "no_project", "message": message}),
             Error::NoSources { .. } => json!({"code": "no_sources", "message": message}),

@@ -37,7 +37,7 @@ pub use tsgraph_indexer as indexer;
 pub use tsgraph_indexer::{EditOutcome, IndexOptions, IndexSummary, SyncSummary, TextEdit};
 pub use tsgraph_query as query;
 pub use tsgraph_query::{
-    Direction, EdgeKinds, NeighborOptions, PathOptions, SearchOptions, Summary, SymbolMatch,
-    TraversalOptions,
+    DepsDirection, Direction, EdgeKinds, NeighborOptions, PathOptions, SearchOptions, Summary,
+    SymbolMatch, TraversalOptions,
 };
 pub use watch::{WATCH_DEBOUNCE, WatchUpdate, Watcher, watch};

@@ -230,6 +230,11 @@ impl Project {
                 let path = self.resolve_file(snapshot, file)?;
                 query.file_symbols(&path, sink)?
             }
+            QueryRequest::Deps {
+                package,
+                direction,
+                max_depth,
+            } => deps(&query, package, *direction, *max_depth, sink)?,
         };
         Ok(summary)
     }
@@ -239,6 +244,34 @@ impl Project {
         let snapshot = self.snapshot()?;
         Ok(Query::new(&snapshot).export(&mut JsonLinesSink::new(out))?)
     }
+}
+
+/// Runs `deps`, turning an unknown package into the error the CLI exits 2 with.
+fn deps(
+    query: &Query<'_>,
+    package: &str,
+    direction: tsgraph_query::DepsDirection,
+    max_depth: u32,
+    sink: &mut dyn ResultSink,
+) -> Result<Summary, Error> {
+    let options = tsgraph_query::DepsOptions {
+        direction,
+        max_depth,
+    };
+    query
+        .deps(package, &options, sink)
+        .map_err(|err| match err {
+            tsgraph_query::QueryError::UnknownPackage {
+                package,
+                suggestions,
+                close,
+            } => Error::PackageNotFound {
+                package,
+                suggestions,
+                close,
+            },
+            other => other.into(),
+        })
 }
 
 /// Checks that `root` is a folder.

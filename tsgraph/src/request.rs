@@ -1,6 +1,6 @@
 //! Query requests as the CLI and MCP server state them.
 
-use tsgraph_query::{NeighborOptions, PathOptions, SearchOptions, TraversalOptions};
+use tsgraph_query::{DepsDirection, NeighborOptions, PathOptions, SearchOptions, TraversalOptions};
 
 /// An output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -109,5 +109,16 @@ pub enum QueryRequest {
     FileSymbols {
         /// An indexed path or a unique suffix of one.
         file: String,
+    },
+    /// The packages a package depends on (or that depend on it), with the imports that
+    /// create each dependency.
+    Deps {
+        /// A package name of the project (`@libs/toolkit`), or of a package outside it that
+        /// the project imports.
+        package: String,
+        /// Out: what it depends on; in: who depends on it.
+        direction: DepsDirection,
+        /// Hops from the package, at least 1.
+        max_depth: u32,
     },
 }

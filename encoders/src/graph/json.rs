@@ -16,7 +16,8 @@
 //!   "summary":{"direct","transitive","files","packages","maxDepth"},"nodes":[node + "depth",
 //!   "via":{"id", "edge": edge}, "chain":[ids from the first hop to via]]}`; a class answers
 //!   with `"sections":[{"target":node,"nodes":[…]}]`, one per method (and the class itself)
-//!   instead of `"nodes"`.
+//!   instead of `"nodes"`. Callers add `"unresolved"` to the summary (and to each section):
+//!   the call sites of the symbol's name the indexer could not resolve, which may reach it.
 //! - **path**: `{"query","from":node,"to":node,"found","paths":[{"nodes":[node + "step"],
 //!   "edges":[edge]}]}`, shortest first.
 //! - **neighbors**: `{"query","center":node,"distance","direction","nodes":[node +
@@ -24,6 +25,14 @@
 //! - **search**: `{"query","pattern","total","offset","limit","nodes":[node + "match"]}` —
 //!   `total` counts every match, `nodes` is the page.
 //! - **file-symbols**: `{"query","file","nodes":[node + "depth" (nesting) + "parent"]}`.
+//! - **deps**: `{"query","package","module" (null for a package outside the project),
+//!   "direction","maxDepth","summary":{"direct","transitive","packages","external","files",
+//!   "maxDepth"},"packages":[{"name","module","external","depth","via","imports"}],
+//!   "imports":[{"package","external","from","to","line"}]}` — `packages` are the
+//!   dependencies (project packages first, then external ones, each by depth and name), `via`
+//!   the package each was reached from, `imports` how many file imports create it; the
+//!   `imports` array lists the first few of them per dependency (`to` and `line` are null
+//!   for an external package).
 //! - every result ends with `"truncated"`; `true` adds `"limit"`, the limit that applied.
 //! - **errors** (written by the CLI, same exit codes): `{"error":{"code","message",…}}`, see
 //!   `tsgraph::Error::to_json`.
@@ -32,7 +41,8 @@ use std::io::{self, Write};
 
 use tsgraph_query::engine::{EdgeKind, EdgeRef, NodeFlags, NodeView, Visibility};
 use tsgraph_query::{
-    EdgeInfo, Group, GroupLevel, Header, NodeInfo, QueryKind, ResultSink, Summary,
+    Dependency, DependencyImport, EdgeInfo, Group, GroupLevel, Header, NodeInfo, QueryKind,
+    ResultSink, Summary,
 };
 
 use super::node_fields::{is_callable, line_count};
@@ -50,6 +60,8 @@ pub struct JsonSink<W: Write> {
     sectioned: bool,
     section_open: bool,
     sections_written: usize,
+    /// Deps: whether the `imports` array is open.
+    imports_open: bool,
 }
 
 impl<W: Write> JsonSink<W> {
@@ -64,6 +76,7 @@ impl<W: Write> JsonSink<W> {
             sectioned: false,
             section_open: false,
             sections_written: 0,
+            imports_open: false,
         }
     }
 
@@ -191,7 +204,11 @@ impl<W: Write> ResultSink for JsonSink<W> {
         self.wrote_edge = false;
         self.section_open = false;
         self.sections_written = 0;
+        self.imports_open = false;
         write!(self.out, "{{\"query\":\"{}\"", header.kind.as_str())?;
+        if header.kind == QueryKind::Deps {
+            return self.deps_header(header);
+        }
         let root_key: &[u8] = match header.kind {
             QueryKind::Path => b",\"from\":",
             QueryKind::Neighbors => b",\"center\":",
@@ -232,7 +249,7 @@ impl<W: Write> ResultSink for JsonSink<W> {
                 self.out.write_all(b",\"file\":")?;
                 self.string(header.subject.unwrap_or(""))?;
             }
-            QueryKind::Export => {}
+            QueryKind::Export | QueryKind::Deps => {}
             QueryKind::Callers | QueryKind::Callees | QueryKind::Impact => {
                 write!(self.out, ",\"maxDepth\":{}", header.depth)?;
             }
@@ -254,9 +271,13 @@ impl<W: Write> ResultSink for JsonSink<W> {
             let c = header.counts;
             write!(
                 self.out,
-                ",\"summary\":{{\"direct\":{},\"transitive\":{},\"files\":{},\"packages\":{},\"maxDepth\":{}}}",
+                ",\"summary\":{{\"direct\":{},\"transitive\":{},\"files\":{},\"packages\":{},\"maxDepth\":{}",
                 c.direct, c.transitive, c.files, c.packages, c.max_depth
             )?;
+            if header.kind == QueryKind::Callers {
+                write!(self.out, ",\"unresolved\":{}", c.unresolved)?;
+            }
+            self.out.write_all(b"}")?;
         }
         self.sectioned = header.sections > 0 || header.kind == QueryKind::Path;
         if header.kind == QueryKind::Path {
@@ -288,6 +309,9 @@ impl<W: Write> ResultSink for JsonSink<W> {
             self.out.write_all(b"\"target\":")?;
             self.node_object(target)?;
             self.out.write_all(b"},")?;
+        }
+        if self.kind == QueryKind::Callers {
+            write!(self.out, "\"unresolved\":{},", group.unresolved)?;
         }
         self.out.write_all(b"\"nodes\":[")?;
         self.section_open = true;
@@ -321,7 +345,7 @@ impl<W: Write> ResultSink for JsonSink<W> {
                     write!(self.out, ",\"match\":\"{}\"", matched.as_str())?;
                 }
             }
-            QueryKind::Export => {}
+            QueryKind::Export | QueryKind::Deps => {}
         }
         if let Some(via) = info.via {
             self.out.write_all(b",\"via\":{\"id\":")?;
@@ -374,7 +398,57 @@ impl<W: Write> ResultSink for JsonSink<W> {
         Ok(true)
     }
 
+    fn dependency(&mut self, d: &Dependency<'_>) -> io::Result<bool> {
+        if self.wrote_node {
+            self.out.write_all(b",")?;
+        }
+        self.wrote_node = true;
+        self.out.write_all(b"{\"name\":")?;
+        self.string(d.name)?;
+        self.out.write_all(b",\"module\":")?;
+        self.string(d.module)?;
+        write!(
+            self.out,
+            ",\"external\":{},\"depth\":{},\"via\":",
+            d.external, d.depth
+        )?;
+        self.string(d.via)?;
+        write!(self.out, ",\"imports\":{}}}", d.imports)?;
+        Ok(true)
+    }
+
+    fn dependency_import(&mut self, import: &DependencyImport<'_>) -> io::Result<bool> {
+        self.out.write_all(if self.imports_open {
+            b","
+        } else {
+            b"],\"imports\":["
+        })?;
+        self.imports_open = true;
+        self.out.write_all(b"{\"package\":")?;
+        self.string(import.package)?;
+        write!(self.out, ",\"external\":{},\"from\":", import.external)?;
+        self.string(import.from)?;
+        self.out.write_all(b",\"to\":")?;
+        match import.to {
+            Some(to) => self.string(to)?,
+            None => self.out.write_all(b"null")?,
+        }
+        match import.line {
+            Some(line) => write!(self.out, ",\"line\":{line}}}")?,
+            None => self.out.write_all(b",\"line\":null}")?,
+        }
+        Ok(true)
+    }
+
     fn finish(&mut self, summary: &Summary) -> io::Result<()> {
+        if self.kind == QueryKind::Deps {
+            self.out.write_all(if self.imports_open {
+                b"]"
+            } else {
+                b"],\"imports\":[]"
+            })?;
+            return self.end_result(summary);
+        }
         let has_edges = matches!(
             self.kind,
             QueryKind::Path | QueryKind::Neighbors | QueryKind::Export
@@ -387,6 +461,37 @@ impl<W: Write> ResultSink for JsonSink<W> {
         } else {
             self.out.write_all(b"],\"edges\":[]")?;
         }
+        self.end_result(summary)
+    }
+}
+
+impl<W: Write> JsonSink<W> {
+    /// Deps: the question and the counts, then the `packages` array opens.
+    fn deps_header(&mut self, header: &Header<'_>) -> io::Result<()> {
+        self.out.write_all(b",\"package\":")?;
+        self.string(header.subject.unwrap_or(""))?;
+        self.out.write_all(b",\"module\":")?;
+        match header.module {
+            Some(module) => self.string(module)?,
+            None => self.out.write_all(b"null")?,
+        }
+        let c = header.counts;
+        write!(
+            self.out,
+            ",\"direction\":\"{}\",\"maxDepth\":{},\"summary\":{{\"direct\":{},\"transitive\":{},\"packages\":{},\"external\":{},\"files\":{},\"maxDepth\":{}}},\"packages\":[",
+            header.direction.as_str(),
+            header.depth,
+            c.direct,
+            c.transitive,
+            c.packages,
+            c.external,
+            c.files,
+            c.max_depth
+        )
+    }
+
+    /// `"truncated"` (and `"limit"`, `"stopped"`) and the closing brace.
+    fn end_result(&mut self, summary: &Summary) -> io::Result<()> {
         write!(self.out, ",\"truncated\":{}", summary.truncated)?;
         if summary.truncated {
             write!(self.out, ",\"limit\":{}", summary.limit)?;

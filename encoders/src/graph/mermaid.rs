@@ -1,6 +1,7 @@
-//! The Mermaid encoder: a `flowchart` of a path, of neighbors, and of the trees of callers,
-//! callees and impact (each result drawn from the node it was reached through), with the
-//! queried node marked.
+//! The Mermaid encoder: a `flowchart` of a path, of neighbors, of the trees of callers,
+//! callees and impact (each result drawn from the node it was reached through), and of the
+//! packages of deps (an arrow from importer to imported, with the count of file imports),
+//! with the queried node or package marked.
 //!
 //! Node ids are `n` followed by the node ID with every byte outside `[A-Za-z0-9]` written
 //! as `_` and two hex digits — unique, stable and safe (no keyword, no `o`/`x` edge
@@ -12,15 +13,18 @@ use std::io::{self, Write};
 
 use tsgraph_query::engine::{EdgeKind, NodeView};
 use tsgraph_query::{
-    EdgeInfo, Group, GroupLevel, Header, NodeInfo, QueryKind, ResultSink, Summary,
+    Dependency, Direction, EdgeInfo, Group, GroupLevel, Header, NodeInfo, QueryKind, ResultSink,
+    Summary,
 };
 
-use super::node_fields::lines_cell;
+use super::node_fields::{lines_cell, unresolved_note};
 
 /// Writes results as a Mermaid flowchart.
 pub struct MermaidSink<W: Write> {
     out: W,
     kind: QueryKind,
+    /// Deps: which way the arrows go from the package asked for.
+    direction: Direction,
     id: String,
     other: String,
     label: String,
@@ -33,6 +37,7 @@ impl<W: Write> MermaidSink<W> {
         MermaidSink {
             out,
             kind: QueryKind::Callers,
+            direction: Direction::Out,
             id: String::new(),
             other: String::new(),
             label: String::new(),
@@ -91,6 +96,46 @@ impl<W: Write> MermaidSink<W> {
     }
 }
 
+impl<W: Write> MermaidSink<W> {
+    /// Callers: a dashed note pointing at `node`, saying how many unresolved call sites of
+    /// its name may reach it (its id is the node's with `_u` appended).
+    fn unresolved(&mut self, count: usize, node: &NodeView<'_>) -> io::Result<()> {
+        node_id(node.id(), &mut self.id);
+        self.label.clear();
+        escape(&unresolved_note(count, node), &mut self.label);
+        writeln!(self.out, "  {}_u[\"{}\"]:::unresolved", self.id, self.label)?;
+        writeln!(self.out, "  {}_u -.-> {}", self.id, self.id)
+    }
+}
+
+/// The Mermaid id of a package: `p` (`x` outside the project) and the escaped name, so a
+/// package never shares an id with a node or with an external package of its name.
+fn package_id(name: &str, external: bool, out: &mut String) {
+    node_id(name, out);
+    out.replace_range(..1, if external { "x" } else { "p" });
+}
+
+impl<W: Write> MermaidSink<W> {
+    /// Declares a package: its name, and its module or that it is outside the project.
+    fn package(&mut self, name: &str, module: Option<&str>, class: Option<&str>) -> io::Result<()> {
+        package_id(name, module.is_none(), &mut self.id);
+        self.label.clear();
+        escape(name, &mut self.label);
+        match module {
+            Some(module) => {
+                self.label.push_str("<br/>package · ");
+                escape(module, &mut self.label);
+            }
+            None => self.label.push_str("<br/>external package"),
+        }
+        write!(self.out, "  {}[\"{}\"]", self.id, self.label)?;
+        if let Some(class) = class {
+            write!(self.out, ":::{class}")?;
+        }
+        writeln!(self.out)
+    }
+}
+
 /// The Mermaid id of a node ID (see the module docs).
 fn node_id(id: &str, out: &mut String) {
     out.clear();
@@ -128,8 +173,23 @@ impl<W: Write> ResultSink for MermaidSink<W> {
             self.out,
             "  classDef queried fill:#ff9,stroke:#333,stroke-width:3px"
         )?;
+        self.direction = header.direction;
+        if header.kind == QueryKind::Callers && header.counts.unresolved > 0 {
+            writeln!(self.out, "  classDef unresolved stroke-dasharray:4 3")?;
+        }
+        if header.kind == QueryKind::Deps {
+            writeln!(self.out, "  classDef external stroke-dasharray:4 3")?;
+            let name = header.subject.unwrap_or("");
+            self.package(name, header.module, Some("queried"))?;
+        }
         if let Some(root) = &header.root {
             self.declare(root, Some("queried"))?;
+            if header.kind == QueryKind::Callers
+                && header.sections == 0
+                && header.counts.unresolved > 0
+            {
+                self.unresolved(header.counts.unresolved, root)?;
+            }
         }
         if let Some(target) = &header.target {
             self.declare(target, Some("queried"))?;
@@ -144,6 +204,9 @@ impl<W: Write> ResultSink for MermaidSink<W> {
                 // A method of the queried class.
                 node_id(target.id(), &mut self.id);
                 writeln!(self.out, "  {}:::queried", self.id)?;
+                if self.kind == QueryKind::Callers && group.unresolved > 0 {
+                    self.unresolved(group.unresolved, target)?;
+                }
             }
         }
         Ok(true)
@@ -179,8 +242,33 @@ impl<W: Write> ResultSink for MermaidSink<W> {
         Ok(true)
     }
 
+    fn dependency(&mut self, d: &Dependency<'_>) -> io::Result<bool> {
+        let module = (!d.external).then_some(d.module);
+        self.package(d.name, module, d.external.then_some("external"))?;
+        // `via` is a package of the project: only those are followed further.
+        package_id(d.via, false, &mut self.id);
+        package_id(d.name, d.external, &mut self.other);
+        let (from, to) = match self.direction {
+            Direction::In => (&self.other, &self.id),
+            _ => (&self.id, &self.other),
+        };
+        if d.imports > 1 {
+            writeln!(
+                self.out,
+                "  {from} -->|\"{} ×{}\"| {to}",
+                EdgeKind::Imports,
+                d.imports
+            )?;
+        } else {
+            writeln!(self.out, "  {from} -->|{}| {to}", EdgeKind::Imports)?;
+        }
+        Ok(true)
+    }
+
     fn finish(&mut self, summary: &Summary) -> io::Result<()> {
-        if summary.truncated {
+        if summary.truncated && self.kind == QueryKind::Deps {
+            writeln!(self.out, "  %% truncated at depth {}", summary.limit)?;
+        } else if summary.truncated {
             writeln!(self.out, "  %% truncated at {} nodes", summary.limit)?;
         }
         self.out.flush()

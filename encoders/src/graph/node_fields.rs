@@ -1,5 +1,6 @@
 //! Facts every encoder derives the same way from a node: the line count for a Read tool,
-//! the `a-b` line cell, the one-string signature, kind group names and short IDs.
+//! the `a-b` line cell, the one-string signature, kind group names, short IDs and the note
+//! on unresolved calls.
 
 use std::fmt::Write as _;
 
@@ -124,4 +125,23 @@ pub(crate) fn short_id<'a>(id: &'a str, file: Option<&str>) -> &'a str {
             .unwrap_or(id),
         None => id,
     }
+}
+
+/// `2 call sites of `.save` could not be resolved and may reach it` (a member's name written
+/// with its dot, since such calls go through a receiver).
+pub(crate) fn unresolved_note(count: usize, node: &NodeView<'_>) -> String {
+    let dot = if matches!(node.kind(), NodeKind::Method | NodeKind::Property) {
+        "."
+    } else {
+        ""
+    };
+    let sites = if count == 1 {
+        "call site"
+    } else {
+        "call sites"
+    };
+    format!(
+        "{count} {sites} of `{dot}{}` could not be resolved and may reach it",
+        node.name()
+    )
 }

@@ -18,10 +18,11 @@ use std::io::{self, Write};
 
 use tsgraph_query::engine::{EdgeKind, NodeView};
 use tsgraph_query::{
-    EdgeInfo, Group, GroupLevel, Grouping, Header, NodeInfo, QueryKind, ResultSink, Summary,
+    Dependency, DependencyImport, Direction, EdgeInfo, Group, GroupLevel, Grouping, Header,
+    NodeInfo, QueryKind, ResultSink, Summary,
 };
 
-use super::node_fields::{line_count, lines_cell, plural, short_id, signature};
+use super::node_fields::{line_count, lines_cell, plural, short_id, signature, unresolved_note};
 
 /// Where `--snippets` reads source lines from: the facade implements it over the project's
 /// files, confined to the project root.
@@ -46,6 +47,10 @@ pub struct TextSink<'s, W: Write> {
     scratch: Vec<String>,
     wrote_edge_header: bool,
     edges_total: usize,
+    /// Deps: the dependencies of each list (project packages, external ones), whether that
+    /// list's header was written, and the package whose imports are being listed.
+    deps: [(usize, bool); 2],
+    import_package: Option<(String, bool)>,
 }
 
 impl<W: Write> TextSink<'static, W> {
@@ -63,6 +68,8 @@ impl<W: Write> TextSink<'static, W> {
             scratch: Vec::new(),
             wrote_edge_header: false,
             edges_total: 0,
+            deps: [(0, false); 2],
+            import_package: None,
         }
     }
 }
@@ -83,6 +90,8 @@ impl<'s, W: Write> TextSink<'s, W> {
             scratch: self.scratch,
             wrote_edge_header: self.wrote_edge_header,
             edges_total: self.edges_total,
+            deps: self.deps,
+            import_package: self.import_package,
         }
     }
 
@@ -100,6 +109,7 @@ impl<'s, W: Write> TextSink<'s, W> {
             QueryKind::Search => ("match", "matches"),
             QueryKind::FileSymbols => ("symbol", "symbols"),
             QueryKind::Path | QueryKind::Export => ("node", "nodes"),
+            QueryKind::Deps => ("package", "packages"),
         };
         if count == 1 { one } else { many }
     }
@@ -154,6 +164,47 @@ fn counted(count: usize, noun: &str) -> String {
         format!("1 {noun}")
     } else {
         format!("{count} {noun}s")
+    }
+}
+
+/// A package name as a line shows it: the empty name of files with no named package.json
+/// is `(no package)`.
+fn shown_package(name: &str) -> &str {
+    if name.is_empty() {
+        "(no package)"
+    } else {
+        name
+    }
+}
+
+impl<W: Write> TextSink<'_, W> {
+    /// Deps: what was asked, then the counts.
+    fn deps_header(&mut self, header: &Header<'_>) -> io::Result<()> {
+        let package = shown_package(header.subject.unwrap_or(""));
+        match header.direction {
+            Direction::In => write!(self.out, "packages that depend on {package}")?,
+            _ => write!(self.out, "packages {package} depends on")?,
+        }
+        match header.module {
+            Some(module) => writeln!(self.out, " (module {module})")?,
+            None => writeln!(self.out, " (outside the project)")?,
+        }
+        self.deps = [
+            (header.counts.packages, false),
+            (header.counts.external, false),
+        ];
+        self.import_package = None;
+        let c = header.counts;
+        writeln!(
+            self.out,
+            "{} {}: {} direct, {} transitive, {} outside the project; imports in {}",
+            header.nodes,
+            self.noun(header.nodes),
+            c.direct,
+            c.transitive,
+            c.external,
+            counted(c.files, "file")
+        )
     }
 }
 
@@ -221,6 +272,13 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
                         counted(c.files, "file"),
                         counted(c.packages, "package")
                     )?;
+                    if let Some(root) = header.root.filter(|_| {
+                        header.kind == QueryKind::Callers
+                            && header.sections == 0
+                            && c.unresolved > 0
+                    }) {
+                        writeln!(self.out, "{}", unresolved_note(c.unresolved, &root))?;
+                    }
                 }
             }
             QueryKind::Path => {
@@ -263,6 +321,7 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
                 self.indent = 2;
             }
             QueryKind::Export => {}
+            QueryKind::Deps => self.deps_header(header)?,
         }
         Ok(())
     }
@@ -277,6 +336,9 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
                         let id = target.id().to_owned();
                         self.describe(target, &id, true)?;
                         writeln!(self.out, " ({} {}):", group.nodes, self.noun(group.nodes))?;
+                        if group.unresolved > 0 {
+                            writeln!(self.out, "  {}", unresolved_note(group.unresolved, target))?;
+                        }
                     }
                     None => writeln!(self.out, "path {} ({} hops):", group.index + 1, group.edges)?,
                 }
@@ -408,8 +470,65 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
         Ok(true)
     }
 
+    fn dependency(&mut self, d: &Dependency<'_>) -> io::Result<bool> {
+        let list = usize::from(d.external);
+        let (count, started) = self.deps[list];
+        if !started {
+            self.deps[list].1 = true;
+            let title = if d.external { "external" } else { "packages" };
+            writeln!(self.out, "\n{title}[{count}]:")?;
+        }
+        write!(self.out, "  {}", shown_package(d.name))?;
+        if !d.external {
+            write!(self.out, " (module {})", d.module)?;
+        }
+        if d.depth > 1 {
+            write!(
+                self.out,
+                ", depth {} through {}",
+                d.depth,
+                shown_package(d.via)
+            )?;
+        }
+        writeln!(self.out, ", {}", counted(d.imports, "import"))?;
+        Ok(true)
+    }
+
+    fn dependency_import(&mut self, import: &DependencyImport<'_>) -> io::Result<bool> {
+        let same = self
+            .import_package
+            .as_ref()
+            .is_some_and(|(name, external)| name == import.package && *external == import.external);
+        if !same {
+            if self.import_package.is_none() {
+                writeln!(
+                    self.out,
+                    "\nimports (the first {} per package):",
+                    tsgraph_query::LISTED_IMPORTS
+                )?;
+            }
+            writeln!(self.out, "  {}:", shown_package(import.package))?;
+            self.import_package = Some((import.package.to_owned(), import.external));
+        }
+        write!(self.out, "    {}", import.from)?;
+        if let Some(line) = import.line {
+            write!(self.out, ":{line}")?;
+        }
+        if let Some(to) = import.to {
+            write!(self.out, " → {to}")?;
+        }
+        writeln!(self.out)?;
+        Ok(true)
+    }
+
     fn finish(&mut self, summary: &Summary) -> io::Result<()> {
-        if summary.truncated {
+        if summary.truncated && self.kind == QueryKind::Deps {
+            writeln!(
+                self.out,
+                "\ntruncated: more packages exist past depth {}",
+                summary.limit
+            )?;
+        } else if summary.truncated {
             writeln!(
                 self.out,
                 "\ntruncated: more results exist past the limit of {}",

@@ -14,11 +14,20 @@
 //!   `.segment`, or its file), so they follow from the IDs.
 //! - columns a kind group does not need: `exported` when none of its rows is exported, `sig`
 //!   when none has a signature (a missing cell reads as the default).
+//! - `unresolved` (callers: call sites of the symbol's name the indexer could not resolve,
+//!   which may reach it; per target for a class) when it is 0.
 //! - defaults: `maxDepth` 5, `distance` 1, `direction` both, the default edge kinds,
 //!   `truncated` false, `exported` false, an empty signature, a direct result's `via` (the
 //!   root, written `null`).
 //! - a module, package or `exported` value shared by every node: one top-level line instead
 //!   of a column; when modules or packages differ, nodes are grouped by module, then package.
+//!
+//! Deps write the package asked for (`deps:`, its `module:`, `direction` and `maxDepth` when
+//! not the defaults out and 10), then `packages[n]{name,module,depth,via,imports}` (the
+//! project's packages), `external[n]{name,depth,via,imports}` (packages outside it; `via` is
+//! `null` for direct dependencies, `imports` counts the file imports creating each) and
+//! `imports[n]{package,from,to,line}`, the first few of those imports per dependency (`to`
+//! and `line` are `null` for an external package).
 //!
 //! Nodes are grouped by kind (`functions[2]{id,lines,depth,via,sig}:`); `lines` is `a-b`, or
 //! the number `a` for one line; `rel` is the kind of each result's via edge (a column when
@@ -38,8 +47,8 @@ use std::io::{self, Write};
 
 use tsgraph_query::engine::{EdgeKind, NodeView};
 use tsgraph_query::{
-    Direction, EdgeInfo, EdgeKinds, Group, GroupLevel, Grouping, Header, NodeInfo, QueryKind,
-    ResultSink, Summary, TraversalOptions,
+    Dependency, DependencyImport, DepsOptions, Direction, EdgeInfo, EdgeKinds, Group, GroupLevel,
+    Grouping, Header, NodeInfo, QueryKind, ResultSink, Summary, TraversalOptions,
 };
 
 use super::node_fields::{lines_cell, plural, short_id, signature};
@@ -71,6 +80,11 @@ pub struct ToonSink<W: Write> {
     hops_left: usize,
     /// Whether the edge table of neighbors or export has its header.
     edge_table_started: bool,
+    /// Deps: the dependencies of each table (project packages, external ones) and the
+    /// imports still to come.
+    deps_internal: usize,
+    deps_external: usize,
+    imports_left: usize,
     /// Scratch cells, reused for every row.
     lines: String,
     sig: String,
@@ -105,6 +119,9 @@ impl<W: Write> ToonSink<W> {
             edges_left: 0,
             hops_left: 0,
             edge_table_started: false,
+            deps_internal: 0,
+            deps_external: 0,
+            imports_left: 0,
             lines: String::with_capacity(16),
             sig: String::with_capacity(64),
         }
@@ -135,7 +152,7 @@ impl<W: Write> ToonSink<W> {
             }
             QueryKind::Neighbors => columns.push("distance"),
             QueryKind::Search => columns.push("match"),
-            QueryKind::Path | QueryKind::FileSymbols | QueryKind::Export => {}
+            QueryKind::Path | QueryKind::FileSymbols | QueryKind::Export | QueryKind::Deps => {}
         }
         if self.group_exported {
             columns.push("exported");
@@ -195,6 +212,15 @@ impl<W: Write> ToonSink<W> {
             }
             QueryKind::FileSymbols => {}
             QueryKind::Export => {}
+            QueryKind::Deps => {
+                w.field("deps", header.subject.unwrap_or(""))?;
+                if header.direction != Direction::Out {
+                    w.field("direction", header.direction.as_str())?;
+                }
+                if header.depth != DepsOptions::default().max_depth {
+                    w.field("maxDepth", header.depth)?;
+                }
+            }
         }
         if header.edge_kinds != default_kinds && !header.edge_kinds.is_empty() {
             w.field("edgeKinds", header.edge_kinds.to_string().as_str())?;
@@ -231,6 +257,11 @@ impl<W: Write> ToonSink<W> {
                 w.field("rel", only.as_str())?;
             }
         }
+        // Calls of the root's name the indexer could not resolve may reach it; a class
+        // says it per method, in its targets.
+        if kind == QueryKind::Callers && header.sections == 0 && header.counts.unresolved > 0 {
+            w.field("unresolved", header.counts.unresolved)?;
+        }
         if kind == QueryKind::Neighbors
             && let Some(center) = &header.root
         {
@@ -238,7 +269,11 @@ impl<W: Write> ToonSink<W> {
         }
         let w = self.writer()?;
         if header.nodes == 0 && header.sections == 0 && kind != QueryKind::Path {
-            w.key("nodes")?;
+            w.key(if kind == QueryKind::Deps {
+                "packages"
+            } else {
+                "nodes"
+            })?;
             w.begin_inline(0)?;
             w.end()?;
         }
@@ -321,6 +356,9 @@ impl<W: Write> ToonSink<W> {
                     let w = self.writer()?;
                     w.key(&name)?;
                     w.begin_object()?;
+                    if group.unresolved > 0 {
+                        w.field("unresolved", group.unresolved)?;
+                    }
                     if group.nodes == 0 {
                         w.key("nodes")?;
                         w.begin_inline(0)?;
@@ -403,7 +441,7 @@ impl<W: Write> ToonSink<W> {
                 }
                 QueryKind::Neighbors => w.cell_u64(u64::from(info.depth))?,
                 QueryKind::Search => w.cell(info.matched.map(|m| m.as_str()))?,
-                QueryKind::Path | QueryKind::FileSymbols | QueryKind::Export => {}
+                QueryKind::Path | QueryKind::FileSymbols | QueryKind::Export | QueryKind::Deps => {}
             }
             if exported {
                 w.cell_bool(node.exported())?;
@@ -477,6 +515,61 @@ impl<W: Write> ToonSink<W> {
         Ok(())
     }
 
+    /// Deps: a row of the `packages` table (the project's packages) or of the `external`
+    /// one; each table opens at its first row. A direct dependency's `via` is `null`.
+    fn dependency_row(&mut self, d: &Dependency<'_>) -> Result<(), EncodeError> {
+        let (internal, external) = (self.deps_internal, self.deps_external);
+        let w = self.writer.as_mut().ok_or(EncodeError::Misuse(FINISHED))?;
+        if self.rows_left == 0 {
+            if d.external {
+                w.key("external")?;
+                w.begin_table(external, &["name", "depth", "via", "imports"])?;
+                self.rows_left = external;
+            } else {
+                w.key("packages")?;
+                w.begin_table(internal, &["name", "module", "depth", "via", "imports"])?;
+                self.rows_left = internal;
+            }
+        }
+        w.row_begin()?;
+        w.cell_str(d.name)?;
+        if !d.external {
+            w.cell_str(d.module)?;
+        }
+        w.cell_u64(u64::from(d.depth))?;
+        w.cell((d.depth > 1).then_some(d.via))?;
+        w.cell_u64(d.imports as u64)?;
+        w.row_end()?;
+        self.rows_left = self.rows_left.saturating_sub(1);
+        if self.rows_left == 0 {
+            w.end()?;
+        }
+        Ok(())
+    }
+
+    /// Deps: a row of the `imports` table; `to` and `line` are `null` for an external
+    /// package.
+    fn import_row(&mut self, import: &DependencyImport<'_>) -> Result<(), EncodeError> {
+        let total = self.imports_left;
+        let w = self.writer.as_mut().ok_or(EncodeError::Misuse(FINISHED))?;
+        if !self.edge_table_started {
+            self.edge_table_started = true;
+            w.key("imports")?;
+            w.begin_table(total, &["package", "from", "to", "line"])?;
+        }
+        w.row_begin()?;
+        w.cell_str(import.package)?;
+        w.cell_str(import.from)?;
+        w.cell(import.to)?;
+        w.cell(import.line.map(u64::from))?;
+        w.row_end()?;
+        self.imports_left = self.imports_left.saturating_sub(1);
+        if self.imports_left == 0 {
+            w.end()?;
+        }
+        Ok(())
+    }
+
     fn edges_open(&self) -> bool {
         self.edges_left > 0
     }
@@ -510,6 +603,13 @@ impl<W: Write> ResultSink for ToonSink<W> {
             QueryKind::Callers | QueryKind::Callees | QueryKind::Impact
         ) && header.via_kinds.iter().count() > 1;
         self.sections = header.sections;
+        self.deps_internal = header.counts.packages;
+        self.deps_external = header.counts.external;
+        self.imports_left = if header.kind == QueryKind::Deps {
+            header.edges
+        } else {
+            0
+        };
         self.section_open = false;
         self.open_levels.clear();
         self.rows_left = 0;
@@ -557,6 +657,16 @@ impl<W: Write> ResultSink for ToonSink<W> {
                 .map_err(io_error)?;
         }
         self.edge_row(edge).map_err(io_error)?;
+        Ok(true)
+    }
+
+    fn dependency(&mut self, dependency: &Dependency<'_>) -> io::Result<bool> {
+        self.dependency_row(dependency).map_err(io_error)?;
+        Ok(true)
+    }
+
+    fn dependency_import(&mut self, import: &DependencyImport<'_>) -> io::Result<bool> {
+        self.import_row(import).map_err(io_error)?;
         Ok(true)
     }
 

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 type Client = RunningService<RoleClient, ()>;
 
 /// The tools the server must offer, as ts-graph-mcp names them.
-const TOOLS: [&str; 7] = [
+const TOOLS: [&str; 8] = [
     "search_nodes",
     "get_callers",
     "get_callees",
@@ -21,6 +21,7 @@ const TOOLS: [&str; 7] = [
     "find_path",
     "get_neighbors",
     "get_file_symbols",
+    "get_package_deps",
 ];
 
 async fn connect(project: &Path, log: &Path) -> Client {
@@ -125,6 +126,16 @@ async fn an_mcp_client_lists_and_calls_every_tool_and_sees_a_file_change() {
     assert!(neighbors.contains("flowchart"), "{neighbors}");
     let symbols = answer(&call(&client, "get_file_symbols", json!({"file": "db/user.ts"})).await);
     assert!(symbols.contains("findUser"), "{symbols}");
+
+    let deps = answer(
+        &call(
+            &client,
+            "get_package_deps",
+            json!({"package": "basic-app", "format": "json"}),
+        )
+        .await,
+    );
+    assert!(deps.contains("\"packages\""), "{deps}");
 
     // Unknown and ambiguous symbols, and bad arguments, are tool errors an agent can act on.
     let unknown = call(&client, "get_callers", json!({"symbol": "saveUsr"})).await;

@@ -28,6 +28,7 @@ fn query_name(request: &QueryRequest) -> &'static str {
         QueryRequest::Neighbors { .. } => "neighbors",
         QueryRequest::Search { .. } => "search",
         QueryRequest::FileSymbols { .. } => "file-symbols",
+        QueryRequest::Deps { .. } => "deps",
     }
 }
 

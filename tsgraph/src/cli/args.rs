@@ -40,6 +40,14 @@ pub(crate) enum DirectionArg {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum DepsDirectionArg {
+    /// Who depends on the package.
+    In,
+    /// What the package depends on.
+    Out,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum DelimiterArg {
     Comma,
     Tab,
@@ -261,6 +269,21 @@ pub(crate) enum Command {
     FileSymbols {
         /// An indexed path, or a unique suffix of one.
         file: String,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// The packages PACKAGE depends on (or, with --direction in, that depend on it),
+    /// transitively, with the imports that create each dependency.
+    Deps {
+        /// A package name (the `name` of a package.json, or of a package the project
+        /// imports from outside).
+        package: String,
+        /// out: what PACKAGE depends on; in: who depends on PACKAGE.
+        #[arg(long, value_enum, default_value_t = DepsDirectionArg::Out)]
+        direction: DepsDirectionArg,
+        /// Hops from the package, 1 to 1000000.
+        #[arg(long, default_value_t = 10, value_name = "N", value_parser = limit_parser(), allow_negative_numbers = true)]
+        max_depth: u32,
         #[command(flatten)]
         output: OutputArgs,
     },

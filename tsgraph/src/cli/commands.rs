@@ -5,16 +5,17 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::{
-    Direction, Error, Format, IndexOptions, IndexSummary, LiveProject, NeighborOptions,
-    PathOptions, Project, QueryRequest, SearchOptions, SymbolArg, TraversalOptions, discover_root,
+    DepsDirection, Direction, Error, Format, IndexOptions, IndexSummary, LiveProject,
+    NeighborOptions, PathOptions, Project, QueryRequest, SearchOptions, SymbolArg,
+    TraversalOptions, discover_root,
 };
 use anyhow::Context;
 use tsgraph_encoders::toon;
 use tsgraph_engine::NodeKind;
 
 use super::args::{
-    Cli, Command, DelimiterArg, DirectionArg, FormatArg, KindArg, LiveArgs, OutputArgs, StoreArgs,
-    SymbolArgs, TraversalArgs,
+    Cli, Command, DelimiterArg, DepsDirectionArg, DirectionArg, FormatArg, KindArg, LiveArgs,
+    OutputArgs, StoreArgs, SymbolArgs, TraversalArgs,
 };
 
 pub(super) fn dispatch(
@@ -191,6 +192,22 @@ pub(super) fn dispatch(
             let request = QueryRequest::FileSymbols { file: file.clone() };
             query(cli, out, stderr, output, request)?;
         }
+        Command::Deps {
+            package,
+            direction,
+            max_depth,
+            output,
+        } => {
+            let request = QueryRequest::Deps {
+                package: package.clone(),
+                direction: match direction {
+                    DepsDirectionArg::In => DepsDirection::In,
+                    DepsDirectionArg::Out => DepsDirection::Out,
+                },
+                max_depth: *max_depth,
+            };
+            query(cli, out, stderr, output, request)?;
+        }
         Command::Export { store } => {
             let project = open_indexed(cli, store, stderr)?;
             project.export(out)?;
@@ -225,7 +242,8 @@ pub(super) fn format_of(command: &Command) -> Option<Format> {
         | Command::Path { output, .. }
         | Command::Neighbors { output, .. }
         | Command::Search { output, .. }
-        | Command::FileSymbols { output, .. } => output,
+        | Command::FileSymbols { output, .. }
+        | Command::Deps { output, .. } => output,
         _ => return None,
     };
     Some(format(output.format))

@@ -15,7 +15,7 @@ use rmcp::{ErrorData, ServerHandler, ServiceExt, tool, tool_handler, tool_router
 use crate::error::Error;
 use crate::live::LiveProject;
 use crate::request::{Format, QueryRequest};
-use params::{ArgError, FileArgs, NeighborArgs, PathArgs, SearchArgs, SymbolTraversal};
+use params::{ArgError, DepsArgs, FileArgs, NeighborArgs, PathArgs, SearchArgs, SymbolTraversal};
 
 const INSTRUCTIONS: &str = "tsgraph answers questions about this TypeScript/JavaScript \
 project's code graph exactly, from the type-resolved call graph: who calls a symbol, what it \
@@ -128,6 +128,19 @@ impl GraphServer {
     async fn get_file_symbols(
         &self,
         Parameters(args): Parameters<FileArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.answer(args.request(), args.format.unwrap_or_default().into())
+            .await
+    }
+
+    #[tool(
+        name = "get_package_deps",
+        description = "Package-level dependencies: the packages a workspace package imports from (direction out), or the packages that import it (direction in), transitively up to maxDepth (default 10), each with its depth, the package it was reached through, and the file imports that create the dependency. Outside packages (npm dependencies) appear as leaves.",
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn get_package_deps(
+        &self,
+        Parameters(args): Parameters<DepsArgs>,
     ) -> Result<CallToolResult, ErrorData> {
         self.answer(args.request(), args.format.unwrap_or_default().into())
             .await

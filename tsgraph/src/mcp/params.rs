@@ -146,6 +146,49 @@ pub(crate) struct SearchArgs {
     pub format: Option<OutputFormat>,
 }
 
+/// Which way `get_package_deps` goes.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum DepsDirectionArg {
+    /// The packages it depends on.
+    Out,
+    /// The packages that depend on it.
+    In,
+}
+
+/// Arguments of `get_package_deps`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct DepsArgs {
+    /// A package name: a workspace package of the project (`@libs/toolkit`, its package.json
+    /// name) or an outside package it imports (`express`).
+    pub package: String,
+    /// out (default): what the package depends on; in: who depends on it.
+    pub direction: Option<DepsDirectionArg>,
+    /// Hops from the package, 1 to 1000000 (default 10).
+    pub max_depth: Option<u32>,
+    /// Output format (default toon).
+    pub format: Option<OutputFormat>,
+}
+
+impl DepsArgs {
+    /// `get_package_deps`.
+    pub(crate) fn request(&self) -> Result<QueryRequest, ArgError> {
+        if self.package.trim().is_empty() {
+            return Err(ArgError("package must not be empty".into()));
+        }
+        let defaults = tsgraph_query::DepsOptions::default();
+        Ok(QueryRequest::Deps {
+            package: self.package.clone(),
+            direction: match self.direction {
+                None | Some(DepsDirectionArg::Out) => tsgraph_query::DepsDirection::Out,
+                Some(DepsDirectionArg::In) => tsgraph_query::DepsDirection::In,
+            },
+            max_depth: limit("maxDepth", self.max_depth, defaults.max_depth)?,
+        })
+    }
+}
+
 /// Arguments of `get_file_symbols`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]

@@ -1,0 +1,252 @@
+//! Package dependencies (`deps`): from one package, breadth-first over the package graph,
+//! outward (the packages it depends on, internal and external) or inward (the packages that
+//! depend on it), each dependency with the file imports that create it.
+
+mod graph;
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashSet;
+
+use crate::Query;
+use crate::error::QueryError;
+use crate::sink::{
+    Counts, Dependency, DependencyImport, Direction, QueryKind, ResultSink, Summary,
+};
+use crate::traverse::header;
+use graph::PackageGraph;
+
+/// How many imports are listed per dependency at most (the count of all is always given).
+pub const LISTED_IMPORTS: usize = 5;
+
+/// How many names an unknown-package error lists at most.
+const MAX_SUGGESTIONS: usize = 20;
+
+/// Which way `deps` goes from the package asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DepsDirection {
+    /// The packages it depends on.
+    #[default]
+    Out,
+    /// The packages that depend on it.
+    In,
+}
+
+/// Direction and depth of `deps`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DepsOptions {
+    /// Which way to go (default out).
+    pub direction: DepsDirection,
+    /// Hops from the package, at least 1 (default 10); past it the result says it was
+    /// truncated when more packages exist.
+    pub max_depth: u32,
+}
+
+impl Default for DepsOptions {
+    fn default() -> Self {
+        DepsOptions {
+            direction: DepsDirection::Out,
+            max_depth: 10,
+        }
+    }
+}
+
+/// A package reached by the traversal.
+#[derive(Debug, Clone, Copy)]
+struct Reached {
+    package: usize,
+    depth: u32,
+    /// The package it was reached from (the root for direct dependencies).
+    via: usize,
+}
+
+impl Query<'_> {
+    /// The packages `package` depends on (or that depend on it), transitively up to
+    /// `max_depth` hops, each with the imports between it and the package it was reached
+    /// through (the first [`LISTED_IMPORTS`], and how many there are). `package` is a name
+    /// some file's package has, or the name of a package outside the project that a file
+    /// imports; anything else is [`QueryError::UnknownPackage`] with the closest names.
+    ///
+    /// Reads every file node and IMPORTS edge of the store once.
+    pub fn deps(
+        &self,
+        package: &str,
+        options: &DepsOptions,
+        sink: &mut dyn ResultSink,
+    ) -> Result<Summary, QueryError> {
+        let graph = PackageGraph::build(self.snapshot())?;
+        let Some(root) = graph.find(package) else {
+            return Err(unknown(&graph, package));
+        };
+        let max_depth = options.max_depth.max(1);
+        let (mut reached, truncated) = traverse(&graph, root, options.direction, max_depth);
+        // Internal packages before external ones, each by depth, then by name.
+        reached.sort_by_key(|r| (graph.packages[r.package].external, r.depth, r.package));
+        let imports_of = |r: &Reached| {
+            let pair = match options.direction {
+                DepsDirection::Out => (r.via, r.package),
+                DepsDirection::In => (r.package, r.via),
+            };
+            graph.imports.get(&pair).map_or(&[][..], Vec::as_slice)
+        };
+
+        let mut counts = Counts::default();
+        let mut importers: HashSet<&str> = HashSet::new();
+        let mut listed = 0;
+        for r in &reached {
+            if r.depth == 1 {
+                counts.direct += 1;
+            } else {
+                counts.transitive += 1;
+            }
+            counts.max_depth = counts.max_depth.max(r.depth);
+            if graph.packages[r.package].external {
+                counts.external += 1;
+            } else {
+                counts.packages += 1;
+            }
+            let imports = imports_of(r);
+            importers.extend(imports.iter().map(|i| i.from.as_str()));
+            listed += imports.len().min(LISTED_IMPORTS);
+        }
+        counts.files = importers.len();
+        let root_package = &graph.packages[root];
+        let header = crate::sink::Header {
+            subject: Some(&root_package.name),
+            module: (!root_package.external).then_some(root_package.module.as_str()),
+            depth: max_depth,
+            direction: match options.direction {
+                DepsDirection::Out => Direction::Out,
+                DepsDirection::In => Direction::In,
+            },
+            nodes: reached.len(),
+            edges: listed,
+            counts,
+            ..header(QueryKind::Deps, None)
+        };
+        let mut summary = Summary {
+            truncated,
+            limit: max_depth as usize,
+            found: true,
+            stopped: false,
+        };
+        sink.begin(&header)?;
+        'stream: {
+            for r in &reached {
+                let package = &graph.packages[r.package];
+                let dependency = Dependency {
+                    name: &package.name,
+                    module: &package.module,
+                    external: package.external,
+                    depth: r.depth,
+                    via: &graph.packages[r.via].name,
+                    imports: imports_of(r).len(),
+                    listed: imports_of(r).len().min(LISTED_IMPORTS),
+                };
+                if !sink.dependency(&dependency)? {
+                    summary.stopped = true;
+                    break 'stream;
+                }
+            }
+            for r in &reached {
+                let package = &graph.packages[r.package];
+                for import in imports_of(r).iter().take(LISTED_IMPORTS) {
+                    let row = DependencyImport {
+                        package: &package.name,
+                        external: package.external,
+                        from: &import.from,
+                        to: import.to.as_deref(),
+                        line: import.line,
+                    };
+                    if !sink.dependency_import(&row)? {
+                        summary.stopped = true;
+                        break 'stream;
+                    }
+                }
+            }
+        }
+        sink.finish(&summary)?;
+        Ok(summary)
+    }
+}
+
+/// Breadth-first from `root`; whether packages past `max_depth` were left out.
+fn traverse(
+    graph: &PackageGraph,
+    root: usize,
+    direction: DepsDirection,
+    max_depth: u32,
+) -> (Vec<Reached>, bool) {
+    let next_of = |p: usize| match direction {
+        DepsDirection::Out => &graph.out[p],
+        DepsDirection::In => &graph.incoming[p],
+    };
+    let mut seen: HashSet<usize> = HashSet::from([root]);
+    let mut reached = Vec::new();
+    let mut frontier = vec![root];
+    for depth in 1..=max_depth {
+        let mut next = Vec::new();
+        for &from in &frontier {
+            for &to in next_of(from) {
+                if seen.insert(to) {
+                    reached.push(Reached {
+                        package: to,
+                        depth,
+                        via: from,
+                    });
+                    next.push(to);
+                }
+            }
+        }
+        frontier = next;
+        if frontier.is_empty() {
+            break;
+        }
+    }
+    let truncated = frontier
+        .iter()
+        .any(|&p| next_of(p).iter().any(|q| !seen.contains(q)));
+    (reached, truncated)
+}
+
+/// The error for a name no package has: the closest names (ignoring case, by edit distance
+/// or containment), or every known name when none is close.
+fn unknown(graph: &PackageGraph, package: &str) -> QueryError {
+    let wanted = package.to_lowercase();
+    let budget = (wanted.chars().count() / 3).max(1);
+    let mut scored: Vec<(usize, &str)> = graph
+        .packages
+        .iter()
+        .map(|p| p.name.as_str())
+        .filter(|name| !name.is_empty())
+        .filter_map(|name| {
+            let lower = name.to_lowercase();
+            let distance = strsim::levenshtein(&lower, &wanted);
+            let contains = wanted.len() > 2 && (lower.contains(&wanted) || wanted.contains(&lower));
+            (distance <= budget || contains).then_some((distance, name))
+        })
+        .collect();
+    scored.sort();
+    scored.dedup_by(|a, b| a.1 == b.1);
+    let close = !scored.is_empty();
+    let suggestions: Vec<String> = if close {
+        scored
+            .into_iter()
+            .map(|(_, name)| name.to_owned())
+            .collect()
+    } else {
+        let mut all: Vec<String> = graph
+            .packages
+            .iter()
+            .filter(|p| !p.external && !p.name.is_empty())
+            .map(|p| p.name.clone())
+            .collect();
+        all.dedup();
+        all
+    };
+    QueryError::UnknownPackage {
+        package: package.to_owned(),
+        suggestions: suggestions.into_iter().take(MAX_SUGGESTIONS).collect(),
+        close,
+    }
+}

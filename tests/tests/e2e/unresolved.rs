@@ -1,0 +1,98 @@
+//! Callers say how many call sites of the symbol's name the indexer could not resolve (a
+//! receiver of unknown type: `any`, an untyped parameter), since those may reach it: a
+//! `save` method called twice through such receivers, once through a typed one; `load`,
+//! called only through the typed one, has none.
+
+use tsgraph::{Format, Project, QueryRequest, SymbolArg, TraversalOptions};
+use tsgraph_tests::facts::{from_json, from_toon};
+use tsgraph_tests::{check_golden, extension, fixture};
+
+fn indexed() -> (tempfile::TempDir, Project) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let project = Project::open(
+        fixture("unresolved-calls"),
+        Some(&dir.path().join("graph.redb")),
+    )
+    .expect("open");
+    project.index(&Default::default()).expect("index");
+    (dir, project)
+}
+
+fn callers(symbol: &str) -> QueryRequest {
+    QueryRequest::Callers {
+        symbol: SymbolArg::new(symbol),
+        options: TraversalOptions::default(),
+    }
+}
+
+/// The output of `request` in every format, checked against its golden files; TOON and
+/// JSON carry the same facts.
+fn outputs(project: &Project, name: &str, request: &QueryRequest) -> [String; 4] {
+    let texts = Format::ALL.map(|format| {
+        let mut out = Vec::new();
+        project.query(request, format, &mut out).expect("query");
+        let text = String::from_utf8(out).expect("UTF-8");
+        check_golden(
+            &format!("unresolved-calls/{name}.{}", extension(format)),
+            &text,
+        );
+        text
+    });
+    assert_eq!(
+        from_toon(&texts[0], "callers").expect("facts from TOON"),
+        from_json(&texts[2]).expect("facts from JSON"),
+    );
+    texts
+}
+
+const NOTE: &str = "2 call sites of `.save` could not be resolved and may reach it";
+
+#[test]
+fn callers_count_the_unresolved_calls_of_the_name() {
+    let (_dir, project) = indexed();
+    let [toon, text, json, mermaid] = outputs(&project, "callers-Repo.save", &callers("Repo.save"));
+    assert!(toon.contains("\nunresolved: 2\n"), "{toon}");
+    assert!(text.contains(NOTE), "{text}");
+    let value: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(value["summary"]["unresolved"], 2);
+    assert!(mermaid.contains(NOTE), "{mermaid}");
+    // The typed call is an edge, not a count.
+    assert_eq!(value["nodes"][0]["id"], "src/use.ts:typed");
+}
+
+#[test]
+fn a_class_counts_per_method() {
+    let (_dir, project) = indexed();
+    let [toon, text, json, _] = outputs(&project, "callers-Repo", &callers("Repo"));
+    assert!(
+        toon.contains("  \"src/repo.ts:Repo.save\":\n    unresolved: 2\n"),
+        "{toon}"
+    );
+    assert_eq!(toon.matches("unresolved:").count(), 1, "{toon}");
+    assert_eq!(text.matches(NOTE).count(), 1, "{text}");
+    let value: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    let counts: Vec<(&str, u64)> = value["sections"]
+        .as_array()
+        .expect("sections")
+        .iter()
+        .map(|s| {
+            (
+                s["target"]["name"].as_str().unwrap_or(""),
+                s["unresolved"].as_u64().unwrap_or(99),
+            )
+        })
+        .collect();
+    assert_eq!(counts, [("save", 2), ("load", 0)]);
+    assert_eq!(value["summary"]["unresolved"], 2);
+}
+
+#[test]
+fn none_unresolved_says_nothing_but_json_says_zero() {
+    let (_dir, project) = indexed();
+    let [toon, text, json, mermaid] = outputs(&project, "callers-Repo.load", &callers("Repo.load"));
+    assert!(!toon.contains("\nunresolved:"), "{toon}");
+    assert!(!text.contains("could not be resolved"), "{text}");
+    assert!(!mermaid.contains("could not be resolved"), "{mermaid}");
+    let value: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(value["summary"]["unresolved"], 0);
+}
