@@ -208,8 +208,8 @@ fn a_user_who_cannot_write_the_store_can_query_it() {
 
 fn walk(folder: &Path) -> Vec<std::path::PathBuf> {
     let mut found = Vec::new();
-    for entry in std::fs::read_dir(folder).unwrap() {
-        let path = entry.unwrap().path();
+    for entry in std::fs::read_dir(folder).expect("a readable folder") {
+        let path = entry.expect("a folder entry").path();
         if path.is_dir() {
             found.extend(walk(&path));
         }
