@@ -81,7 +81,18 @@ impl Extractor {
             previous.tree.edit(&edit_between(&previous.text, &text));
             previous.tree
         });
-        let tree = self.for_path(path).0.parse(&text, old_tree.as_ref());
+        let reused = old_tree.is_some();
+        let mut tree = self.for_path(path).0.parse(&text, old_tree.as_ref());
+        // Tree-sitter's error recovery can settle differently when it resumes from an old
+        // tree; a file with syntax errors is parsed afresh, so it summarises exactly as a full
+        // index would read it. Error-free trees from an incremental parse equal fresh ones.
+        if reused
+            && tree
+                .as_ref()
+                .is_none_or(|tree| tree.root_node().has_error())
+        {
+            tree = self.for_path(path).0.parse(&text, None);
+        }
         let facts = self.lower(path, source, hash, tree.as_ref());
         (facts, tree.map(|tree| ParsedFile { text, tree }))
     }

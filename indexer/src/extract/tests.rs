@@ -152,7 +152,7 @@ mod reparse {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(64))]
+        #![proptest_config(ProptestConfig::with_cases(256))]
 
         #[test]
         fn an_incremental_reparse_summarises_as_a_fresh_parse(
