@@ -90,9 +90,9 @@ JSON
       --nodes "$out/oracle.nodes.jsonl" >"$out/oracle.jsonl" 2>"$out/oracle.log" \
       || die "oracle failed on $spec (see $out/oracle.log)"
   fi
-  "$tsgraph" --project "$folder" --db "$out/graph.redb" index --rebuild >"$out/index.log" 2>&1 \
+  "$tsgraph" --project "$folder" index --rebuild --db "$out/graph.redb" >"$out/index.log" 2>&1 \
     || die "tsgraph index failed on $spec (see $out/index.log)"
-  "$tsgraph" --project "$folder" --db "$out/graph.redb" export >"$out/export.jsonl"
+  "$tsgraph" --project "$folder" export --db "$out/graph.redb" >"$out/export.jsonl"
   # The oracle follows static dispatch only: dispatch edges (to implementations of an
   # interface or abstract member) are facts it does not report, so they are set aside.
   grep -v '"resolution":"dispatch"' "$out/export.jsonl" >"$out/candidate.jsonl" || true
