@@ -99,12 +99,7 @@ impl InterfaceHasher<'_> {
         let facts = self.facts;
         if let Some(module) = facts.scopes.get(MODULE_SCOPE as usize) {
             for binding in &module.bindings {
-                if let BindingTarget::Decl(decl) = binding.target {
-                    self.tag(3);
-                    self.name(binding.name);
-                    self.tag(binding.space);
-                    self.decl(decl, 0);
-                }
+                self.module_binding(binding);
             }
         }
     }
@@ -119,12 +114,16 @@ impl InterfaceHasher<'_> {
             .iter()
             .take_while(|b| b.name == name)
         {
-            if let BindingTarget::Decl(decl) = binding.target {
-                self.tag(3);
-                self.name(binding.name);
-                self.tag(binding.space);
-                self.decl(decl, 0);
-            }
+            self.module_binding(binding);
+        }
+    }
+
+    fn module_binding(&mut self, binding: &crate::facts::Binding) {
+        if let BindingTarget::Decl(decl) = binding.target {
+            self.tag(3);
+            self.name(binding.name);
+            self.tag(binding.space);
+            self.decl(decl, 0);
         }
     }
 

@@ -305,7 +305,7 @@ impl LiveIndex {
         let state = self.state_for(store)?;
         let mut summaries = Vec::new();
         for &path in paths {
-            let known = state.hash_of(path).is_some();
+            let stored_hash = state.hash_of(path);
             let read = walk::walked_file(&root, path, max_file_size).and_then(|file| {
                 std::fs::read(&file.absolute)
                     .ok()
@@ -314,14 +314,16 @@ impl LiveIndex {
             match read {
                 Some((file, bytes)) => {
                     let hash = xxh3_64(&bytes);
-                    if state.hash_of(path) == Some(hash) {
+                    if stored_hash == Some(hash) {
                         continue;
                     }
                     let mut facts = crate::pool::extract_one(state.extractor(), path, &bytes, hash);
                     facts.modified = file.modified;
                     summaries.push(Summarised::Written(Box::new(facts)));
                 }
-                None if known => summaries.push(Summarised::Removed(path.to_owned())),
+                None if stored_hash.is_some() => {
+                    summaries.push(Summarised::Removed(path.to_owned()))
+                }
                 None => {}
             }
         }
@@ -438,13 +440,17 @@ impl LiveIndex {
             self.sync(store)?;
         }
         let snapshot = store.snapshot()?;
-        let stored = sync::stored_stamps(&snapshot)?;
+        let generation = snapshot.generation()?;
         let state = match self.state.take() {
+            // Nobody wrote since: the state is level, and the stamps need not be read.
+            Some(state) if state.generation == Some(generation) => state,
             Some(mut state) => {
+                let stored = sync::stored_stamps(&snapshot)?;
                 sync::catch_up(&mut state, &self.root, &snapshot, &stored)?;
                 state
             }
             None => {
+                let stored = sync::stored_stamps(&snapshot)?;
                 let paths: Vec<&str> = stored.keys().map(String::as_str).collect();
                 let model = crate::model::ProjectModel::load(&self.root, &paths);
                 sync::restore(&self.root, &snapshot, &stored, model)?

@@ -80,6 +80,16 @@ pub(crate) struct Section {
     pub(crate) unresolved: usize,
 }
 
+impl Section {
+    /// The one section of a result that is not split by method or path.
+    pub(crate) fn whole(items: Vec<Item>) -> Section {
+        Section {
+            items,
+            ..Section::default()
+        }
+    }
+}
+
 /// Which edges follow the nodes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Edges {

@@ -16,12 +16,7 @@ impl Query<'_> {
             found: true,
             ..Summary::default()
         };
-        let sections = [Section {
-            target: None,
-            items,
-            hops: Vec::new(),
-            unresolved: 0,
-        }];
+        let sections = [Section::whole(items)];
         emit(
             snapshot,
             header(QueryKind::Export, None),

@@ -151,12 +151,7 @@ impl Query<'_> {
             found: total > 0,
             stopped: false,
         };
-        let sections = [Section {
-            target: None,
-            items,
-            hops: Vec::new(),
-            unresolved: 0,
-        }];
+        let sections = [Section::whole(items)];
         emit(
             snapshot,
             header,

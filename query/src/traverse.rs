@@ -293,12 +293,7 @@ impl Query<'_> {
             found: true,
             stopped: false,
         };
-        let sections = [Section {
-            target: None,
-            items,
-            hops: Vec::new(),
-            unresolved: 0,
-        }];
+        let sections = [Section::whole(items)];
         emit(
             snapshot,
             header,

@@ -74,3 +74,12 @@ pub fn extension(format: tsgraph::Format) -> &'static str {
         tsgraph::Format::Mermaid => "mmd",
     }
 }
+
+/// A number from the environment variable `name` (a test's size knob), or `default` when it
+/// is unset or not a number.
+pub fn env_number(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}

@@ -67,35 +67,38 @@ pub(crate) fn refresh_index(
     search: &mut Table<'_, &'static str, &'static [u8]>,
     touched: &BTreeSet<String>,
 ) -> Result<(), StoreError> {
-    let stored = search
-        .get(FST_KEY)
-        .ctx("read search index")?
-        .map(|bytes| bytes.value().to_vec());
-    let Some(bytes) = stored else {
-        return rebuild_fst(terms, search);
-    };
-    let set = fst::Set::new(bytes).map_err(|err| StoreError::corrupted("search index", err))?;
     let mut added = read_terms(search, ADDED_KEY)?;
     let mut removed = read_terms(search, REMOVED_KEY)?;
-    for term in touched {
-        let live = terms
-            .get(term.as_str())
-            .ctx("read search terms")?
-            .next()
-            .is_some();
-        added.remove(term);
-        removed.remove(term);
-        match (live, set.contains(term)) {
-            (true, false) => {
-                added.insert(term.clone());
+    let has_fst = {
+        // The FST is read in place: copying it would cost as much as the edit it serves.
+        match search.get(FST_KEY).ctx("read search index")? {
+            None => false,
+            Some(bytes) => {
+                let set = fst::Set::new(bytes.value())
+                    .map_err(|err| StoreError::corrupted("search index", err))?;
+                for term in touched {
+                    let live = terms
+                        .get(term.as_str())
+                        .ctx("read search terms")?
+                        .next()
+                        .is_some();
+                    added.remove(term);
+                    removed.remove(term);
+                    match (live, set.contains(term)) {
+                        (true, false) => {
+                            added.insert(term.clone());
+                        }
+                        (false, true) => {
+                            removed.insert(term.clone());
+                        }
+                        _ => {}
+                    }
+                }
+                true
             }
-            (false, true) => {
-                removed.insert(term.clone());
-            }
-            _ => {}
         }
-    }
-    if added.len() + removed.len() > OVERLAY_LIMIT {
+    };
+    if !has_fst || added.len() + removed.len() > OVERLAY_LIMIT {
         return rebuild_fst(terms, search);
     }
     write_terms(search, ADDED_KEY, &added)?;

@@ -13,13 +13,6 @@ use crate::process::{output, tsgraph};
 
 const USER_TS: &str = "src/db/user.ts";
 
-fn env_number(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
 /// The fixture's `user.ts` in one of two versions that answer `callees saveUser` differently.
 fn user_ts(original: &str, version: usize) -> String {
     if version == 0 {
@@ -66,8 +59,8 @@ fn readers_beside_a_looping_writer_only_ever_see_committed_states() {
     }
     assert_ne!(answers[0], answers[1]);
 
-    let seconds = env_number("TSGRAPH_STRESS_SECS", 3);
-    let readers = env_number("TSGRAPH_STRESS_READERS", 3);
+    let seconds = tsgraph_tests::env_number("TSGRAPH_STRESS_SECS", 3);
+    let readers = tsgraph_tests::env_number("TSGRAPH_STRESS_READERS", 3);
     let deadline = Instant::now() + Duration::from_secs(seconds);
     let stop = Arc::new(AtomicBool::new(false));
     let problems = Arc::new(Mutex::new(Vec::<String>::new()));

@@ -21,13 +21,6 @@ const COPIES: usize = 40;
 /// The symbol every round asks for, by ID: the copies hold more `saveUser`s.
 const SYMBOL: &str = "src/db/user.ts:saveUser";
 
-fn env_number(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
 /// The basic fixture plus `COPIES` copies of its `src` folder under `copies/`.
 fn large_project() -> (tempfile::TempDir, PathBuf) {
     let (dir, project) = fixture_copy("basic");
@@ -72,8 +65,8 @@ fn a_killed_index_leaves_a_store_that_opens_and_answers_with_the_last_committed_
         "{expected_answer}"
     );
 
-    let rounds = env_number("TSGRAPH_CRASH_ROUNDS", 10);
-    let seed = env_number("TSGRAPH_CRASH_SEED", 0xc4a5_4001);
+    let rounds = tsgraph_tests::env_number("TSGRAPH_CRASH_ROUNDS", 10);
+    let seed = tsgraph_tests::env_number("TSGRAPH_CRASH_SEED", 0xc4a5_4001);
     let mut rng = fastrand::Rng::with_seed(seed);
     let (mut killed_rounds, mut unindexed_rounds) = (0, 0);
     for round in 0..rounds {

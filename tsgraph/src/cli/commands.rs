@@ -41,9 +41,7 @@ pub(super) fn dispatch(
                 ..IndexOptions::default()
             };
             let db = store.db.as_deref();
-            if !store_exists(&root, db) && !tsgraph_indexer::has_sources(&root, &options) {
-                return Err(Error::NoSources { root }.into());
-            }
+            refuse_without_sources(&root, db, &options)?;
             if *rebuild {
                 let (project, summary) = Project::rebuild(&root, db, &options)?;
                 write_summary(out, &summary, project.store().path())?;
@@ -296,6 +294,21 @@ fn project_root(cli: &Cli) -> anyhow::Result<PathBuf> {
     }
 }
 
+/// A folder with neither a store nor a source file is an error, before any store is created
+/// there.
+fn refuse_without_sources(
+    root: &Path,
+    db: Option<&Path>,
+    options: &IndexOptions,
+) -> Result<(), Error> {
+    if !store_exists(root, db) && !tsgraph_indexer::has_sources(root, options) {
+        return Err(Error::NoSources {
+            root: root.to_path_buf(),
+        });
+    }
+    Ok(())
+}
+
 fn store_exists(root: &Path, db: Option<&Path>) -> bool {
     match db {
         Some(db) => db.exists(),
@@ -316,9 +329,7 @@ fn open_indexed(cli: &Cli, store: &StoreArgs, stderr: &mut dyn Write) -> anyhow:
         }
         .into());
     }
-    if !store_exists(&root, db) && !tsgraph_indexer::has_sources(&root, &IndexOptions::default()) {
-        return Err(Error::NoSources { root }.into());
-    }
+    refuse_without_sources(&root, db, &IndexOptions::default())?;
     match Project::open_read_only(&root, db) {
         Err(crate::Error::NotIndexed { .. }) => {}
         other => return Ok(other?),
@@ -354,9 +365,7 @@ fn open_live(cli: &Cli, args: &LiveArgs, log: &mut dyn Write) -> anyhow::Result<
         max_file_size: args.max_file_size,
         ..IndexOptions::default()
     };
-    if !store_exists(&root, db) && !tsgraph_indexer::has_sources(&root, &options) {
-        return Err(Error::NoSources { root }.into());
-    }
+    refuse_without_sources(&root, db, &options)?;
     let live = LiveProject::open(&root, db, options)?;
     writeln!(log, "tsgraph: watching {}", live.root().display())?;
     writeln!(log, "tsgraph: store {}", live.store_path().display())?;

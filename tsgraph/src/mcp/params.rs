@@ -281,11 +281,7 @@ impl PathArgs {
             to: symbol(&self.to, &self.to_file)?,
             options: PathOptions {
                 max_depth: limit("maxDepth", self.max_depth, defaults.max_depth)?,
-                max_nodes: limit(
-                    "maxNodes",
-                    self.max_nodes,
-                    MAX_LIMIT.min(defaults.max_nodes as u32),
-                )? as usize,
+                max_nodes: limit("maxNodes", self.max_nodes, defaults.max_nodes as u32)? as usize,
                 k,
                 edge_kinds: edge_kinds(&self.edge_kinds)?,
             },
