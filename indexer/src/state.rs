@@ -24,7 +24,7 @@ use crate::facts::FileFacts;
 use crate::graph::{self, FileNodes, Scope};
 use crate::model::ProjectModel;
 use crate::modules::{self, ImportStats};
-use crate::resolve::{FileId, ModuleTarget};
+use crate::resolve::{FileId, Hierarchy, ModuleTarget, Program, ProgramTables, Resolver};
 use crate::summary::{IndexError, IndexSummary};
 use crate::{IndexOptions, interface, persist, pool, walk};
 
@@ -76,6 +76,8 @@ pub(crate) enum Summarised {
 #[derive(Default)]
 pub(crate) struct Touched {
     extracted: Vec<FileId>,
+    /// Files new to the state (also in `extracted`).
+    added: Vec<FileId>,
     removed: Vec<String>,
     /// Files whose interface changed, or that came or went.
     shape_changed: HashSet<FileId>,
@@ -85,6 +87,8 @@ pub(crate) struct Touched {
     files_came_or_went: bool,
     /// Files whose imports resolve differently since files came or went.
     imports_changed: BTreeSet<FileId>,
+    /// Every file that imports a file whose interface changed, directly or through others.
+    dependents: HashSet<FileId>,
 }
 
 /// A project's summaries and resolution tables, kept in memory.
@@ -96,6 +100,10 @@ pub struct IndexState {
     files: Vec<FileFacts>,
     by_path: HashMap<String, FileId>,
     modules: Vec<Vec<ModuleTarget>>,
+    /// Export tables and globals, kept current with `files` and `modules`.
+    tables: ProgramTables,
+    /// The class and interface hierarchy, kept current with `tables`.
+    hierarchy: Hierarchy,
     nodes: Vec<FileNodes>,
     interfaces: Vec<u64>,
     extractor: Extractor,
@@ -156,6 +164,11 @@ impl IndexState {
         let mut extractor = Extractor::new().map_err(|err| IndexError::Grammar(err.to_string()))?;
         let builtins = crate::resolve::builtin_facts(&mut extractor);
         let (modules, import_stats) = modules::resolve_imports(&model, &files);
+        let tables = ProgramTables::build(&files, &builtins, &modules);
+        let hierarchy = {
+            let program = Program::new(&files, &builtins, &modules, &tables);
+            Hierarchy::build(&Resolver::new(&program), files.len())
+        };
         let nodes = files.iter().map(graph::assign_nodes).collect();
         let interfaces = files.iter().map(interface::interface_hash).collect();
         let by_path = files
@@ -171,6 +184,8 @@ impl IndexState {
                 files,
                 by_path,
                 modules,
+                tables,
+                hierarchy,
                 nodes,
                 interfaces,
                 extractor,
@@ -222,14 +237,8 @@ impl IndexState {
             let package = self.model.package_of(path);
             (package.module.to_owned(), package.name.to_owned())
         };
-        graph::link(
-            &self.files,
-            &self.builtins,
-            &self.modules,
-            &self.nodes,
-            &package_of,
-            scope,
-        )
+        let program = Program::new(&self.files, &self.builtins, &self.modules, &self.tables);
+        graph::link(&program, &self.hierarchy, &self.nodes, &package_of, scope)
     }
 
     /// Adds each written file's persisted summary to the batch (`only`: the files to attach,
@@ -338,6 +347,7 @@ impl IndexState {
                             self.nodes.push(nodes);
                             self.interfaces.push(interface);
                             self.modules.push(Vec::new());
+                            touched.added.push(id);
                             touched.files_came_or_went = true;
                             touched.shape_changed.insert(id);
                             id
@@ -362,6 +372,13 @@ impl IndexState {
         }
         // Imports: those of extracted files, and every file's when files came or went.
         if touched.files_came_or_went {
+            let added: Vec<&str> = touched
+                .added
+                .iter()
+                .map(|id| self.files[*id as usize].path.as_str())
+                .collect();
+            let removed: Vec<&str> = touched.removed.iter().map(String::as_str).collect();
+            self.model.update_files(&added, &removed);
             let (modules, _) = modules::resolve_imports(&self.model, &self.files);
             for (id, (old, new)) in self.modules.iter().zip(&modules).enumerate() {
                 if old != new {
@@ -378,7 +395,38 @@ impl IndexState {
                     modules::resolve_file(&self.model, &by_path, &self.files[id as usize]);
             }
         }
+        touched.dependents = self.importers_of(&touched.shape_changed);
+        self.update_tables(&touched);
         touched
+    }
+
+    /// Brings the export tables and the hierarchy up to date with what `touched` changed.
+    fn update_tables(&mut self, touched: &Touched) {
+        let mut changed: BTreeSet<FileId> = touched.extracted.iter().copied().collect();
+        changed.extend(touched.shape_changed.iter().copied());
+        changed.extend(touched.imports_changed.iter().copied());
+        if changed.is_empty() {
+            return;
+        }
+        let changed: Vec<FileId> = changed.into_iter().collect();
+        self.tables.update(&self.files, &self.modules, &changed);
+        // Heritage clauses resolve through names: those of every file whose names may now
+        // resolve differently are resolved again.
+        let mut relinked: BTreeSet<FileId> = changed.iter().copied().collect();
+        relinked.extend(touched.dependents.iter().copied());
+        let relinked: Vec<FileId> = relinked.into_iter().collect();
+        let rewritten: Vec<FileId> = changed
+            .iter()
+            .copied()
+            .filter(|id| touched.extracted.contains(id) || touched.shape_changed.contains(id))
+            .collect();
+        let program = Program::new(&self.files, &self.builtins, &self.modules, &self.tables);
+        self.hierarchy.update(
+            &Resolver::new(&program),
+            self.files.len(),
+            &relinked,
+            &rewritten,
+        );
     }
 
     /// Re-links what a change touched: the changed files, the files whose imports now
@@ -392,27 +440,14 @@ impl IndexState {
         let Touched {
             extracted,
             removed,
-            shape_changed,
             old_ids,
             imports_changed,
+            dependents,
             ..
         } = touched;
         let mut relink: BTreeSet<FileId> = extracted.iter().copied().collect();
         relink.extend(imports_changed);
-        // Everything that imports a file whose interface changed, transitively.
-        if !shape_changed.is_empty() {
-            let importers = self.importers();
-            let mut stack: Vec<FileId> = shape_changed.iter().copied().collect();
-            let mut seen: HashSet<FileId> = shape_changed.clone();
-            while let Some(file) = stack.pop() {
-                for importer in importers.get(&file).map(Vec::as_slice).unwrap_or(&[]) {
-                    if seen.insert(*importer) {
-                        relink.insert(*importer);
-                        stack.push(*importer);
-                    }
-                }
-            }
-        }
+        relink.extend(dependents);
         // Files with edges into nodes that moved (dispatch edges to implementations come
         // from callers that need not import the implementation).
         if !old_ids.is_empty() {
@@ -454,6 +489,27 @@ impl IndexState {
                 .map(|id| self.files[*id as usize].path.clone())
                 .collect(),
         }
+    }
+
+    /// Every file that imports one of `files`, directly or through others (`files`
+    /// themselves only when they import each other).
+    fn importers_of(&self, files: &HashSet<FileId>) -> HashSet<FileId> {
+        let mut out = HashSet::new();
+        if files.is_empty() {
+            return out;
+        }
+        let importers = self.importers();
+        let mut stack: Vec<FileId> = files.iter().copied().collect();
+        let mut seen: HashSet<FileId> = files.clone();
+        while let Some(file) = stack.pop() {
+            for importer in importers.get(&file).map(Vec::as_slice).unwrap_or(&[]) {
+                if seen.insert(*importer) {
+                    out.insert(*importer);
+                    stack.push(*importer);
+                }
+            }
+        }
+        out
     }
 
     /// For each file, the files that import it.

@@ -50,20 +50,18 @@ pub(crate) enum Scope<'s> {
 /// in those files), resolving across every file. `nodes` holds every file's node IDs
 /// ([`assign_nodes`]).
 pub(crate) fn link(
-    files: &[FileFacts],
-    builtins: &FileFacts,
-    modules: &[Vec<ModuleTarget>],
+    program: &Program<'_>,
+    hierarchy: &Hierarchy,
     nodes: &[FileNodes],
     package_of: &PackageOf<'_>,
     scope: Scope<'_>,
 ) -> Linked {
-    let program = Program::new(files, builtins, modules);
-    let resolver = Resolver::new(&program);
-    let hierarchy = Hierarchy::build(&resolver, files.len());
+    let resolver = Resolver::new(program);
+    let files = &program.files[..nodes.len()];
     let mut builder = Builder {
-        program: &program,
+        program,
         resolver: &resolver,
-        hierarchy: &hierarchy,
+        hierarchy,
         nodes,
         batch: GraphBatch::default(),
         edges: BTreeMap::new(),
@@ -81,7 +79,7 @@ pub(crate) fn link(
         Scope::Files(files) => files,
     };
     for &file in selected {
-        builder.add_nodes(file as usize, &files[file as usize], package_of);
+        builder.add_nodes(file as usize, files[file as usize], package_of);
     }
     for &file in selected {
         let facts = &files[file as usize];

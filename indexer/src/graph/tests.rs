@@ -10,7 +10,7 @@ use crate::extract::Extractor;
 use crate::facts::FileFacts;
 use crate::model::ProjectModel;
 use crate::modules::resolve_imports;
-use crate::resolve::builtin_facts;
+use crate::resolve::{Hierarchy, Program, ProgramTables, Resolver, builtin_facts};
 
 /// Splits a fixture into `(path, source)` files.
 fn files(fixture: &str) -> Vec<(String, String)> {
@@ -39,14 +39,10 @@ fn link_fixture(fixture: &str) -> super::Linked {
     let (modules, _) = resolve_imports(&model, &facts);
     let nodes: Vec<super::FileNodes> = facts.iter().map(super::assign_nodes).collect();
     let package_of = |_: &str| (".".to_owned(), String::new());
-    super::link(
-        &facts,
-        &builtins,
-        &modules,
-        &nodes,
-        &package_of,
-        super::Scope::All,
-    )
+    let tables = ProgramTables::build(&facts, &builtins, &modules);
+    let program = Program::new(&facts, &builtins, &modules, &tables);
+    let hierarchy = Hierarchy::build(&Resolver::new(&program), facts.len());
+    super::link(&program, &hierarchy, &nodes, &package_of, super::Scope::All)
 }
 
 /// CALLS edges as `source -> target (provenance)`, in the graph's order.

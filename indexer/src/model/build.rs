@@ -278,7 +278,7 @@ impl ProjectModel {
     /// Maps each config's `outDir`/`declarationDir` to the folder its sources are in:
     /// `rootDir`, else (as tsc computes it) the common folder of the files it governs and
     /// claims, else its own folder.
-    fn add_out_dirs(&mut self, facts: &[(&str, FileFacts)]) {
+    pub(super) fn add_out_dirs(&mut self, facts: &[(&str, FileFacts)]) {
         for (id, config) in self.configs.iter().enumerate() {
             if config.out_dirs.is_empty() {
                 continue;

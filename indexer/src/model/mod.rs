@@ -217,6 +217,29 @@ impl ProjectModel {
         ProjectModel::build_fingerprinted(&mut source, files)
     }
 
+    /// Takes files created or deleted since the model was built into account: a specifier
+    /// may now resolve to a new file and no longer to a deleted one, and a config's default
+    /// `rootDir` (the common folder of the files it claims) may have moved.
+    pub fn update_files(&mut self, added: &[&str], removed: &[&str]) {
+        if added.is_empty() && removed.is_empty() {
+            return;
+        }
+        for path in removed {
+            self.files.remove(*path);
+        }
+        for path in added {
+            let facts = self.compute_facts(path);
+            self.files.insert((*path).into(), facts);
+        }
+        if self.configs.iter().any(|c| !c.out_dirs.is_empty()) {
+            let owned: Vec<(Box<str>, FileFacts)> =
+                self.files.iter().map(|(k, v)| (k.clone(), *v)).collect();
+            let facts: Vec<(&str, FileFacts)> = owned.iter().map(|(k, v)| (&**k, *v)).collect();
+            self.out_dirs.clear();
+            self.add_out_dirs(&facts);
+        }
+    }
+
     /// The problems found while loading, in a stable order.
     pub fn warnings(&self) -> &[ModelWarning] {
         &self.warnings

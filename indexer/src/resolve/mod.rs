@@ -14,12 +14,14 @@ mod names;
 mod ty;
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+
+use rustc_hash::FxHashMap;
 
 use crate::facts::{DeclId, FileFacts, Name};
 
 pub(crate) use calls::{CallTarget, Provenance, Unresolved};
-pub(crate) use exports::ExportEntry;
+pub(crate) use exports::ExportTable;
+use exports::ExportTables;
 pub(crate) use hierarchy::Hierarchy;
 pub(crate) use ty::Ty;
 pub(crate) use ty::empty_env as ty_empty_env;
@@ -52,57 +54,80 @@ pub(crate) enum ModuleTarget {
     Unresolved,
 }
 
+/// What resolution computes over the whole program once and keeps between updates: the
+/// built-in library's names and every module's export table.
+#[derive(Debug)]
+pub(crate) struct ProgramTables {
+    /// The built-in library's name text → name id (project files are looked up by scope,
+    /// never by text).
+    globals: FxHashMap<Box<str>, Name>,
+    exports: ExportTables,
+}
+
+impl ProgramTables {
+    /// The tables of a whole program (see [`Program::new`] for the arguments).
+    pub(crate) fn build(
+        files: &[FileFacts],
+        builtins: &FileFacts,
+        modules: &[Vec<ModuleTarget>],
+    ) -> ProgramTables {
+        let globals = builtins
+            .names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.as_str().into(), u32::try_from(i).unwrap_or(u32::MAX)))
+            .collect();
+        ProgramTables {
+            globals,
+            exports: ExportTables::build(files, modules),
+        }
+    }
+
+    /// Recomputes what depends on the `changed` files (their summaries, or what their
+    /// imports resolve to, changed).
+    pub(crate) fn update(
+        &mut self,
+        files: &[FileFacts],
+        modules: &[Vec<ModuleTarget>],
+        changed: &[FileId],
+    ) {
+        self.exports.update(files, modules, changed);
+    }
+}
+
 /// Every file's summary, the built-in library, the resolved imports and export tables.
 pub(crate) struct Program<'a> {
     pub(crate) files: Vec<&'a FileFacts>,
-    /// Per file: name text → name id.
-    names: Vec<HashMap<&'a str, Name>>,
     /// Per file, per import: the module it names (the built-in library has none).
     modules: &'a [Vec<ModuleTarget>],
-    /// Per file: exported name → what it stands for.
-    exports: Vec<HashMap<&'a str, ExportEntry>>,
+    tables: &'a ProgramTables,
     builtins: FileId,
 }
 
 impl<'a> Program<'a> {
     /// `files` are the project's summaries (a removed file is an empty summary: stable file
     /// ids let a long-lived index keep them); `builtins` the built-in library's; `modules`
-    /// what each import of each file resolved to (one entry per import, in order).
+    /// what each import of each file resolved to (one entry per import, in order); `tables`
+    /// what [`ProgramTables::build`] computed from those.
     pub(crate) fn new(
         files: &'a [FileFacts],
         builtins: &'a FileFacts,
         modules: &'a [Vec<ModuleTarget>],
+        tables: &'a ProgramTables,
     ) -> Program<'a> {
         let mut all: Vec<&'a FileFacts> = files.iter().collect();
         all.push(builtins);
-        let names = all
-            .iter()
-            .map(|f| {
-                f.names
-                    .iter()
-                    .enumerate()
-                    .map(|(i, n)| (n.as_str(), u32::try_from(i).unwrap_or(u32::MAX)))
-                    .collect()
-            })
-            .collect();
-        let builtins = u32::try_from(files.len()).unwrap_or(u32::MAX);
-        let mut program = Program {
+        Program {
             files: all,
-            names,
             modules,
-            exports: Vec::new(),
-            builtins,
-        };
-        program.exports = exports::tables(&program);
-        program
+            tables,
+            builtins: u32::try_from(files.len()).unwrap_or(u32::MAX),
+        }
     }
 
     /// What import `import` of `file` resolved to.
     pub(crate) fn module(&self, file: FileId, import: usize) -> &ModuleTarget {
-        self.modules
-            .get(file as usize)
-            .and_then(|targets| targets.get(import))
-            .unwrap_or(&ModuleTarget::Unresolved)
+        exports::module_of(self.modules, file, import)
     }
 
     pub(crate) fn file(&self, file: FileId) -> &'a FileFacts {
@@ -113,9 +138,9 @@ impl<'a> Program<'a> {
         file == self.builtins
     }
 
-    /// The id of `text` among `file`'s names.
-    pub(crate) fn name_in(&self, file: FileId, text: &str) -> Option<Name> {
-        self.names[file as usize].get(text).copied()
+    /// The id of `text` among the built-in library's names.
+    pub(crate) fn global_name(&self, text: &str) -> Option<Name> {
+        self.tables.globals.get(text).copied()
     }
 
     pub(crate) fn text(&self, file: FileId, name: Name) -> &'a str {
@@ -131,8 +156,9 @@ impl<'a> Program<'a> {
         self.text(at.file, self.decl(at).name)
     }
 
-    pub(crate) fn export_table(&self, file: FileId) -> &HashMap<&'a str, ExportEntry> {
-        &self.exports[file as usize]
+    /// What module `file` exports (none for the built-in library).
+    pub(crate) fn export_table(&self, file: FileId) -> Option<&'a ExportTable> {
+        self.tables.exports.table(file)
     }
 }
 

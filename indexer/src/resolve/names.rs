@@ -104,7 +104,7 @@ impl<'a> Program<'a> {
     /// A global of the built-in library.
     pub(crate) fn global(&self, text: &str, space: u8) -> Option<DeclRef> {
         let file = self.builtins;
-        let name = self.name_in(file, text)?;
+        let name = self.global_name(text)?;
         match self.lookup(file, MODULE_SCOPE, name, space)? {
             BindingTarget::Decl(decl) => Some(DeclRef::new(file, decl)),
             BindingTarget::Import(..) => None,
@@ -169,7 +169,7 @@ impl<'a> Program<'a> {
         if depth > MAX_CHAIN {
             return None;
         }
-        match *self.export_table(file).get(name)? {
+        match *self.export_table(file)?.get(name)? {
             ExportEntry::Local { file, name } => {
                 let target = self.lookup(file, MODULE_SCOPE, name, space)?;
                 self.resolve_binding(file, target, space, depth + 1)

@@ -4,6 +4,10 @@
 //! sync must hold exactly the graph a fresh index of the same files holds, node for node and
 //! edge for edge (facts included).
 //!
+//! Half the cases sync with a fresh state each time (as a new process does), half keep one
+//! [`LiveIndex`] across every step (as a server does), so that tables updated in place over
+//! many edits are checked too.
+//!
 //! `TSGRAPH_INCREMENTAL_CASES` sets the number of cases (CI runs 200).
 
 use std::collections::BTreeMap;
@@ -12,7 +16,7 @@ use std::path::Path;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use tsgraph_engine::{NodeKey, Snapshot, Store};
-use tsgraph_indexer::{IndexOptions, index_project, sync_project};
+use tsgraph_indexer::{IndexOptions, LiveIndex, index_project, sync_project};
 
 /// One edit of the project.
 #[derive(Debug, Clone)]
@@ -30,6 +34,7 @@ enum Edit {
 }
 
 const MODULES: u8 = 6;
+const TEMPLATES: u8 = 6;
 
 fn path_of(n: u8) -> String {
     format!("src/m{n}.ts")
@@ -39,6 +44,7 @@ fn path_of(n: u8) -> String {
 /// depend on what it exports and implements.
 fn module_source(n: u8, template: u8, alias: bool, extra_body: usize) -> String {
     let prev = (n + MODULES - 1) % MODULES;
+    let back = (n + MODULES - 2) % MODULES;
     let body: String = (0..extra_body)
         .map(|i| format!("  const extra{i} = helper{n}();\n"))
         .collect();
@@ -47,7 +53,7 @@ fn module_source(n: u8, template: u8, alias: bool, extra_body: usize) -> String 
     } else {
         format!("export {{ helper{n} }};\n")
     };
-    match template % 3 {
+    match template % TEMPLATES {
         0 => format!(
             "import {{ helper{prev}, Shape{prev}, Impl{prev} }} from './m{prev}';\n\
              export interface Shape{n} {{ area(): number; grow(by: number): Shape{n} }}\n\
@@ -68,6 +74,32 @@ fn module_source(n: u8, template: u8, alias: bool, extra_body: usize) -> String 
              {export}\
              export const table{n} = {{ go: helper{n} }};\n\
              export function use{n}() {{ table{n}.go(); }}\n"
+        ),
+        // Heritage across files, below a body whose locals move the declarations' ids.
+        3 => format!(
+            "import {{ Shape{prev}, Impl{prev} }} from './m{prev}';\n\
+             function warm{n}() {{\n{body}}}\n\
+             export interface Shape{n} extends Shape{prev} {{ area(): number }}\n\
+             export class Impl{n} extends Impl{prev} implements Shape{n} {{ area() {{ return helper{n}(); }} }}\n\
+             function helper{n}() {{ warm{n}(); return 3; }}\n\
+             {export}\
+             export function use{n}(s: Shape{prev}) {{ return s.area(); }}\n"
+        ),
+        // A barrel: everything of the previous module, and a namespace of it (all barrels
+        // form an `export *` cycle).
+        4 => format!(
+            "export * from './m{prev}';\n\
+             export * as ns{n} from './m{prev}';\n\
+             function helper{n}() {{\n{body}  return 4;\n}}\n\
+             {export}\
+             export function use{n}() {{ return helper{n}(); }}\n"
+        ),
+        // Names of the module two back, reached through the previous one (a barrel or not).
+        5 => format!(
+            "import {{ helper{back}, use{back} }} from './m{prev}';\n\
+             function helper{n}() {{\n{body}  return helper{back}();\n}}\n\
+             {export}\
+             export function use{n}() {{ use{back}(); return helper{n}(); }}\n"
         ),
         _ => format!(
             "import {{ use{prev} }} from './m{prev}';\n\
@@ -193,7 +225,7 @@ fn dump(snapshot: &Snapshot) -> Vec<String> {
 
 fn edit_strategy() -> impl Strategy<Value = Edit> {
     prop_oneof![
-        (0..MODULES, 0u8..3).prop_map(|(n, t)| Edit::Write(n, t)),
+        (0..MODULES, 0..TEMPLATES).prop_map(|(n, t)| Edit::Write(n, t)),
         (0..MODULES).prop_map(Edit::Remove),
         (0..MODULES, 0..MODULES).prop_map(|(a, b)| Edit::Rename(a, b)),
         (0..MODULES).prop_map(Edit::Body),
@@ -213,11 +245,16 @@ fn incremental_syncs_equal_a_fresh_index() {
         ..Config::default()
     });
     let start = (
-        proptest::collection::btree_map(0..MODULES, (0u8..3, any::<bool>(), 0usize..2), 1..=6),
+        proptest::collection::btree_map(
+            0..MODULES,
+            (0..TEMPLATES, any::<bool>(), 0usize..2),
+            1..=6,
+        ),
         proptest::collection::vec(edit_strategy(), 1..6),
+        any::<bool>(),
     );
     runner
-        .run(&start, |(initial, edits)| {
+        .run(&start, |(initial, edits, keep_state)| {
             let dir = tempfile::tempdir().expect("temp dir");
             let root = dir.path().join("project");
             let mut project: Project = initial;
@@ -228,11 +265,16 @@ fn incremental_syncs_equal_a_fresh_index() {
             };
             let kept = Store::open_or_create(dir.path().join("kept.redb")).expect("store");
             index_project(&root, &kept, &options).expect("first index");
+            let mut live = keep_state.then(|| LiveIndex::new(&root, options.clone()));
             for (step, edit) in edits.iter().enumerate() {
                 apply(&mut project, edit);
                 // A rename in place keeps the size: make the change visible by content.
                 write_project(&root, &project);
-                sync_project(&root, &kept, &options).expect("sync");
+                match live.as_mut() {
+                    Some(live) => live.sync(&kept).map(drop),
+                    None => sync_project(&root, &kept, &options).map(drop),
+                }
+                .expect("sync");
                 let fresh_path = dir.path().join(format!("fresh{step}.redb"));
                 let fresh = Store::open_or_create(&fresh_path).expect("store");
                 index_project(&root, &fresh, &options).expect("fresh index");
@@ -244,7 +286,7 @@ fn incremental_syncs_equal_a_fresh_index() {
                     let only_scratch: Vec<&String> =
                         scratch.iter().filter(|l| !incremental.contains(l)).collect();
                     return Err(TestCaseError::fail(format!(
-                        "after {edits:?} (step {step}):\nonly incremental: {only_incremental:#?}\nonly fresh: {only_scratch:#?}"
+                        "after {edits:?} (step {step}, kept state: {keep_state}):\nonly incremental: {only_incremental:#?}\nonly fresh: {only_scratch:#?}"
                     )));
                 }
             }
