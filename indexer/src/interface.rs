@@ -8,7 +8,7 @@
 //! The hash is over structure and names, never over positions or the ids a summary gives its
 //! declarations, so it does not change when code moves or locals are added.
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::hash::Hasher;
 
 use xxhash_rust::xxh3::Xxh3;
@@ -20,16 +20,34 @@ use crate::facts::{
 /// How deep declarations, expressions and types are followed (they can refer to each other).
 const MAX_DEPTH: u32 = 24;
 
+/// A file's interface: its hash, and the imports it exposes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Interface {
+    pub(crate) hash: u64,
+    /// The imports (indices into the file's imports, ascending) the interface refers to:
+    /// re-exports, and imported names an export's type, signature, heritage or inferred value
+    /// mentions. What another file sees of this one can change when one of those modules
+    /// changes its interface; through its other imports it cannot.
+    pub(crate) exposed_imports: Vec<u32>,
+}
+
 /// The interface hash of a file's summary.
+#[cfg(test)]
 pub(crate) fn interface_hash(facts: &FileFacts) -> u64 {
-    let mut hasher = InterfaceHasher {
-        facts,
-        state: Xxh3::new(),
-        wanted: Vec::new(),
-        hashed: HashSet::new(),
-    };
+    interface_of(facts).hash
+}
+
+/// The interface of a file's summary.
+pub(crate) fn interface_of(facts: &FileFacts) -> Interface {
+    let mut hasher = InterfaceHasher::new(facts);
     hasher.file();
-    hasher.state.finish()
+    let mut exposed = hasher.exposed;
+    exposed.sort_unstable();
+    exposed.dedup();
+    Interface {
+        hash: hasher.state.finish(),
+        exposed_imports: exposed,
+    }
 }
 
 struct InterfaceHasher<'f> {
@@ -39,9 +57,125 @@ struct InterfaceHasher<'f> {
     wanted: Vec<u32>,
     /// Module-level names already hashed.
     hashed: HashSet<u32>,
+    /// Imports the hashed part refers to.
+    exposed: Vec<u32>,
 }
 
-impl InterfaceHasher<'_> {
+/// What changed in what a file exports, between two summaries of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ExportChange {
+    /// Anything may have: a script's globals, the modules it re-exports everything from.
+    All,
+    /// These exported names came, went, or changed what they stand for.
+    Names(BTreeSet<String>),
+}
+
+impl ExportChange {
+    /// Nothing changed.
+    pub(crate) fn none() -> ExportChange {
+        ExportChange::Names(BTreeSet::new())
+    }
+
+    /// Whether `name` may have changed.
+    pub(crate) fn contains(&self, name: &str) -> bool {
+        match self {
+            ExportChange::All => true,
+            ExportChange::Names(names) => names.contains(name),
+        }
+    }
+
+    /// Adds `other`'s changes to these; whether anything was new.
+    pub(crate) fn merge(&mut self, other: &ExportChange) -> bool {
+        match (&mut *self, other) {
+            (ExportChange::All, _) => false,
+            (_, ExportChange::All) => {
+                *self = ExportChange::All;
+                true
+            }
+            (ExportChange::Names(mine), ExportChange::Names(theirs)) => {
+                let before = mine.len();
+                mine.extend(theirs.iter().cloned());
+                mine.len() > before
+            }
+        }
+    }
+
+    /// Adds one name; whether it was new.
+    pub(crate) fn add(&mut self, name: &str) -> bool {
+        match self {
+            ExportChange::All => false,
+            ExportChange::Names(names) => names.insert(name.to_owned()),
+        }
+    }
+}
+
+/// What changed in what the file of `old` exports, now that its summary is `new`.
+pub(crate) fn export_change(old: &FileFacts, new: &FileFacts) -> ExportChange {
+    let (Some((old_stars, old)), Some((new_stars, new))) = (export_hashes(old), export_hashes(new))
+    else {
+        return ExportChange::All;
+    };
+    if old_stars != new_stars {
+        return ExportChange::All;
+    }
+    let mut names: BTreeSet<String> = old
+        .iter()
+        .filter(|(name, hash)| new.get(*name) != Some(*hash))
+        .map(|(name, _)| name.clone())
+        .collect();
+    names.extend(new.keys().filter(|name| !old.contains_key(*name)).cloned());
+    ExportChange::Names(names)
+}
+
+/// Each exported name's own interface hash (what it reaches, as [`interface_of`] hashes the
+/// whole), and a hash of the modules re-exported whole; none for a script, whose every
+/// declaration is a global.
+fn export_hashes(facts: &FileFacts) -> Option<(u64, HashMap<String, u64>)> {
+    if facts.imports.is_empty() && facts.exports.is_empty() {
+        return None;
+    }
+    let mut names: HashMap<String, u64> = HashMap::new();
+    let mut add = |name: &str, hash: u64| {
+        names
+            .entry(name.to_owned())
+            .and_modify(|h| *h = h.rotate_left(7) ^ hash)
+            .or_insert(hash);
+    };
+    for export in &facts.exports {
+        let mut hasher = InterfaceHasher::new(facts);
+        hasher.export(export);
+        hasher.declarations_wanted();
+        add(facts.name(export.exported), hasher.state.finish());
+    }
+    let mut stars = Xxh3::new();
+    for import in facts.imports.iter().filter(|i| i.reexport) {
+        if import.reexport_all {
+            stars.write(import.specifier.as_bytes());
+            stars.write_u8(0xff);
+            continue;
+        }
+        for binding in &import.bindings {
+            let mut hasher = InterfaceHasher::new(facts);
+            hasher.str(&import.specifier);
+            hasher.name(binding.imported);
+            hasher.tag(u8::from(import.type_only));
+            add(facts.name(binding.local), hasher.state.finish());
+        }
+    }
+    Some((stars.finish(), names))
+}
+
+impl<'f> InterfaceHasher<'f> {
+    fn new(facts: &'f FileFacts) -> InterfaceHasher<'f> {
+        InterfaceHasher {
+            facts,
+            state: Xxh3::new(),
+            wanted: Vec::new(),
+            hashed: HashSet::new(),
+            exposed: Vec::new(),
+        }
+    }
+
     fn str(&mut self, text: &str) {
         self.state.write(text.as_bytes());
         self.state.write_u8(0xff);
@@ -58,7 +192,10 @@ impl InterfaceHasher<'_> {
 
     fn file(&mut self) {
         let facts = self.facts;
-        for import in &facts.imports {
+        for (index, import) in facts.imports.iter().enumerate() {
+            if import.reexport {
+                self.exposed.push(u32::try_from(index).unwrap_or(u32::MAX));
+            }
             self.tag(1);
             self.str(&import.specifier);
             self.tag(u8::from(import.reexport) | u8::from(import.reexport_all) << 1);
@@ -68,16 +205,7 @@ impl InterfaceHasher<'_> {
             }
         }
         for export in &facts.exports {
-            self.tag(2);
-            self.name(export.exported);
-            match export.target {
-                crate::facts::ExportTarget::Local(name) => {
-                    self.name(name);
-                    self.wanted.push(name);
-                }
-                crate::facts::ExportTarget::Decl(decl) => self.decl(decl, 0),
-                crate::facts::ExportTarget::Expr(expr) => self.expr(expr, 0),
-            }
+            self.export(export);
         }
         // A script (no import, no export) declares globals every file sees: all of its
         // declarations are its interface. A module's are the declarations its exports reach
@@ -87,10 +215,28 @@ impl InterfaceHasher<'_> {
         if is_script {
             self.all_module_declarations();
         } else {
-            while let Some(name) = self.wanted.pop() {
-                if self.hashed.insert(name) {
-                    self.module_declarations_named(name);
-                }
+            self.declarations_wanted();
+        }
+    }
+
+    fn export(&mut self, export: &crate::facts::Export) {
+        self.tag(2);
+        self.name(export.exported);
+        match export.target {
+            crate::facts::ExportTarget::Local(name) => {
+                self.name(name);
+                self.wanted.push(name);
+            }
+            crate::facts::ExportTarget::Decl(decl) => self.decl(decl, 0),
+            crate::facts::ExportTarget::Expr(expr) => self.expr(expr, 0),
+        }
+    }
+
+    /// Hashes the module-level declarations the hashed part named, and those they name.
+    fn declarations_wanted(&mut self) {
+        while let Some(name) = self.wanted.pop() {
+            if self.hashed.insert(name) {
+                self.module_declarations_named(name);
             }
         }
     }
@@ -119,11 +265,26 @@ impl InterfaceHasher<'_> {
     }
 
     fn module_binding(&mut self, binding: &crate::facts::Binding) {
-        if let BindingTarget::Decl(decl) = binding.target {
-            self.tag(3);
-            self.name(binding.name);
-            self.tag(binding.space);
-            self.decl(decl, 0);
+        match binding.target {
+            BindingTarget::Decl(decl) => {
+                self.tag(3);
+                self.name(binding.name);
+                self.tag(binding.space);
+                self.decl(decl, 0);
+            }
+            BindingTarget::Import(import, binding) => {
+                // Where the name comes from: an export that names it changes when the
+                // import does.
+                self.exposed.push(import);
+                let facts = self.facts;
+                if let Some(import) = facts.imports.get(import as usize) {
+                    self.tag(4);
+                    self.str(&import.specifier);
+                    if let Some(binding) = import.bindings.get(binding as usize) {
+                        self.name(binding.imported);
+                    }
+                }
+            }
         }
     }
 

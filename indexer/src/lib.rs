@@ -23,6 +23,7 @@ mod modules;
 mod options;
 mod persist;
 mod pool;
+mod reach;
 mod resolve;
 mod state;
 mod summary;

@@ -449,14 +449,28 @@ impl LiveIndex {
                 sync::catch_up(&mut state, &self.root, &snapshot, &stored)?;
                 state
             }
-            None => {
-                let stored = sync::stored_stamps(&snapshot)?;
-                let paths: Vec<&str> = stored.keys().map(String::as_str).collect();
-                let model = crate::model::ProjectModel::load(&self.root, &paths);
-                sync::restore(&self.root, &snapshot, &stored, model)?
-            }
+            None => sync::restore_stored(&self.root, &snapshot)?,
         };
         Ok(self.state.insert(state))
+    }
+
+    /// Reads the index state from `store` now rather than at the first update, so that the
+    /// first edit costs what every other does (on a million lines, about a second is spent
+    /// here instead). `store` may be open read-only. Returns whether a state was read: not
+    /// when one is kept already, nor when the store holds no index yet.
+    ///
+    /// [`LiveIndex::sync`] first: a state read from a store behind the disk is caught up at
+    /// the next update, which then costs more.
+    pub fn warm(&mut self, store: &Store) -> Result<bool, IndexError> {
+        if self.state.is_some() {
+            return Ok(false);
+        }
+        let snapshot = store.snapshot()?;
+        if snapshot.meta(crate::INDEXED_META_KEY)?.is_none() {
+            return Ok(false);
+        }
+        self.state = Some(sync::restore_stored(&self.root, &snapshot)?);
+        Ok(true)
     }
 }
 

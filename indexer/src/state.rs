@@ -4,8 +4,11 @@
 //!
 //! **What is re-linked.** A changed file always. When what a file shows other files changes
 //! (its [interface hash](crate::interface)), or a file is added or removed, every file that
-//! imports it, directly or through others, is re-linked too, and so is every file whose
-//! imports now resolve differently. Calls through an interface reach implementations in files
+//! imports it is re-linked too, and so is every file whose imports now resolve differently.
+//! The change travels further, to the importers of an importer, only when that importer's
+//! own interface exposes the changed module (re-exports it, or mentions one of its names in
+//! an export's type, signature, heritage or inferred value): through any other importer,
+//! nothing another file sees has changed. Calls through an interface reach implementations in files
 //! that do not import them (dispatch edges), so the caller of an update also names the files
 //! with edges into the nodes an update touched ([`IndexState::apply`]'s `linked_into`).
 //!
@@ -16,17 +19,18 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use tsgraph_engine::{EdgeKind, Generation, GraphBatch};
+use tsgraph_engine::{EdgeKind, Generation, GraphBatch, NodeKind};
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::extract::Extractor;
 use crate::facts::FileFacts;
 use crate::graph::{self, FileNodes, Scope};
+use crate::interface::{self, ExportChange, Interface};
 use crate::model::ProjectModel;
 use crate::modules::{self, ImportStats};
 use crate::resolve::{FileId, Hierarchy, ModuleTarget, Program, ProgramTables, Resolver};
 use crate::summary::{IndexError, IndexSummary};
-use crate::{IndexOptions, interface, persist, pool, walk};
+use crate::{IndexOptions, persist, pool, walk};
 
 /// An interface hash no summary has (a hash of 0 is as unlikely as any other), standing for
 /// "not known".
@@ -87,7 +91,11 @@ pub(crate) struct Touched {
     files_came_or_went: bool,
     /// Files whose imports resolve differently since files came or went.
     imports_changed: BTreeSet<FileId>,
-    /// Every file that imports a file whose interface changed, directly or through others.
+    /// What changed in the exports of files whose interface changed (all of them for a file
+    /// that came or went).
+    export_changes: HashMap<FileId, ExportChange>,
+    /// Every file that uses an export that changed, directly or through importers that pass
+    /// it on.
     dependents: HashSet<FileId>,
 }
 
@@ -105,7 +113,7 @@ pub struct IndexState {
     /// The class and interface hierarchy, kept current with `tables`.
     hierarchy: Hierarchy,
     nodes: Vec<FileNodes>,
-    interfaces: Vec<u64>,
+    interfaces: Vec<Interface>,
     extractor: Extractor,
     /// The stamps of the configuration files the model was read from.
     config_stamp: Vec<u8>,
@@ -170,7 +178,7 @@ impl IndexState {
             Hierarchy::build(&Resolver::new(&program), files.len())
         };
         let nodes = files.iter().map(graph::assign_nodes).collect();
-        let interfaces = files.iter().map(interface::interface_hash).collect();
+        let interfaces = files.iter().map(interface::interface_of).collect();
         let by_path = files
             .iter()
             .enumerate()
@@ -205,7 +213,7 @@ impl IndexState {
     /// dependents (its summary was not the stored one).
     pub(crate) fn forget_shape(&mut self, path: &str) {
         if let Some(&id) = self.by_path.get(path) {
-            self.interfaces[id as usize] = UNKNOWN_SHAPE;
+            self.interfaces[id as usize].hash = UNKNOWN_SHAPE;
         }
     }
 
@@ -327,13 +335,25 @@ impl IndexState {
             match summary {
                 Summarised::Written(facts) => {
                     let facts = *facts;
-                    let interface = interface::interface_hash(&facts);
+                    let interface = interface::interface_of(&facts);
                     let nodes = graph::assign_nodes(&facts);
                     let id = match self.by_path.get(&facts.path).copied() {
                         Some(id) => {
-                            if self.interfaces[id as usize] != interface {
+                            if self.interfaces[id as usize].hash != interface.hash {
+                                let change = if self.interfaces[id as usize].hash == UNKNOWN_SHAPE {
+                                    ExportChange::All
+                                } else {
+                                    interface::export_change(&self.files[id as usize], &facts)
+                                };
+                                let moved = match change {
+                                    ExportChange::All => {
+                                        node_ids(&self.nodes[id as usize]).collect()
+                                    }
+                                    ExportChange::Names(_) => self.moved_nodes(id, &nodes),
+                                };
+                                touched.export_changes.insert(id, change);
                                 touched.shape_changed.insert(id);
-                                touched.old_ids.extend(node_ids(&self.nodes[id as usize]));
+                                touched.old_ids.extend(moved);
                             }
                             self.files[id as usize] = facts;
                             self.nodes[id as usize] = nodes;
@@ -362,7 +382,7 @@ impl IndexState {
                     touched.old_ids.extend(node_ids(&self.nodes[id as usize]));
                     self.files[id as usize] = FileFacts::default();
                     self.nodes[id as usize] = FileNodes::default();
-                    self.interfaces[id as usize] = 0;
+                    self.interfaces[id as usize] = Interface::default();
                     self.modules[id as usize] = Vec::new();
                     touched.shape_changed.insert(id);
                     touched.files_came_or_went = true;
@@ -395,7 +415,19 @@ impl IndexState {
                     modules::resolve_file(&self.model, &by_path, &self.files[id as usize]);
             }
         }
-        touched.dependents = self.importers_of(&touched.shape_changed);
+        for id in &touched.shape_changed {
+            touched
+                .export_changes
+                .entry(*id)
+                .or_insert(ExportChange::All);
+        }
+        touched.dependents = crate::reach::dependents(
+            &self.files,
+            &self.modules,
+            &self.interfaces,
+            &self.importers(),
+            &touched.export_changes,
+        );
         self.update_tables(&touched);
         touched
     }
@@ -430,7 +462,8 @@ impl IndexState {
     }
 
     /// Re-links what a change touched: the changed files, the files whose imports now
-    /// resolve elsewhere, every importer (transitively) of a file whose interface changed,
+    /// resolve elsewhere, every importer of a file whose interface changed (and theirs, when
+    /// they expose it),
     /// and the files with edges into nodes that moved or newly implement interface members.
     fn relink(
         &mut self,
@@ -489,27 +522,6 @@ impl IndexState {
                 .map(|id| self.files[*id as usize].path.clone())
                 .collect(),
         }
-    }
-
-    /// Every file that imports one of `files`, directly or through others (`files`
-    /// themselves only when they import each other).
-    fn importers_of(&self, files: &HashSet<FileId>) -> HashSet<FileId> {
-        let mut out = HashSet::new();
-        if files.is_empty() {
-            return out;
-        }
-        let importers = self.importers();
-        let mut stack: Vec<FileId> = files.iter().copied().collect();
-        let mut seen: HashSet<FileId> = files.clone();
-        while let Some(file) = stack.pop() {
-            for importer in importers.get(&file).map(Vec::as_slice).unwrap_or(&[]) {
-                if seen.insert(*importer) {
-                    out.insert(*importer);
-                    stack.push(*importer);
-                }
-            }
-        }
-        out
     }
 
     /// For each file, the files that import it.
@@ -577,6 +589,36 @@ impl IndexState {
             parse_time,
             total_time: started.elapsed(),
         }
+    }
+}
+
+impl IndexState {
+    /// The IDs of file `id`'s nodes that edges from other files may no longer reach as they
+    /// did, now that its nodes are `new`: those that are gone, and every class, interface and
+    /// member (calls dispatch to them from files that do not import them). A function or
+    /// variable that stays is reached through its name, and the files whose names changed
+    /// meaning are re-linked anyway.
+    fn moved_nodes(&self, id: FileId, new: &FileNodes) -> Vec<String> {
+        let facts = &self.files[id as usize];
+        let staying: HashSet<&str> = new.nodes.iter().map(|(node, _)| node.as_str()).collect();
+        self.nodes[id as usize]
+            .nodes
+            .iter()
+            .filter(|(node, decls)| {
+                let kind = decls.first().and_then(|d| facts.decl(*d).node);
+                !staying.contains(node.as_str())
+                    || matches!(
+                        kind,
+                        Some(
+                            NodeKind::Class
+                                | NodeKind::Interface
+                                | NodeKind::Method
+                                | NodeKind::Property
+                        )
+                    )
+            })
+            .map(|(node, _)| node.clone())
+            .collect()
     }
 }
 

@@ -341,29 +341,51 @@ fn stored_summary(
     Ok((facts, false))
 }
 
+/// The state of the store's index, read from the store alone (the project model from the
+/// configuration files on disk).
+pub(crate) fn restore_stored(root: &Path, snapshot: &Snapshot) -> Result<IndexState, IndexError> {
+    let stored = stored_stamps(snapshot)?;
+    let paths: Vec<&str> = stored.keys().map(String::as_str).collect();
+    let model = ProjectModel::load(root, &paths);
+    restore(root, snapshot, &stored, model)
+}
+
 /// The state of the store's index, from the summaries it keeps (a file whose summary cannot
-/// be read is extracted again from disk).
+/// be read is extracted again from disk). Summaries are decoded on two threads: decoding is
+/// most of the time.
 pub(crate) fn restore(
     root: &Path,
     snapshot: &Snapshot,
     stored: &HashMap<String, (u64, u64, u64)>,
     model: ProjectModel,
 ) -> Result<IndexState, IndexError> {
+    let entries: Vec<(&String, &(u64, u64, u64))> = stored.iter().collect();
+    let (first, second) = entries.split_at(entries.len() / 2);
+    let read =
+        |part: &[(&String, &(u64, u64, u64))]| -> Result<Vec<(FileFacts, bool)>, IndexError> {
+            part.iter()
+                .map(|&(path, &(hash, _, modified))| {
+                    stored_summary(snapshot, root, path, hash, modified, None)
+                })
+                .collect()
+        };
+    let (first, second) = std::thread::scope(|scope| {
+        let other = scope.spawn(|| read(second));
+        let first = read(first);
+        (first, other.join())
+    });
+    let second = second.map_err(|_| IndexError::Worker("a summary reader panicked".into()))?;
     let mut files: Vec<FileFacts> = Vec::with_capacity(stored.len());
+    // Files whose stored summary could not be read were extracted from disk as they are
+    // now: their old shape is unknown, so they count as changed in shape.
     let mut unknown_shape: Vec<String> = Vec::new();
-    let mut extractor =
-        crate::extract::Extractor::new().map_err(|err| IndexError::Grammar(err.to_string()))?;
-    for (path, &(hash, _, modified)) in stored {
-        let (facts, known) =
-            stored_summary(snapshot, root, path, hash, modified, Some(&mut extractor))?;
+    for (facts, known) in first?.into_iter().chain(second?) {
         if !known {
-            unknown_shape.push(path.clone());
+            unknown_shape.push(facts.path.clone());
         }
         files.push(facts);
     }
     let (mut state, _) = IndexState::with_model(root, files, model)?;
-    // Files whose stored summary could not be read were extracted from disk as they are
-    // now: their old shape is unknown, so they count as changed in shape.
     for path in &unknown_shape {
         state.forget_shape(path);
     }

@@ -3,6 +3,7 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use parking_lot::{Mutex, RwLock};
 use tsgraph_engine::Store;
@@ -40,7 +41,7 @@ use crate::request::{Format, QueryRequest};
 pub struct LiveProject {
     root: PathBuf,
     db: PathBuf,
-    index: Mutex<LiveIndex>,
+    index: Arc<Mutex<LiveIndex>>,
     reader: RwLock<Reader>,
 }
 
@@ -53,6 +54,10 @@ struct Reader {
 impl LiveProject {
     /// Opens the project at `root` (store at `db`, default `root/.tsgraph/graph.redb`) and
     /// brings its store up to date with the files on disk, indexing it when it never was.
+    ///
+    /// The index state the updates work from is then read from the store on a background
+    /// thread ([`LiveIndex::warm`]), so that the first edit costs what every other does;
+    /// an update that comes first waits for it. Queries never wait.
     pub fn open(
         root: impl AsRef<Path>,
         db: Option<&Path>,
@@ -67,10 +72,12 @@ impl LiveProject {
             index.sync(&writer)?;
         }
         let reader = open_reader(&root, &db)?;
+        let index = Arc::new(Mutex::new(index));
+        warm_in_background(&index, &db);
         Ok(LiveProject {
             root,
             db,
-            index: Mutex::new(index),
+            index,
             reader: RwLock::new(reader),
         })
     }
@@ -149,6 +156,23 @@ impl LiveProject {
         let writer = Store::open_waiting(&self.db, WRITER_WAIT)?;
         f(&mut index, &writer)
     }
+}
+
+/// Reads the index state on a thread of its own (holding the index, so an update waits for
+/// it). A failure is not reported: the first update reads the state itself, and says why.
+fn warm_in_background(index: &Arc<Mutex<LiveIndex>>, db: &Path) {
+    let index = Arc::clone(index);
+    let db = db.to_path_buf();
+    let spawned = std::thread::Builder::new()
+        .name("tsgraph-warm".into())
+        .spawn(move || {
+            let mut index = index.lock();
+            if let Ok(store) = Store::open_read_only(&db) {
+                let _ = index.warm(&store);
+            }
+        });
+    // No thread to be had: the first update reads the state instead.
+    drop(spawned);
 }
 
 fn open_reader(root: &Path, db: &Path) -> Result<Reader, Error> {

@@ -34,7 +34,7 @@ enum Edit {
 }
 
 const MODULES: u8 = 6;
-const TEMPLATES: u8 = 6;
+const TEMPLATES: u8 = 9;
 
 fn path_of(n: u8) -> String {
     format!("src/m{n}.ts")
@@ -100,6 +100,29 @@ fn module_source(n: u8, template: u8, alias: bool, extra_body: usize) -> String 
              function helper{n}() {{\n{body}  return helper{back}();\n}}\n\
              {export}\
              export function use{n}() {{ use{back}(); return helper{n}(); }}\n"
+        ),
+        // A factory whose inferred return type is the previous module's class: its interface
+        // exposes that module.
+        6 => format!(
+            "import {{ Impl{prev} }} from './m{prev}';\n\
+             export function make{n}() {{ return new Impl{prev}(); }}\n\
+             function helper{n}() {{\n{body}  return 6;\n}}\n\
+             {export}\
+             export function use{n}() {{ return helper{n}(); }}\n"
+        ),
+        // Calls a method of the module two back, through the previous module's factory.
+        7 => format!(
+            "import {{ make{prev} }} from './m{prev}';\n\
+             function helper{n}() {{\n{body}  return make{prev}().area();\n}}\n\
+             {export}\
+             export function use{n}() {{ return helper{n}(); }}\n"
+        ),
+        // A namespace used only inside bodies whose types are declared: nothing exposes it.
+        8 => format!(
+            "import * as prev from './m{prev}';\n\
+             function helper{n}(): number {{\n{body}  prev.use{prev}();\n  return prev.helper{prev}();\n}}\n\
+             {export}\
+             export function use{n}(): number {{ return helper{n}(); }}\n"
         ),
         _ => format!(
             "import {{ use{prev} }} from './m{prev}';\n\
@@ -255,42 +278,76 @@ fn incremental_syncs_equal_a_fresh_index() {
     );
     runner
         .run(&start, |(initial, edits, keep_state)| {
-            let dir = tempfile::tempdir().expect("temp dir");
-            let root = dir.path().join("project");
-            let mut project: Project = initial;
-            write_project(&root, &project);
-            let options = IndexOptions {
-                threads: 1,
-                ..IndexOptions::default()
-            };
-            let kept = Store::open_or_create(dir.path().join("kept.redb")).expect("store");
-            index_project(&root, &kept, &options).expect("first index");
-            let mut live = keep_state.then(|| LiveIndex::new(&root, options.clone()));
-            for (step, edit) in edits.iter().enumerate() {
-                apply(&mut project, edit);
-                // A rename in place keeps the size: make the change visible by content.
-                write_project(&root, &project);
-                match live.as_mut() {
-                    Some(live) => live.sync(&kept).map(drop),
-                    None => sync_project(&root, &kept, &options).map(drop),
-                }
-                .expect("sync");
-                let fresh_path = dir.path().join(format!("fresh{step}.redb"));
-                let fresh = Store::open_or_create(&fresh_path).expect("store");
-                index_project(&root, &fresh, &options).expect("fresh index");
-                let incremental = dump(&kept.snapshot().expect("snapshot"));
-                let scratch = dump(&fresh.snapshot().expect("snapshot"));
-                if incremental != scratch {
-                    let only_incremental: Vec<&String> =
-                        incremental.iter().filter(|l| !scratch.contains(l)).collect();
-                    let only_scratch: Vec<&String> =
-                        scratch.iter().filter(|l| !incremental.contains(l)).collect();
-                    return Err(TestCaseError::fail(format!(
-                        "after {edits:?} (step {step}, kept state: {keep_state}):\nonly incremental: {only_incremental:#?}\nonly fresh: {only_scratch:#?}"
-                    )));
-                }
-            }
-            Ok(())
+            check_sequence(initial, &edits, keep_state).map_err(TestCaseError::fail)
         })
         .expect("incremental graph equals a fresh index");
+}
+
+/// Edits whose effect travels two imports away, which random sequences reach only rarely.
+#[test]
+fn changes_reach_the_importers_of_importers_that_pass_them_on() {
+    // m2 gains a class; m3's factory returns it (an inferred type); m4 calls a method of
+    // what the factory returns, and had no edge into m2 before.
+    let project = Project::from([(2, (4, false, 0)), (3, (6, false, 0)), (4, (7, false, 0))]);
+    for keep_state in [false, true] {
+        check_sequence(project.clone(), &[Edit::Write(2, 0)], keep_state)
+            .expect("an inferred type's change reaches two imports away");
+    }
+    // m3 calls m2's helper through a namespace, and m2 renames it.
+    let project = Project::from([(2, (0, false, 0)), (3, (8, false, 0))]);
+    for keep_state in [false, true] {
+        check_sequence(project.clone(), &[Edit::RenameExport(2)], keep_state)
+            .expect("a renamed export reaches a namespace importer naming it");
+    }
+    // m3 is a barrel of m2; m4 imports m2's helper through it, and m2 renames it.
+    let project = Project::from([(2, (0, false, 0)), (3, (4, false, 0)), (4, (5, false, 0))]);
+    for keep_state in [false, true] {
+        check_sequence(project.clone(), &[Edit::RenameExport(2)], keep_state)
+            .expect("a renamed export reaches the importers of a barrel");
+    }
+}
+
+/// Applies `edits` one by one to a project first indexed as `initial`, keeping one store up
+/// to date incrementally, and compares it after each edit with a fresh index.
+fn check_sequence(initial: Project, edits: &[Edit], keep_state: bool) -> Result<(), String> {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("project");
+    let mut project: Project = initial;
+    write_project(&root, &project);
+    let options = IndexOptions {
+        threads: 1,
+        ..IndexOptions::default()
+    };
+    let kept = Store::open_or_create(dir.path().join("kept.redb")).expect("store");
+    index_project(&root, &kept, &options).expect("first index");
+    let mut live = keep_state.then(|| LiveIndex::new(&root, options.clone()));
+    for (step, edit) in edits.iter().enumerate() {
+        apply(&mut project, edit);
+        // A rename in place keeps the size: make the change visible by content.
+        write_project(&root, &project);
+        match live.as_mut() {
+            Some(live) => live.sync(&kept).map(drop),
+            None => sync_project(&root, &kept, &options).map(drop),
+        }
+        .expect("sync");
+        let fresh_path = dir.path().join(format!("fresh{step}.redb"));
+        let fresh = Store::open_or_create(&fresh_path).expect("store");
+        index_project(&root, &fresh, &options).expect("fresh index");
+        let incremental = dump(&kept.snapshot().expect("snapshot"));
+        let scratch = dump(&fresh.snapshot().expect("snapshot"));
+        if incremental != scratch {
+            let only_incremental: Vec<&String> = incremental
+                .iter()
+                .filter(|l| !scratch.contains(l))
+                .collect();
+            let only_scratch: Vec<&String> = scratch
+                .iter()
+                .filter(|l| !incremental.contains(l))
+                .collect();
+            return Err(format!(
+                "after {edits:?} (step {step}, kept state: {keep_state}):\nonly incremental: {only_incremental:#?}\nonly fresh: {only_scratch:#?}"
+            ));
+        }
+    }
+    Ok(())
 }
