@@ -2,15 +2,13 @@
 //! resolved imports and every file's node IDs, so an edit re-extracts one file and re-links
 //! only the files whose answers can change.
 //!
-//! **What is re-linked.** A changed file always. When what a file shows other files changes
-//! (its [interface hash](crate::interface)), or a file is added or removed, every file that
-//! imports it is re-linked too, and so is every file whose imports now resolve differently.
-//! The change travels further, to the importers of an importer, only when that importer's
-//! own interface exposes the changed module (re-exports it, or mentions one of its names in
-//! an export's type, signature, heritage or inferred value): through any other importer,
-//! nothing another file sees has changed. Calls through an interface reach implementations in files
-//! that do not import them (dispatch edges), so the caller of an update also names the files
-//! with edges into the nodes an update touched ([`IndexState::apply`]'s `linked_into`).
+//! **What is re-linked.** A changed file always, and every file whose imports now resolve
+//! differently (files came or went). When what a file shows other files changes (its
+//! [interface hash](crate::interface)), the files that use a changed export are re-linked,
+//! and those their importers pass the change on to ([`crate::reach`]). Calls through an
+//! interface reach implementations in files that do not import them (dispatch edges), so the
+//! caller of an update also names the files with edges into the nodes an update moved
+//! ([`IndexState::apply`]'s `linked_into`).
 //!
 //! File ids are stable for the life of a state: a removed file keeps its slot, empty, so
 //! nothing that indexes files by id has to move.

@@ -2,7 +2,7 @@
 //! which tsconfig governs each file, which package and module it belongs to, and how a module
 //! specifier written in it resolves — loaded once, before linking, and pure afterwards.
 //!
-//! What is read (all inside the project root; see [`confine`]): every `tsconfig.json` and
+//! What is read (all inside the project root; see `model::confine`): every `tsconfig.json` and
 //! `jsconfig.json` (and the configs they `extends` or reference), every `package.json`
 //! outside node_modules, `pnpm-workspace.yaml`, `lerna.json`, Yarn PnP markers (`.pnp.cjs`)
 //! and `ts-graph-mcp.config.json`. Problems become [`ModelWarning`]s, never errors.
@@ -178,7 +178,7 @@ pub struct ProjectModel {
 impl ProjectModel {
     /// Reads every tsconfig.json / jsconfig.json (and the configs they extend), every
     /// package.json, npm/yarn `workspaces`, pnpm-workspace.yaml, lerna.json, Yarn PnP markers
-    /// and ts-graph-mcp.config.json under `root`, confined to it (see [`confine`]). `files`
+    /// and ts-graph-mcp.config.json under `root`, confined to it (see `model::confine`). `files`
     /// are the project's source files, relative to root, forward slashes (they are what a
     /// specifier may resolve to). Problems become warnings, never errors.
     pub fn load(root: &Path, files: &[&str]) -> ProjectModel {
