@@ -176,6 +176,13 @@ impl<'f> InterfaceHasher<'f> {
         }
     }
 
+    /// The walk stopped at [`MAX_DEPTH`]: what lies deeper may name any import, so every one
+    /// counts as exposed (the resolver follows further than the hash does).
+    fn cut_off(&mut self) {
+        let count = u32::try_from(self.facts.imports.len()).unwrap_or(u32::MAX);
+        self.exposed.extend(0..count);
+    }
+
     fn str(&mut self, text: &str) {
         self.state.write(text.as_bytes());
         self.state.write_u8(0xff);
@@ -198,7 +205,11 @@ impl<'f> InterfaceHasher<'f> {
             }
             self.tag(1);
             self.str(&import.specifier);
-            self.tag(u8::from(import.reexport) | u8::from(import.reexport_all) << 1);
+            self.tag(
+                u8::from(import.reexport)
+                    | u8::from(import.reexport_all) << 1
+                    | u8::from(import.type_only) << 2,
+            );
             for binding in &import.bindings {
                 self.name(binding.imported);
                 self.name(binding.local);
@@ -272,16 +283,18 @@ impl<'f> InterfaceHasher<'f> {
                 self.tag(binding.space);
                 self.decl(decl, 0);
             }
-            BindingTarget::Import(import, binding) => {
-                // Where the name comes from: an export that names it changes when the
-                // import does.
+            BindingTarget::Import(import, index) => {
+                // Where the name comes from, and in which namespaces it is bound (`import type`
+                // binds types only): an export that names it changes when the import does.
                 self.exposed.push(import);
                 let facts = self.facts;
                 if let Some(import) = facts.imports.get(import as usize) {
                     self.tag(4);
+                    self.tag(u8::from(import.type_only));
+                    self.tag(binding.space);
                     self.str(&import.specifier);
-                    if let Some(binding) = import.bindings.get(binding as usize) {
-                        self.name(binding.imported);
+                    if let Some(imported) = import.bindings.get(index as usize) {
+                        self.name(imported.imported);
                     }
                 }
             }
@@ -290,6 +303,7 @@ impl<'f> InterfaceHasher<'f> {
 
     fn decl(&mut self, id: DeclId, depth: u32) {
         if depth > MAX_DEPTH {
+            self.cut_off();
             return;
         }
         let facts = self.facts;
@@ -372,6 +386,7 @@ impl<'f> InterfaceHasher<'f> {
 
     fn expr(&mut self, id: ExprId, depth: u32) {
         if depth > MAX_DEPTH {
+            self.cut_off();
             return;
         }
         let facts = self.facts;
@@ -386,6 +401,9 @@ impl<'f> InterfaceHasher<'f> {
                         self.ty(ty, depth + 1);
                     } else if let Some(init) = d.init {
                         self.expr(init, depth + 1);
+                    } else {
+                        // A local function or class: its signature and inferred returns.
+                        self.decl(local, depth + 1);
                     }
                 } else {
                     self.wanted.push(*name);
@@ -455,6 +473,7 @@ impl<'f> InterfaceHasher<'f> {
 
     fn ty(&mut self, id: TypeId, depth: u32) {
         if depth > MAX_DEPTH {
+            self.cut_off();
             return;
         }
         let facts = self.facts;

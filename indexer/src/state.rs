@@ -413,7 +413,9 @@ impl IndexState {
                     modules::resolve_file(&self.model, &by_path, &self.files[id as usize]);
             }
         }
-        for id in &touched.shape_changed {
+        // A file that came or went, or whose imports resolve elsewhere now, may export anything
+        // differently (what it re-exports is another module's).
+        for id in touched.shape_changed.iter().chain(&touched.imports_changed) {
             touched
                 .export_changes
                 .entry(*id)

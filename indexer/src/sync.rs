@@ -101,13 +101,12 @@ pub(crate) fn sync_store(
     // stamp), and the project is indexed afresh only when what it says changed.
     let configs = config_stamp(&walked.configs);
     let configs_unchanged = snapshot.meta(CONFIGS_META_KEY)?.as_deref() == Some(configs.as_slice());
-    let mut model: Option<ProjectModel> = None;
-    let load_model = || {
+    let load_model = |paths: &[&str]| {
         let listing = walked.configs.iter().map(|c| c.relative.clone()).collect();
-        ProjectModel::load_listed(root, &paths, listing)
+        ProjectModel::load_listed(root, paths, listing)
     };
     if !indexed || !configs_unchanged {
-        let loaded = load_model();
+        let loaded = load_model(&paths);
         let fingerprint = loaded.fingerprint().to_le_bytes();
         if !indexed || snapshot.meta(MODEL_META_KEY)?.as_deref() != Some(fingerprint.as_slice()) {
             drop(snapshot);
@@ -121,7 +120,6 @@ pub(crate) fn sync_store(
             });
         }
         store.set_meta(CONFIGS_META_KEY, &configs)?;
-        model = Some(loaded);
     }
     let stored = stored_stamps(&snapshot)?;
     let mut summary = SyncSummary {
@@ -142,7 +140,13 @@ pub(crate) fn sync_store(
             catch_up(&mut kept, root, &snapshot, &stored)?;
             kept
         }
-        None => restore(root, &snapshot, &stored, model.unwrap_or_else(load_model))?,
+        // The state as the store has it: its model knows the stored files, and the update
+        // then tells it which came and went (a model of the disk's files would resolve the
+        // stored summaries' imports to files not in the state yet, or no longer).
+        None => {
+            let stored_paths: Vec<&str> = stored.keys().map(String::as_str).collect();
+            restore(root, &snapshot, &stored, load_model(&stored_paths))?
+        }
     };
     let update = kept.apply(disk.changes, &|ids| files_linked_into(&snapshot, ids))?;
     drop(snapshot);

@@ -351,3 +351,110 @@ fn check_sequence(initial: Project, edits: &[Edit], keep_state: bool) -> Result<
     }
     Ok(())
 }
+
+/// Changes that reach files through a local function, a removed re-exporter and an `import
+/// type` becoming a value import: each is written as files before and after, synced into a
+/// store indexed before, and compared with a fresh index.
+#[test]
+fn changes_reach_through_locals_removals_and_type_only_imports() {
+    // A local function's inferred return exposes the import it calls.
+    check_files(
+        &[
+            (
+                "src/dep.ts",
+                "export class Conn {}\nexport function connect() { return new Conn(); }\n",
+            ),
+            (
+                "src/svc.ts",
+                "import { connect } from './dep';\nexport function open() { function inner() { return connect(); } return inner(); }\n",
+            ),
+            (
+                "src/main.ts",
+                "import { open } from './svc';\nexport function run() { open().query(); }\n",
+            ),
+        ],
+        &[(
+            "src/dep.ts",
+            Some(
+                "export class Conn { query() {} }\nexport function connect() { return new Conn(); }\n",
+            ),
+        )],
+    );
+    // A re-exporter's source goes away: its importers lose what came through it.
+    check_files(
+        &[
+            ("src/z.ts", "export class Z { run() {} }\n"),
+            (
+                "src/r.ts",
+                "import { Z } from './z';\nexport const svc = new Z();\n",
+            ),
+            ("src/b.ts", "export { svc } from './r';\n"),
+            (
+                "src/f.ts",
+                "import { svc } from './b';\nexport function go() { svc.run(); }\n",
+            ),
+        ],
+        &[("src/r.ts", None)],
+    );
+    // `import type` re-exported, then imported as a value.
+    check_files(
+        &[
+            ("src/foo.ts", "export class Foo { constructor() {} }\n"),
+            (
+                "src/a.ts",
+                "import type { Foo } from './foo';\nexport { Foo };\n",
+            ),
+            (
+                "src/f.ts",
+                "import { Foo } from './a';\nexport function make() { return new Foo(); }\n",
+            ),
+        ],
+        &[(
+            "src/a.ts",
+            Some("import { Foo } from './foo';\nexport { Foo };\n"),
+        )],
+    );
+}
+
+/// Indexes `before`, applies `changes` (a file's new text, or its removal), syncs both ways
+/// (a new process, a kept live index) and compares each with a fresh index.
+fn check_files(before: &[(&str, &str)], changes: &[(&str, Option<&str>)]) {
+    for keep_state in [false, true] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path().join("project");
+        for (path, text) in before {
+            let path = root.join(path);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("folder");
+            std::fs::write(path, text).expect("write");
+        }
+        let options = IndexOptions {
+            threads: 1,
+            ..IndexOptions::default()
+        };
+        let kept = Store::open_or_create(dir.path().join("kept.redb")).expect("store");
+        index_project(&root, &kept, &options).expect("first index");
+        let mut live = LiveIndex::new(&root, options.clone());
+        if keep_state {
+            live.sync(&kept).expect("sync");
+            assert!(live.warm(&kept).expect("warm"), "the state is read");
+        }
+        for (path, text) in changes {
+            match text {
+                Some(text) => std::fs::write(root.join(path), text).expect("write"),
+                None => std::fs::remove_file(root.join(path)).expect("remove"),
+            }
+        }
+        if keep_state {
+            live.sync(&kept).expect("sync");
+        } else {
+            sync_project(&root, &kept, &options).expect("sync");
+        }
+        let fresh = Store::open_or_create(dir.path().join("fresh.redb")).expect("store");
+        index_project(&root, &fresh, &options).expect("fresh index");
+        assert_eq!(
+            dump(&kept.snapshot().expect("snapshot")),
+            dump(&fresh.snapshot().expect("snapshot")),
+            "after {changes:?} (kept state: {keep_state})"
+        );
+    }
+}
