@@ -149,6 +149,41 @@ pub(crate) struct Decl {
     pub(crate) context: Option<Context>,
 }
 
+impl Decl {
+    /// A declaration of `kind` named `name`, made in `scope` under `path_parent`, with
+    /// nothing else known yet (no node, lines, flags, types or members).
+    pub(crate) fn new(kind: DeclKind, name: Name, path_parent: DeclId, scope: ScopeId) -> Decl {
+        Decl {
+            kind,
+            name,
+            path_parent,
+            scope,
+            body_scope: None,
+            node: None,
+            start_line: 0,
+            end_line: 0,
+            node_flags: 0,
+            visibility: 0,
+            flags: 0,
+            params_text: Vec::new(),
+            type_text: String::new(),
+            ty: None,
+            init: None,
+            params: Vec::new(),
+            type_params: Vec::new(),
+            ret: None,
+            returns: Vec::new(),
+            members: Vec::new(),
+            extends_expr: None,
+            extends_types: Vec::new(),
+            implements: Vec::new(),
+            this_assignments: Vec::new(),
+            this_owner: None,
+            context: None,
+        }
+    }
+}
+
 /// Where a function expression or an object literal sits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) enum Context {

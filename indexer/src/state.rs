@@ -394,6 +394,8 @@ impl IndexState {
                 .added
                 .iter()
                 .map(|id| self.files[*id as usize].path.as_str())
+                // Written and removed in one batch: gone again.
+                .filter(|path| !path.is_empty())
                 .collect();
             let removed: Vec<&str> = touched.removed.iter().map(String::as_str).collect();
             self.model.update_files(&added, &removed);
@@ -421,13 +423,15 @@ impl IndexState {
                 .entry(*id)
                 .or_insert(ExportChange::All);
         }
-        touched.dependents = crate::reach::dependents(
-            &self.files,
-            &self.modules,
-            &self.interfaces,
-            &self.importers(),
-            &touched.export_changes,
-        );
+        if !touched.export_changes.is_empty() {
+            touched.dependents = crate::reach::dependents(
+                &self.files,
+                &self.modules,
+                &self.interfaces,
+                &self.importers(),
+                &touched.export_changes,
+            );
+        }
         self.update_tables(&touched);
         touched
     }

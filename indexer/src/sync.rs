@@ -365,11 +365,14 @@ pub(crate) fn restore(
 ) -> Result<IndexState, IndexError> {
     let entries: Vec<(&String, &(u64, u64, u64))> = stored.iter().collect();
     let (first, second) = entries.split_at(entries.len() / 2);
+    // One extractor per thread, for the files whose stored summary cannot be read.
     let read =
         |part: &[(&String, &(u64, u64, u64))]| -> Result<Vec<(FileFacts, bool)>, IndexError> {
+            let mut extractor = crate::extract::Extractor::new()
+                .map_err(|err| IndexError::Grammar(err.to_string()))?;
             part.iter()
                 .map(|&(path, &(hash, _, modified))| {
-                    stored_summary(snapshot, root, path, hash, modified, None)
+                    stored_summary(snapshot, root, path, hash, modified, Some(&mut extractor))
                 })
                 .collect()
         };

@@ -86,7 +86,7 @@ impl<W: Write> JsonSink<W> {
     }
 
     fn string(&mut self, value: &str) -> io::Result<()> {
-        serde_json::to_writer(&mut self.out, value).map_err(io::Error::from)
+        string(&mut self.out, value)
     }
 
     /// A node's facts, without the closing brace (callers add their fields).
@@ -149,39 +149,10 @@ impl<W: Write> JsonSink<W> {
 
     /// An edge's facts, without the closing brace.
     fn edge_facts(&mut self, kind: EdgeKind, stored: Option<EdgeRef<'_>>) -> io::Result<()> {
-        let Some(stored) = stored else {
-            return Ok(());
-        };
-        match kind {
-            EdgeKind::Calls | EdgeKind::Includes => {
-                write!(self.out, ",\"calls\":{},\"sites\":[", stored.count())?;
-                for (i, line) in stored.sites().enumerate() {
-                    if i > 0 {
-                        self.out.write_all(b",")?;
-                    }
-                    write!(self.out, "{line}")?;
-                }
-                self.out.write_all(b"]")?;
-                if kind == EdgeKind::Calls {
-                    write!(self.out, ",\"resolution\":\"{}\"", stored.resolution())?;
-                }
-            }
-            EdgeKind::UsesType | EdgeKind::References => {
-                write!(self.out, ",\"context\":\"{}\"", stored.context())?;
-            }
-            EdgeKind::Imports => {
-                self.out.write_all(b",\"names\":[")?;
-                for (i, name) in stored.names().enumerate() {
-                    if i > 0 {
-                        self.out.write_all(b",")?;
-                    }
-                    self.string(name)?;
-                }
-                write!(self.out, "],\"typeOnly\":{}", stored.type_only())?;
-            }
-            _ => {}
+        match stored {
+            Some(stored) => edge_fact_fields(&mut self.out, kind, stored, "calls"),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     fn close_section(&mut self) -> io::Result<()> {
@@ -502,4 +473,50 @@ impl<W: Write> JsonSink<W> {
         self.out.write_all(b"}\n")?;
         self.out.flush()
     }
+}
+
+/// Writes `value` as a JSON string.
+pub(super) fn string(out: &mut impl Write, value: &str) -> io::Result<()> {
+    serde_json::to_writer(out, value).map_err(io::Error::from)
+}
+
+/// An edge's stored facts as JSON fields, each with its leading comma: the call count (under
+/// `count_key`), sites and resolution of CALLS and INCLUDES, the context of USES_TYPE and
+/// REFERENCES, the names of IMPORTS.
+pub(super) fn edge_fact_fields(
+    out: &mut impl Write,
+    kind: EdgeKind,
+    stored: EdgeRef<'_>,
+    count_key: &str,
+) -> io::Result<()> {
+    match kind {
+        EdgeKind::Calls | EdgeKind::Includes => {
+            write!(out, ",\"{count_key}\":{},\"sites\":[", stored.count())?;
+            for (i, line) in stored.sites().enumerate() {
+                if i > 0 {
+                    out.write_all(b",")?;
+                }
+                write!(out, "{line}")?;
+            }
+            out.write_all(b"]")?;
+            if kind == EdgeKind::Calls {
+                write!(out, ",\"resolution\":\"{}\"", stored.resolution())?;
+            }
+        }
+        EdgeKind::UsesType | EdgeKind::References => {
+            write!(out, ",\"context\":\"{}\"", stored.context())?;
+        }
+        EdgeKind::Imports => {
+            out.write_all(b",\"names\":[")?;
+            for (i, name) in stored.names().enumerate() {
+                if i > 0 {
+                    out.write_all(b",")?;
+                }
+                string(out, name)?;
+            }
+            write!(out, "],\"typeOnly\":{}", stored.type_only())?;
+        }
+        _ => {}
+    }
+    Ok(())
 }

@@ -1,12 +1,12 @@
 //! The export encoder: every node and edge as one JSON object per line.
 //!
 //! `{"type":"node","id","kind","file","start","end","exported"}` per node, then
-//! `{"type":"edge","kind","source","target"}` per edge, with `"count"` and `"sites"` for
-//! CALLS and INCLUDES and `"names"` and `"typeOnly"` for IMPORTS.
+//! `{"type":"edge","kind","source","target"}` per edge, with the stored facts JSON gives an
+//! edge (see [`super::json`]), the call count named `"count"`.
 
 use std::io::{self, Write};
 
-use tsgraph_query::engine::{EdgeKind, NodeView};
+use tsgraph_query::engine::NodeView;
 use tsgraph_query::{EdgeInfo, Header, NodeInfo, ResultSink, Summary};
 
 /// Writes JSON lines.
@@ -21,7 +21,7 @@ impl<W: Write> JsonLinesSink<W> {
     }
 
     fn string(&mut self, value: &str) -> io::Result<()> {
-        serde_json::to_writer(&mut self.out, value).map_err(io::Error::from)
+        super::json::string(&mut self.out, value)
     }
 }
 
@@ -55,35 +55,7 @@ impl<W: Write> ResultSink for JsonLinesSink<W> {
         self.out.write_all(b",\"target\":")?;
         self.string(edge.target)?;
         if let Some(stored) = edge.stored {
-            match edge.kind {
-                EdgeKind::Calls | EdgeKind::Includes => {
-                    write!(self.out, ",\"count\":{},\"sites\":[", stored.count())?;
-                    for (i, line) in stored.sites().enumerate() {
-                        if i > 0 {
-                            self.out.write_all(b",")?;
-                        }
-                        write!(self.out, "{line}")?;
-                    }
-                    self.out.write_all(b"]")?;
-                    if edge.kind == EdgeKind::Calls {
-                        write!(self.out, ",\"resolution\":\"{}\"", stored.resolution())?;
-                    }
-                }
-                EdgeKind::UsesType | EdgeKind::References => {
-                    write!(self.out, ",\"context\":\"{}\"", stored.context())?;
-                }
-                EdgeKind::Imports => {
-                    self.out.write_all(b",\"names\":[")?;
-                    for (i, name) in stored.names().enumerate() {
-                        if i > 0 {
-                            self.out.write_all(b",")?;
-                        }
-                        self.string(name)?;
-                    }
-                    write!(self.out, "],\"typeOnly\":{}", stored.type_only())?;
-                }
-                _ => {}
-            }
+            super::json::edge_fact_fields(&mut self.out, edge.kind, stored, "count")?;
         }
         self.out.write_all(b"}\n")?;
         Ok(true)

@@ -222,32 +222,12 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
         }
         let id = u32::try_from(self.out.decls.len()).unwrap_or(u32::MAX);
         self.out.decls.push(Decl {
-            kind,
-            name,
-            path_parent: ctx.path_parent,
-            scope: ctx.scope,
-            body_scope: None,
             node: graph,
             start_line: range_start,
             end_line: range_end,
             node_flags,
-            visibility: 0,
             flags,
-            params_text: Vec::new(),
-            type_text: String::new(),
-            ty: None,
-            init: None,
-            params: Vec::new(),
-            type_params: Vec::new(),
-            ret: None,
-            returns: Vec::new(),
-            members: Vec::new(),
-            extends_expr: None,
-            extends_types: Vec::new(),
-            implements: Vec::new(),
-            this_assignments: Vec::new(),
-            this_owner: None,
-            context: None,
+            ..Decl::new(kind, name, ctx.path_parent, ctx.scope)
         });
         id
     }

@@ -303,42 +303,25 @@ impl<'t> Lower<'t, '_, '_> {
             self.generic(node, ctx);
             return;
         };
-        let name = self.name_of(name_node);
-        let decl = self.declare(
-            DeclKind::Interface,
-            name,
+        self.named_type(
             node,
+            name_node,
             ctx,
-            Some(NodeKind::Interface),
-        );
-        self.bind(ctx.scope, name, space::TYPE, decl);
-        self.export_own(ctx, name, decl);
-        let range = self.range.take();
-        let scope = self.new_scope(ctx.scope, ScopeKind::TypeParams, decl);
-        self.decl_mut(decl).body_scope = Some(scope);
-        let inner = Ctx {
-            scope,
-            path_parent: decl,
-            exported: false,
-            default_export: false,
-            wrapper: None,
-            ..*ctx
-        };
-        if let Some(params) = field(node, f.type_parameters) {
-            self.type_parameters(params, decl, &inner);
-        }
-        for child in Self::named_children(node) {
-            if self.k(child) == K::ExtendsTypeClause {
-                for base in Self::named_children(child) {
-                    let ty = self.type_expr(base, &inner);
-                    self.decl_mut(decl).extends_types.push(ty);
+            DeclKind::Interface,
+            |this, decl, inner| {
+                for child in Self::named_children(node) {
+                    if this.k(child) == K::ExtendsTypeClause {
+                        for base in Self::named_children(child) {
+                            let ty = this.type_expr(base, inner);
+                            this.decl_mut(decl).extends_types.push(ty);
+                        }
+                    }
                 }
-            }
-        }
-        if let Some(body) = field(node, f.body) {
-            self.type_members(body, decl, &inner, true);
-        }
-        self.range = range;
+                if let Some(body) = field(node, f.body) {
+                    this.type_members(body, decl, inner, true);
+                }
+            },
+        );
     }
 
     pub(super) fn type_alias_declaration(&mut self, node: Node<'t>, ctx: &Ctx) {
@@ -346,14 +329,43 @@ impl<'t> Lower<'t, '_, '_> {
         let Some(name_node) = field(node, f.name) else {
             return;
         };
-        let name = self.name_of(name_node);
-        let decl = self.declare(
-            DeclKind::TypeAlias,
-            name,
+        self.named_type(
             node,
+            name_node,
             ctx,
-            Some(NodeKind::TypeAlias),
+            DeclKind::TypeAlias,
+            |this, decl, inner| {
+                if let Some(value) = field(node, f.value) {
+                    let ty = if this.k(value) == K::ObjectType {
+                        // `type Options = { … }`: its members are addressable as `Options.member`.
+                        this.type_members(value, decl, inner, true);
+                        this.push_type(TypeExpr::Decl(decl))
+                    } else {
+                        this.type_expr(value, inner)
+                    };
+                    this.decl_mut(decl).ty = Some(ty);
+                }
+            },
         );
+    }
+
+    /// Declares a named type (an interface, a type alias: `kind`, whose node kind is the
+    /// same), opens the scope of its type parameters, declares them, and runs `body` with
+    /// the declaration and that scope's context.
+    fn named_type(
+        &mut self,
+        node: Node<'t>,
+        name_node: Node<'t>,
+        ctx: &Ctx,
+        kind: DeclKind,
+        body: impl FnOnce(&mut Self, DeclId, &Ctx),
+    ) {
+        let name = self.name_of(name_node);
+        let node_kind = match kind {
+            DeclKind::Interface => NodeKind::Interface,
+            _ => NodeKind::TypeAlias,
+        };
+        let decl = self.declare(kind, name, node, ctx, Some(node_kind));
         self.bind(ctx.scope, name, space::TYPE, decl);
         self.export_own(ctx, name, decl);
         let range = self.range.take();
@@ -367,19 +379,10 @@ impl<'t> Lower<'t, '_, '_> {
             wrapper: None,
             ..*ctx
         };
-        if let Some(params) = field(node, f.type_parameters) {
+        if let Some(params) = field(node, self.f.type_parameters) {
             self.type_parameters(params, decl, &inner);
         }
-        if let Some(value) = field(node, f.value) {
-            let ty = if self.k(value) == K::ObjectType {
-                // `type Options = { … }`: its members are addressable as `Options.member`.
-                self.type_members(value, decl, &inner, true);
-                self.push_type(TypeExpr::Decl(decl))
-            } else {
-                self.type_expr(value, &inner)
-            };
-            self.decl_mut(decl).ty = Some(ty);
-        }
+        body(self, decl, &inner);
         self.range = range;
     }
 

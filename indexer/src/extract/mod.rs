@@ -210,32 +210,11 @@ fn file_facts(path: &str, source: &[u8], hash: u64) -> FileFacts {
         ..FileFacts::default()
     };
     facts.decls.push(Decl {
-        kind: DeclKind::File,
-        name: 0,
-        path_parent: 0,
-        scope: MODULE_SCOPE,
         body_scope: Some(MODULE_SCOPE),
         node: Some(tsgraph_engine::NodeKind::File),
         start_line: 1,
         end_line: lines.max(1),
-        node_flags: 0,
-        visibility: 0,
-        flags: 0,
-        params_text: Vec::new(),
-        type_text: String::new(),
-        ty: None,
-        init: None,
-        params: Vec::new(),
-        type_params: Vec::new(),
-        ret: None,
-        returns: Vec::new(),
-        members: Vec::new(),
-        extends_expr: None,
-        extends_types: Vec::new(),
-        implements: Vec::new(),
-        this_assignments: Vec::new(),
-        this_owner: None,
-        context: None,
+        ..Decl::new(DeclKind::File, 0, 0, MODULE_SCOPE)
     });
     facts.scopes.push(Scope {
         parent: MODULE_SCOPE,

@@ -164,17 +164,8 @@ impl<'a> Resolver<'_, 'a> {
         let facts = self.program.file(file);
         match facts.expr(callee) {
             Expr::Ident { name, scope } => {
-                let Some(named) = self.program.resolve_name(file, *scope, *name, space::VALUE)
-                else {
-                    // Bound nowhere in the project: a global of the runtime.
-                    return Err(Unresolved::External);
-                };
-                let provenance = if named.imported {
-                    Provenance::Import
-                } else {
-                    Provenance::Direct
-                };
-                match named.symbol {
+                let (symbol, provenance) = self.value_named(file, *scope, *name)?;
+                match symbol {
                     Symbol::Decl(decl) => {
                         let d = self.program.decl(decl);
                         if self.program.is_builtin(decl.file) {
@@ -273,22 +264,33 @@ impl<'a> Resolver<'_, 'a> {
         }
     }
 
+    /// What the value name `name` (written in `scope` of `file`) stands for, and whether an
+    /// import was followed to it.
+    fn value_named(
+        &self,
+        file: FileId,
+        scope: crate::facts::ScopeId,
+        name: crate::facts::Name,
+    ) -> Result<(Symbol, Provenance), Unresolved> {
+        let Some(named) = self.program.resolve_name(file, scope, name, space::VALUE) else {
+            // Bound nowhere in the project: a global of the runtime.
+            return Err(Unresolved::External);
+        };
+        let provenance = if named.imported {
+            Provenance::Import
+        } else {
+            Provenance::Direct
+        };
+        Ok((named.symbol, provenance))
+    }
+
     /// A call's callee expression.
     fn resolve_callee(&self, file: FileId, callee: ExprId) -> Result<Vec<CallTarget>, Unresolved> {
         let facts = self.program.file(file);
         match facts.expr(callee) {
             Expr::Ident { name, scope } => {
-                let Some(named) = self.program.resolve_name(file, *scope, *name, space::VALUE)
-                else {
-                    // Bound nowhere in the project: a global of the runtime.
-                    return Err(Unresolved::External);
-                };
-                let provenance = if named.imported {
-                    Provenance::Import
-                } else {
-                    Provenance::Direct
-                };
-                match named.symbol {
+                let (symbol, provenance) = self.value_named(file, *scope, *name)?;
+                match symbol {
                     Symbol::Decl(decl) => self.call_of_decl(decl, provenance),
                     Symbol::External => Err(Unresolved::External),
                     Symbol::Module(_) => Err(Unresolved::Unbound),
