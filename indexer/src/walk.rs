@@ -34,7 +34,7 @@ pub(crate) struct SourceFile {
 pub(crate) struct WalkResult {
     pub(crate) files: Vec<SourceFile>,
     /// Configuration files the project model reads (tsconfig.json, package.json, …), with
-    /// their size and modification time.
+    /// their size and modification time, and declaration files (path only).
     pub(crate) configs: Vec<SourceFile>,
     /// Files skipped for their size, with the size.
     pub(crate) too_large: Vec<(String, u64)>,
@@ -47,10 +47,8 @@ const SOURCE_EXTENSIONS: &[&str] = &["ts", "tsx", "mts", "cts", "js", "jsx", "mj
 
 /// Whether a path names a file indexing reads: a source extension, not a declaration file.
 pub fn is_source_path(path: &str) -> bool {
-    let is_declaration =
-        path.ends_with(".d.ts") || path.ends_with(".d.mts") || path.ends_with(".d.cts");
     let ext = path.rsplit_once('.').map(|(_, ext)| ext).unwrap_or("");
-    !is_declaration && SOURCE_EXTENSIONS.contains(&ext)
+    !crate::model::is_declaration(path) && SOURCE_EXTENSIONS.contains(&ext)
 }
 
 /// The path as IDs spell it: UTF-8 with forward slashes. On Windows the separator is `\\`;
@@ -164,6 +162,15 @@ fn walk_within(root: &Path, max_file_size: u64, only: Option<&Path>) -> WalkResu
             result.configs.push(SourceFile {
                 size,
                 modified,
+                absolute: entry.into_path(),
+                relative,
+            });
+        } else if crate::model::is_declaration(&relative) {
+            // A declaration file counts by its presence (see `ProjectModel`): its stamp is
+            // its path alone, so rebuilding declarations does not read the model again.
+            result.configs.push(SourceFile {
+                size: 0,
+                modified: 0,
                 absolute: entry.into_path(),
                 relative,
             });

@@ -2,10 +2,10 @@
 //! workspace packages, loading every tsconfig through [`ConfigLoader`], computing each
 //! source file's facts, and checking what can only be checked once the files are known.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::package_json::Manifest;
-use super::paths::{display_dir, file_name, join, parent, strip_dir};
+use super::paths::{display_dir, file_name, is_declaration, join, parent, strip_dir};
 use super::source::{Fetched, Source};
 use super::tsconfig::{Config, ConfigLoader, Referrer};
 use super::workspaces::{self, Declaration};
@@ -22,9 +22,14 @@ impl ProjectModel {
         let mut texts: BTreeMap<String, String> = BTreeMap::new();
         // Markers matter by their presence; a real .pnp.cjs runs to megabytes.
         let present = |name: &str| listing.iter().any(|p| p == name);
+        let declarations: HashSet<Box<str>> = listing
+            .iter()
+            .filter(|p| is_declaration(p))
+            .map(|p| Box::from(p.as_str()))
+            .collect();
         for path in listing
             .iter()
-            .filter(|p| !PRESENCE_ONLY.contains(&p.as_str()))
+            .filter(|p| !PRESENCE_ONLY.contains(&p.as_str()) && !is_declaration(p))
         {
             match source.fetch(path) {
                 Fetched::Text(text) => {
@@ -87,6 +92,7 @@ impl ProjectModel {
             manifest_entries: HashMap::new(),
             assignments: Vec::new(),
             out_dirs: HashMap::new(),
+            declarations,
             pnp,
             warnings: Vec::new(),
             fingerprint: 0,

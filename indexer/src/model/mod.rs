@@ -36,11 +36,12 @@ mod tests;
 mod tsconfig;
 mod workspaces;
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::fmt;
 use std::path::Path;
 
 use package_json::Manifest;
+pub(crate) use paths::is_declaration;
 use paths::{ancestors, parent};
 pub(crate) use source::DISCOVERED_NAMES;
 use source::MemorySource;
@@ -169,6 +170,9 @@ pub struct ProjectModel {
     assignments: Vec<Assignment>,
     /// Build-output folder (`outDir`, `declarationDir`) → the source folder it mirrors.
     out_dirs: HashMap<String, String>,
+    /// Declaration files on disk (outside node_modules), known by presence only: a package
+    /// that imports itself by name reaches its published declarations when they are there.
+    declarations: HashSet<Box<str>>,
     pnp: bool,
     warnings: Vec<ModelWarning>,
     /// A fingerprint of every configuration file read, and of which were missing.

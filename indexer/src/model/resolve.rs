@@ -72,6 +72,10 @@ const SOURCE_FOR_EMITTED: &[(&str, &[&str], &[&str])] = &[
     (".cjs", &[".cts"], &[".ts", ".tsx"]),
 ];
 
+/// The declaration file the checker looks for beside an emitted JavaScript file.
+const DECLARATION_FOR_EMITTED: &[(&str, &str)] =
+    &[(".js", ".d.ts"), (".mjs", ".d.mts"), (".cjs", ".d.cts")];
+
 /// Extensions of files that are imported but are not source (for the unresolved reason).
 const ASSET_EXTENSIONS: &[&str] = &[
     "json", "css", "scss", "sass", "less", "styl", "svg", "png", "jpg", "jpeg", "gif", "webp",
@@ -97,7 +101,9 @@ impl ProjectModel {
     /// (node10, and when there is no `exports`). A path inside a config's `outDir` or
     /// `declarationDir` maps to its `rootDir` first, so imports of a referenced project or of
     /// a package's `dist/` reach the sources; a package target that still finds nothing tries
-    /// the `src/` file of the same relative path. Any other bare name is external.
+    /// the `src/` file of the same relative path. A package importing itself by name whose
+    /// entry is a declaration file on disk is external (see `publishes_declaration`). Any
+    /// other bare name is external.
     pub fn resolve(&self, importer: &str, specifier: &str) -> Resolution {
         if specifier.is_empty() || specifier.contains(['?', '!']) || specifier.starts_with('/') {
             return Resolution::Unresolved(UnresolvedReason::UnsupportedForm);
@@ -223,6 +229,12 @@ impl ProjectModel {
             } else {
                 format!("./{rest}")
             };
+            let itself = own.is_some_and(|own| std::ptr::eq(own, manifest));
+            if itself && self.publishes_declaration(manifest, &subpath, mode, &accepts) {
+                return Resolution::External {
+                    package: name.to_owned(),
+                };
+            }
             return self.resolve_in_package(manifest, &subpath, mode, &accepts);
         }
         if alias_missed {
@@ -231,6 +243,58 @@ impl ProjectModel {
         Resolution::External {
             package: name.to_owned(),
         }
+    }
+
+    /// Whether a subpath of a package, imported by a file of that same package, first reaches
+    /// a declaration file that is on disk, as the checker finds it: `exports` targets in
+    /// order (else the entry fields), each as written or as the declaration beside an emitted
+    /// `.js`. Such an import names the package as published — a build, a separate copy of the
+    /// code — so it is external; without declarations on disk (a repository whose builds are
+    /// ignored) it reaches the sources like any other.
+    fn publishes_declaration(
+        &self,
+        manifest: &Manifest,
+        subpath: &str,
+        mode: Mode,
+        accepts: &dyn Fn(&str) -> bool,
+    ) -> bool {
+        if self.declarations.is_empty() {
+            return false;
+        }
+        let targets = match &manifest.exports {
+            Some(exports) if mode != Mode::Node10 => {
+                match lookup_exports(exports, subpath, accepts) {
+                    MapLookup::Targets(targets) => targets,
+                    MapLookup::Excluded | MapLookup::NoEntry => return false,
+                }
+            }
+            _ if subpath == "." => manifest.entries.clone(),
+            _ => vec![subpath.to_owned()],
+        };
+        let mut scratch = String::new();
+        for target in &targets {
+            let Some(path) = join(&manifest.folder, target) else {
+                continue;
+            };
+            if self.declarations.contains(path.as_str()) {
+                return true;
+            }
+            if let Some((emitted, declaration)) = DECLARATION_FOR_EMITTED
+                .iter()
+                .find(|(emitted, _)| path.ends_with(emitted))
+            {
+                scratch.clear();
+                scratch.push_str(&path[..path.len() - emitted.len()]);
+                scratch.push_str(declaration);
+                if self.declarations.contains(scratch.as_str()) {
+                    return true;
+                }
+            }
+            if self.lookup(&path).is_some() {
+                return false;
+            }
+        }
+        false
     }
 
     /// `#name` through the `imports` of the importer's package scope.

@@ -20,8 +20,9 @@ pub(crate) enum Fetched {
 /// A provider of configuration files by project-relative path.
 pub(crate) trait Source {
     /// Every configuration file the model should look at without being pointed to it:
-    /// tsconfig.json, jsconfig.json, package.json, workspace and tool configs (project-relative
-    /// paths, sorted). Files reached only through `extends` or `references` need not be listed.
+    /// tsconfig.json, jsconfig.json, package.json, workspace and tool configs, and declaration
+    /// files (project-relative paths, sorted). Files reached only through `extends` or
+    /// `references` need not be listed.
     fn listing(&self) -> Vec<String>;
     /// The text of the file at `path`.
     fn fetch(&mut self, path: &str) -> Fetched;
@@ -64,10 +65,12 @@ pub(crate) const DISCOVERED_NAMES: &[&str] = &[
     ".pnp.data.json",
 ];
 
-/// Whether a path is one the model discovers by name (and not inside a node_modules folder,
-/// whose packages are read only when an `extends` points into them).
+/// Whether a path is one the model discovers by walking: a configuration file by name, or a
+/// declaration file (whose presence is all that counts), and not inside a node_modules
+/// folder, whose packages are read only when an `extends` points into them.
 pub(crate) fn is_listed_config(path: &str) -> bool {
-    DISCOVERED_NAMES.contains(&super::paths::file_name(path))
+    (DISCOVERED_NAMES.contains(&super::paths::file_name(path))
+        || super::paths::is_declaration(path))
         && !path.split('/').any(|segment| segment == "node_modules")
 }
 

@@ -21,7 +21,7 @@ fn split(fixture: &str) -> (BTreeMap<String, String>, Vec<String>) {
                   files: &mut Vec<String>| {
         if let Some((path, text)) = entry {
             let is_source = SOURCE_EXTENSIONS.iter().any(|ext| path.ends_with(ext))
-                && !path.ends_with(".d.ts")
+                && !super::paths::is_declaration(&path)
                 && !DISCOVERED_NAMES.contains(&file_name(&path));
             if is_source {
                 files.push(path);
@@ -636,6 +636,75 @@ fn module_resolution_modes_choose_conditions_and_fields() {
             ),
             // Without a config: bundler.
             ("apps/none/main.ts", "dual", "libs/dual/src/esm.ts"),
+        ],
+    );
+}
+
+#[test]
+fn a_package_importing_itself_reaches_its_published_declarations_when_they_are_on_disk() {
+    // The checker resolves a self-import through `exports` to the first target that exists:
+    // a built package's declarations. The build is a separate copy of the code, so the
+    // import is external; with no build on disk it reaches the sources.
+    let built = r##"
+        //- package.json
+        {"name": "@acme/kit", "exports": {
+            ".": {"types": "./dist/index.d.mts", "default": "./dist/kit.mjs"},
+            "./query": {"import": "./dist/query/index.mjs"},
+            "./extra": "./dist/extra.js"
+        }}
+        //- dist/index.d.mts
+        //- dist/query/index.d.mts
+        //- src/index.ts
+        //- src/query/index.ts
+        //- src/query/rtkImports.ts
+        //- src/extra.ts
+    "##;
+    check(
+        built,
+        &[
+            ("src/query/rtkImports.ts", "@acme/kit", "ext:@acme/kit"),
+            (
+                "src/query/rtkImports.ts",
+                "@acme/kit/query",
+                "ext:@acme/kit",
+            ),
+            // No declaration beside dist/extra.js: the sources, as before.
+            ("src/query/rtkImports.ts", "@acme/kit/extra", "src/extra.ts"),
+            ("src/query/rtkImports.ts", "./index", "src/query/index.ts"),
+        ],
+    );
+    let unbuilt = r##"
+        //- package.json
+        {"name": "@acme/kit", "types": "dist/index.d.ts"}
+        //- src/index.ts
+        //- src/query/rtkImports.ts
+    "##;
+    check(
+        unbuilt,
+        &[("src/query/rtkImports.ts", "@acme/kit", "src/index.ts")],
+    );
+    let workspace = r##"
+        //- package.json
+        {"name": "root", "workspaces": ["packages/*"]}
+        //- packages/kit/package.json
+        {"name": "@acme/kit", "types": "dist/index.d.ts"}
+        //- packages/kit/dist/index.d.ts
+        //- packages/kit/src/index.ts
+        //- packages/kit/src/self.ts
+        //- packages/app/package.json
+        {"name": "@acme/app"}
+        //- packages/app/src/main.ts
+    "##;
+    check(
+        workspace,
+        &[
+            // Another workspace package reaches the sources, as an editor does.
+            (
+                "packages/app/src/main.ts",
+                "@acme/kit",
+                "packages/kit/src/index.ts",
+            ),
+            ("packages/kit/src/self.ts", "@acme/kit", "ext:@acme/kit"),
         ],
     );
 }
