@@ -43,6 +43,12 @@ pub enum Error {
         /// The store file it would lead to, for `--db`.
         store: PathBuf,
     },
+    /// An export format that writes several files was asked for one stream.
+    #[error("export --format {} writes several files: give a folder with --out", format.as_str())]
+    ExportNeedsFolder {
+        /// The format.
+        format: crate::ExportFormat,
+    },
     /// A query was asked of a project that was never indexed.
     #[error("{}: no index here yet; run `tsgraph index`", store.display())]
     NotIndexed {

@@ -4,7 +4,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use tsgraph_encoders::graph::{JsonLinesSink, JsonSink, MermaidSink, TextSink, ToonSink};
+use tsgraph_encoders::graph::{
+    DotSink, GraphMlSink, JsonLinesSink, JsonSink, MermaidSink, Neo4jCsvSink, TextSink, ToonSink,
+};
 use tsgraph_engine::{NodeKey, Snapshot, Store};
 use tsgraph_indexer::{IndexOptions, IndexSummary, SyncSummary, index_project, sync_project};
 use tsgraph_query::{
@@ -12,7 +14,7 @@ use tsgraph_query::{
 };
 
 use crate::error::Error;
-use crate::request::{Format, QueryRequest, SymbolArg};
+use crate::request::{ExportFormat, Format, QueryRequest, SymbolArg};
 use crate::snippets::ConfinedSource;
 
 /// The folder, inside the project, that holds the store by default.
@@ -241,8 +243,41 @@ impl Project {
 
     /// Writes every node and edge as JSON lines.
     pub fn export(&self, out: &mut dyn Write) -> Result<Summary, Error> {
+        self.export_as(ExportFormat::JsonLines, out)
+    }
+
+    /// Writes every node and edge in a single-file format, streaming from one snapshot.
+    /// [`ExportFormat::Neo4j`] needs two files: use [`Project::export_neo4j`].
+    ///
+    /// ```no_run
+    /// # fn main() -> Result<(), tsgraph::Error> {
+    /// let project = tsgraph::Project::open(std::path::Path::new("."))?;
+    /// let mut file = std::io::BufWriter::new(std::fs::File::create("graph.graphml").expect("create"));
+    /// project.export_as(tsgraph::ExportFormat::GraphMl, &mut file)?;
+    /// # Ok(()) }
+    /// ```
+    pub fn export_as(&self, format: ExportFormat, out: &mut dyn Write) -> Result<Summary, Error> {
         let snapshot = self.snapshot()?;
-        Ok(Query::new(&snapshot).export(&mut JsonLinesSink::new(out))?)
+        let query = Query::new(&snapshot);
+        let summary = match format {
+            ExportFormat::JsonLines => query.export(&mut JsonLinesSink::new(out))?,
+            ExportFormat::GraphMl => query.export(&mut GraphMlSink::new(out))?,
+            ExportFormat::Dot => query.export(&mut DotSink::new(out))?,
+            ExportFormat::Neo4j => return Err(Error::ExportNeedsFolder { format }),
+        };
+        Ok(summary)
+    }
+
+    /// Writes the graph as the two CSV files of `neo4j-admin database import full`: nodes
+    /// (`id:ID`, `:LABEL`, properties) into `nodes`, relationships (`:START_ID`, `:END_ID`,
+    /// `:TYPE`, facts) into `relationships`.
+    pub fn export_neo4j(
+        &self,
+        nodes: &mut dyn Write,
+        relationships: &mut dyn Write,
+    ) -> Result<Summary, Error> {
+        let snapshot = self.snapshot()?;
+        Ok(Query::new(&snapshot).export(&mut Neo4jCsvSink::new(nodes, relationships))?)
     }
 }
 

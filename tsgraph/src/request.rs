@@ -31,6 +31,41 @@ impl Format {
     }
 }
 
+/// A whole-graph export format (see [`crate::Project::export_as`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ExportFormat {
+    /// One JSON object per line: nodes, then edges with every stored fact.
+    #[default]
+    JsonLines,
+    /// GraphML, for networkx, Gephi, yEd, igraph, JGraphT and graph databases' importers.
+    GraphMl,
+    /// Graphviz DOT.
+    Dot,
+    /// Neo4j admin-import CSV: a nodes file and a relationships file with typed headers
+    /// (see [`crate::Project::export_neo4j`]).
+    Neo4j,
+}
+
+impl ExportFormat {
+    /// Every export format, in the order the CLI lists them.
+    pub const ALL: [ExportFormat; 4] = [
+        ExportFormat::JsonLines,
+        ExportFormat::GraphMl,
+        ExportFormat::Dot,
+        ExportFormat::Neo4j,
+    ];
+
+    /// The name used on the command line.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ExportFormat::JsonLines => "jsonl",
+            ExportFormat::GraphMl => "graphml",
+            ExportFormat::Dot => "dot",
+            ExportFormat::Neo4j => "neo4j",
+        }
+    }
+}
+
 /// A symbol as a user names it: a node ID, or a bare or dotted name, optionally in a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SymbolArg {

@@ -444,3 +444,54 @@ fn search_pages_and_rejects_bad_patterns() {
         empty.stderr
     );
 }
+
+#[test]
+fn export_writes_each_format_to_stdout_a_file_or_a_folder() {
+    let db = tempfile::tempdir().expect("temp dir");
+    assert_eq!(query(&db, &["index"]).code, 0);
+    let graphml = query(&db, &["export", "--format", "graphml"]);
+    assert_eq!(graphml.code, 0, "{}", graphml.stderr);
+    check_golden("basic/export.graphml", &graphml.stdout);
+    let file = db.path().join("graph.dot");
+    let dot = query(
+        &db,
+        &[
+            "export",
+            "--format",
+            "dot",
+            "--out",
+            file.to_str().expect("UTF-8"),
+        ],
+    );
+    assert_eq!((dot.code, dot.stdout.as_str()), (0, ""), "{}", dot.stderr);
+    check_golden(
+        "basic/export.dot",
+        &std::fs::read_to_string(&file).expect("dot written"),
+    );
+    // Neo4j writes two files and so needs a folder: without one it is a usage error.
+    assert_eq!(query(&db, &["export", "--format", "neo4j"]).code, 64);
+    let folder = db.path().join("neo4j");
+    let neo4j = query(
+        &db,
+        &[
+            "export",
+            "--format",
+            "neo4j",
+            "--out",
+            folder.to_str().expect("UTF-8"),
+        ],
+    );
+    assert_eq!(neo4j.code, 0, "{}", neo4j.stderr);
+    assert!(
+        neo4j.stderr.contains("neo4j-admin database import full"),
+        "{}",
+        neo4j.stderr
+    );
+    for (name, golden) in [
+        ("nodes.csv", "basic/export-neo4j-nodes.csv"),
+        ("relationships.csv", "basic/export-neo4j-relationships.csv"),
+    ] {
+        let written = std::fs::read_to_string(folder.join(name)).expect("csv written");
+        check_golden(golden, &written);
+    }
+}

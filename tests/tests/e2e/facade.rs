@@ -241,6 +241,36 @@ fn a_truncated_result_says_so() {
 }
 
 #[test]
+fn export_formats_for_graph_engines_carry_the_whole_graph() {
+    let (_dir, project) = indexed();
+    for (format, golden) in [
+        (tsgraph::ExportFormat::GraphMl, "basic/export.graphml"),
+        (tsgraph::ExportFormat::Dot, "basic/export.dot"),
+    ] {
+        let mut out = Vec::new();
+        project.export_as(format, &mut out).expect("export");
+        check_golden(golden, &String::from_utf8(out).expect("UTF-8"));
+    }
+    let (mut nodes, mut relationships) = (Vec::new(), Vec::new());
+    project
+        .export_neo4j(&mut nodes, &mut relationships)
+        .expect("export");
+    check_golden(
+        "basic/export-neo4j-nodes.csv",
+        &String::from_utf8(nodes).expect("UTF-8"),
+    );
+    check_golden(
+        "basic/export-neo4j-relationships.csv",
+        &String::from_utf8(relationships).expect("UTF-8"),
+    );
+    // Two files cannot go into one stream.
+    let err = project
+        .export_as(tsgraph::ExportFormat::Neo4j, &mut Vec::new())
+        .expect_err("neo4j needs a folder");
+    assert!(err.to_string().contains("--out"), "{err}");
+}
+
+#[test]
 fn export_lists_every_node_and_edge() {
     let (_dir, project) = indexed();
     let mut out = Vec::new();

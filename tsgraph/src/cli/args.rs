@@ -33,6 +33,18 @@ pub(crate) enum FormatArg {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ExportFormatArg {
+    /// JSON lines: nodes, then edges.
+    Jsonl,
+    /// GraphML (networkx, Gephi, yEd, igraph).
+    Graphml,
+    /// Graphviz DOT.
+    Dot,
+    /// Neo4j admin-import CSV: nodes.csv and relationships.csv in the --out folder.
+    Neo4j,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum DirectionArg {
     In,
     Out,
@@ -287,8 +299,15 @@ pub(crate) enum Command {
         #[command(flatten)]
         output: OutputArgs,
     },
-    /// Every node and edge as JSON lines.
+    /// Every node and edge, for another tool or graph engine.
     Export {
+        /// jsonl (default), graphml, dot, or neo4j (two CSV files for `neo4j-admin database
+        /// import full`, written into the --out folder).
+        #[arg(long, value_enum, default_value_t = ExportFormatArg::Jsonl)]
+        format: ExportFormatArg,
+        /// Write here instead of stdout: a file, or for neo4j a folder (created if missing).
+        #[arg(long, value_name = "PATH", required_if_eq("format", "neo4j"))]
+        out: Option<PathBuf>,
         #[command(flatten)]
         store: StoreArgs,
     },

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::{
-    DepsDirection, Direction, Error, Format, IndexOptions, IndexSummary, LiveProject,
+    DepsDirection, Direction, Error, ExportFormat, Format, IndexOptions, IndexSummary, LiveProject,
     NeighborOptions, PathOptions, Project, QueryRequest, SearchOptions, SymbolArg,
     TraversalOptions, discover_root,
 };
@@ -14,8 +14,8 @@ use tsgraph_encoders::toon;
 use tsgraph_engine::NodeKind;
 
 use super::args::{
-    Cli, Command, DelimiterArg, DepsDirectionArg, DirectionArg, FormatArg, KindArg, LiveArgs,
-    OutputArgs, StoreArgs, SymbolArgs, TraversalArgs,
+    Cli, Command, DelimiterArg, DepsDirectionArg, DirectionArg, ExportFormatArg, FormatArg,
+    KindArg, LiveArgs, OutputArgs, StoreArgs, SymbolArgs, TraversalArgs,
 };
 
 pub(super) fn dispatch(
@@ -206,9 +206,19 @@ pub(super) fn dispatch(
             };
             query(cli, out, stderr, output, request)?;
         }
-        Command::Export { store } => {
+        Command::Export {
+            format,
+            out: path,
+            store,
+        } => {
             let project = open_indexed(cli, store, stderr)?;
-            project.export(out)?;
+            export(
+                &project,
+                export_format(*format),
+                path.as_deref(),
+                out,
+                stderr,
+            )?;
         }
         Command::Encode {
             delimiter,
@@ -245,6 +255,62 @@ pub(super) fn format_of(command: &Command) -> Option<Format> {
         _ => return None,
     };
     Some(format(output.format))
+}
+
+fn export_format(arg: ExportFormatArg) -> ExportFormat {
+    match arg {
+        ExportFormatArg::Jsonl => ExportFormat::JsonLines,
+        ExportFormatArg::Graphml => ExportFormat::GraphMl,
+        ExportFormatArg::Dot => ExportFormat::Dot,
+        ExportFormatArg::Neo4j => ExportFormat::Neo4j,
+    }
+}
+
+/// `export`: onto stdout or into the `--out` file; Neo4j's two files into the `--out`
+/// folder, with the import command on stderr.
+fn export(
+    project: &Project,
+    format: ExportFormat,
+    path: Option<&Path>,
+    out: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let create = |path: &Path| -> Result<io::BufWriter<std::fs::File>, Error> {
+        std::fs::File::create(path)
+            .map(io::BufWriter::new)
+            .map_err(|source| Error::Io {
+                path: path.to_owned(),
+                source,
+            })
+    };
+    match (format, path) {
+        (ExportFormat::Neo4j, Some(folder)) => {
+            std::fs::create_dir_all(folder).map_err(|source| Error::Io {
+                path: folder.to_owned(),
+                source,
+            })?;
+            let nodes_path = folder.join("nodes.csv");
+            let relationships_path = folder.join("relationships.csv");
+            let mut nodes = create(&nodes_path)?;
+            let mut relationships = create(&relationships_path)?;
+            project.export_neo4j(&mut nodes, &mut relationships)?;
+            writeln!(
+                stderr,
+                "wrote {nodes} and {relationships}; load them into an empty database with:\n  \
+                 neo4j-admin database import full --nodes={nodes} --relationships={relationships} \
+                 <database>",
+                nodes = nodes_path.display(),
+                relationships = relationships_path.display(),
+            )?;
+        }
+        (_, Some(file)) => {
+            project.export_as(format, &mut create(file)?)?;
+        }
+        (_, None) => {
+            project.export_as(format, out)?;
+        }
+    }
+    Ok(())
 }
 
 fn format(arg: FormatArg) -> Format {
