@@ -13,6 +13,7 @@ mod mcp;
 mod monorepo;
 mod process;
 mod store_errors;
+mod store_size;
 mod tools;
 mod unresolved;
 mod watch;
