@@ -39,7 +39,7 @@ use tsgraph_engine::{GraphBatch, Store};
 pub use extract::syntax_errors;
 pub use live::{EditOutcome, LiveIndex, Position, TextEdit, TextRange};
 pub use modules::UnresolvedImport;
-pub use options::IndexOptions;
+pub use options::{IndexOptions, IndexProgress, ProgressHook};
 pub use state::{FileChange, IndexState, Update};
 pub use summary::{IndexError, IndexSummary, ParseSummary};
 pub use sync::{SyncSummary, sync_project};
@@ -72,7 +72,7 @@ pub(crate) fn index_with_state(
     store: &Store,
     options: &IndexOptions,
 ) -> Result<(IndexState, IndexSummary), IndexError> {
-    let (mut state, mut batch, summary) = IndexState::build(root, options)?;
+    let (mut state, mut batch, mut summary) = IndexState::build(root, options)?;
     mark_indexed(&mut batch, root);
     batch.meta.push((
         sync::MODEL_META_KEY.to_owned(),
@@ -82,7 +82,11 @@ pub(crate) fn index_with_state(
         sync::CONFIGS_META_KEY.to_owned(),
         state.config_stamp().to_vec(),
     ));
+    ProgressHook::tell(options.progress.as_ref(), IndexProgress::Writing);
+    let writing = Instant::now();
     store.replace_all(&batch)?;
+    summary.write_time = writing.elapsed();
+    summary.total_time += summary.write_time;
     state.generation = Some(store.snapshot()?.generation()?);
     Ok((state, summary))
 }

@@ -12,6 +12,7 @@ use xxhash_rust::xxh3::xxh3_64;
 use crate::decode::decode;
 use crate::extract::Extractor;
 use crate::facts::FileFacts;
+use crate::options::{IndexProgress, ProgressHook};
 use crate::summary::IndexError;
 use crate::walk::SourceFile;
 
@@ -41,6 +42,7 @@ type Outcome<T> = (Result<T, String>, Option<String>);
 fn run<T: Send>(
     files: &[SourceFile],
     threads: usize,
+    progress: Option<&ProgressHook>,
     work: impl Fn(&mut Extractor, &SourceFile, &[u8], &[u8]) -> T + Sync,
 ) -> Result<(Vec<T>, Vec<String>), IndexError> {
     let (job_tx, job_rx) = unbounded::<&SourceFile>();
@@ -100,7 +102,14 @@ fn run<T: Send>(
         drop(out_tx);
         let mut done = Vec::with_capacity(files.len());
         let mut warnings = Vec::new();
-        for (result, text_warning) in out_rx {
+        for (finished, (result, text_warning)) in out_rx.into_iter().enumerate() {
+            ProgressHook::tell(
+                progress,
+                IndexProgress::Parsing {
+                    done: finished as u64 + 1,
+                    total: files.len() as u64,
+                },
+            );
             match result {
                 Ok(value) => done.push(value),
                 Err(warning) => warnings.push(warning),
@@ -126,8 +135,12 @@ fn panic_message(payload: &(dyn Any + Send)) -> &str {
         .unwrap_or("a panic")
 }
 
-pub(crate) fn extract_all(files: &[SourceFile], threads: usize) -> Result<Extracted, IndexError> {
-    let (mut facts, warnings) = run(files, threads, |extractor, file, raw, text| {
+pub(crate) fn extract_all(
+    files: &[SourceFile],
+    threads: usize,
+    progress: Option<&ProgressHook>,
+) -> Result<Extracted, IndexError> {
+    let (mut facts, warnings) = run(files, threads, progress, |extractor, file, raw, text| {
         let mut facts = extractor.extract(&file.relative, text, xxh3_64(raw));
         facts.modified = file.modified;
         facts
@@ -151,7 +164,7 @@ pub(crate) fn extract_one(
 
 /// Parse only: (files, bytes).
 pub(crate) fn parse_all(files: &[SourceFile], threads: usize) -> Result<(usize, u64), IndexError> {
-    let (sizes, _) = run(files, threads, |extractor, file, raw, text| {
+    let (sizes, _) = run(files, threads, None, |extractor, file, raw, text| {
         extractor.parse_only(&file.relative, text);
         raw.len() as u64
     })?;
@@ -179,7 +192,7 @@ mod tests {
                 }
             })
             .collect();
-        let (mut done, warnings) = run(&files, 1, |extractor, file, _, text| {
+        let (mut done, warnings) = run(&files, 1, None, |extractor, file, _, text| {
             assert!(file.relative != "b.ts", "extractor bug");
             extractor.parse_only(&file.relative, text);
             file.relative.clone()

@@ -26,6 +26,7 @@ use crate::graph::{self, FileNodes, Scope};
 use crate::interface::{self, ExportChange, Interface};
 use crate::model::ProjectModel;
 use crate::modules::{self, ImportStats};
+use crate::options::{IndexProgress, ProgressHook};
 use crate::resolve::{FileId, Hierarchy, ModuleTarget, Program, ProgramTables, Resolver};
 use crate::summary::{IndexError, IndexSummary};
 use crate::{IndexOptions, persist, pool, walk};
@@ -136,9 +137,11 @@ impl IndexState {
                 options.max_file_size
             ));
         }
-        let parsed = pool::extract_all(&walked.files, options.threads)?;
+        let progress = options.progress.as_ref();
+        let parsed = pool::extract_all(&walked.files, options.threads, progress)?;
         warnings.extend(parsed.warnings);
         let parse_time = started.elapsed();
+        ProgressHook::tell(progress, IndexProgress::Linking);
         let paths: Vec<&str> = parsed.facts.iter().map(|f| f.path.as_str()).collect();
         let configs = walked.configs.iter().map(|c| c.relative.clone()).collect();
         let model = ProjectModel::load_listed(root, &paths, configs);
@@ -591,6 +594,8 @@ impl IndexState {
             skipped_too_large,
             warnings,
             parse_time,
+            link_time: started.elapsed().saturating_sub(parse_time),
+            write_time: std::time::Duration::ZERO,
             total_time: started.elapsed(),
         }
     }

@@ -39,8 +39,12 @@ pub struct IndexSummary {
     pub skipped_too_large: Vec<(String, u64)>,
     /// Files or folders that could not be read, and other warnings.
     pub warnings: Vec<String>,
-    /// Walking and parsing (wall time).
+    /// Walking, parsing and extracting (wall time).
     pub parse_time: Duration,
+    /// Reading the project model, resolving and linking (wall time).
+    pub link_time: Duration,
+    /// Writing the graph into the store (wall time).
+    pub write_time: Duration,
     /// The whole run (wall time).
     pub total_time: Duration,
 }

@@ -129,7 +129,9 @@ fn is_glob(pattern: &str) -> bool {
 impl Query<'_> {
     /// The symbols matching `pattern`, best first — exact before case-insensitive, prefix,
     /// glob and fuzzy matches, exported before unexported, shorter names first — then one
-    /// page of them (`offset`, `limit`); the header says how many there are in all.
+    /// page of them (`offset`, `limit`); the header says how many there are in all. Fuzzy
+    /// (subsequence) matches are the fallback: looked for only when nothing matches exactly
+    /// or as a prefix.
     pub fn search(
         &self,
         pattern: &str,
@@ -189,7 +191,8 @@ fn matches(
         .transpose()?;
     let lower = pattern.to_lowercase();
     let terms = snapshot.search_terms()?;
-    let (terms, truncated) = if is_glob(&lower) {
+    let glob = is_glob(&lower);
+    let (first, mut truncated) = if glob {
         if lower.len() > 63 {
             return Err(SearchError::GlobTooLong(pattern.to_owned()).into());
         }
@@ -200,60 +203,67 @@ fn matches(
             options.max_terms,
         )
     } else {
-        // Prefix matches first, so that a cut-off fuzzy search still has every prefix.
-        let (mut found, prefix_cut) =
-            terms.matching(Str::new(&lower).starts_with(), options.max_terms);
-        let (fuzzy, fuzzy_cut) = terms.matching(Subsequence::new(&lower), options.max_terms);
-        for term in fuzzy {
-            if !term.starts_with(&lower) {
-                found.push(term);
-            }
-        }
-        (found, prefix_cut || fuzzy_cut)
+        terms.matching(Str::new(&lower).starts_with(), options.max_terms)
     };
     let mut ranked: Vec<(MatchKind, bool, usize, Item)> = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    for term in &terms {
-        let term_kind = if is_glob(&lower) {
-            MatchKind::Glob
-        } else if *term == lower {
-            MatchKind::ExactIgnoringCase
-        } else if term.starts_with(&lower) {
-            MatchKind::Prefix
-        } else {
-            MatchKind::Fuzzy
-        };
-        for key in snapshot.term_keys(term)? {
-            if !seen.insert(key) {
-                continue;
-            }
-            let Some(guard) = snapshot.node(key)? else {
-                continue;
+    let mut rank = |terms: &[String], ranked: &mut Vec<_>| -> Result<(), QueryError> {
+        for term in terms {
+            let term_kind = if glob {
+                MatchKind::Glob
+            } else if *term == lower {
+                MatchKind::ExactIgnoringCase
+            } else if term.starts_with(&lower) {
+                MatchKind::Prefix
+            } else {
+                MatchKind::Fuzzy
             };
-            let view = guard.view()?;
-            let kept = (options.kinds.is_empty() || options.kinds.contains(&view.kind()))
-                && file_glob.as_ref().is_none_or(|g| g.is_match(view.file()))
-                && options.module.as_deref().is_none_or(|m| view.module() == m)
-                && options
-                    .package
-                    .as_deref()
-                    .is_none_or(|p| view.package() == p)
-                && options.exported.is_none_or(|e| view.exported() == e);
-            if !kept {
-                continue;
+            for key in snapshot.term_keys(term)? {
+                if !seen.insert(key) {
+                    continue;
+                }
+                let Some(guard) = snapshot.node(key)? else {
+                    continue;
+                };
+                let view = guard.view()?;
+                let kept = (options.kinds.is_empty() || options.kinds.contains(&view.kind()))
+                    && file_glob.as_ref().is_none_or(|g| g.is_match(view.file()))
+                    && options.module.as_deref().is_none_or(|m| view.module() == m)
+                    && options
+                        .package
+                        .as_deref()
+                        .is_none_or(|p| view.package() == p)
+                    && options.exported.is_none_or(|e| view.exported() == e);
+                if !kept {
+                    continue;
+                }
+                let exact = view.name() == pattern || view.symbol() == pattern;
+                let matched = if exact { MatchKind::Exact } else { term_kind };
+                ranked.push((
+                    matched,
+                    !view.exported(),
+                    view.symbol().len(),
+                    Item {
+                        matched: Some(matched),
+                        ..Item::plain(key)
+                    },
+                ));
             }
-            let exact = view.name() == pattern || view.symbol() == pattern;
-            let matched = if exact { MatchKind::Exact } else { term_kind };
-            ranked.push((
-                matched,
-                !view.exported(),
-                view.symbol().len(),
-                Item {
-                    matched: Some(matched),
-                    ..Item::plain(key)
-                },
-            ));
         }
+        Ok(())
+    };
+    rank(&first, &mut ranked)?;
+    // Fuzzy (subsequence) matching walks the whole term index, and its matches rank below
+    // every exact and prefix one: it is the fallback for a misspelt or abbreviated name,
+    // when nothing matched exactly or as a prefix.
+    if !glob && ranked.is_empty() {
+        let (fuzzy, fuzzy_cut) = terms.matching(Subsequence::new(&lower), options.max_terms);
+        let fuzzy: Vec<String> = fuzzy
+            .into_iter()
+            .filter(|term| !term.starts_with(&lower))
+            .collect();
+        rank(&fuzzy, &mut ranked)?;
+        truncated |= fuzzy_cut;
     }
     ranked.sort_by_key(|(matched, unexported, len, item)| (*matched, *unexported, *len, item.key));
     let total = ranked.len();

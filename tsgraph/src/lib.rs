@@ -18,6 +18,7 @@
 //! assert!(String::from_utf8(out).unwrap().contains("\"id\":\"a.ts:main\""));
 //! ```
 
+pub mod bench;
 pub mod cli;
 mod error;
 mod live;

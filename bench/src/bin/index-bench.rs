@@ -253,7 +253,7 @@ fn run_once(args: &Args, options: &IndexOptions) -> Result<Run> {
     let cpu = process_cpu_time();
     let parse = parse_project(&args.root, options).context("parse-only run failed")?;
     let parse_cpu = process_cpu_time().saturating_sub(cpu);
-    let parse_rss = machine::peak_rss()?;
+    let parse_rss = machine::peak_rss().context("no VmHWM in /proc/self/status")?;
     // Progress on stderr, so that a crash in the index phase still leaves the parse figures.
     eprintln!(
         "parse only: {} files, {} bytes, {}; indexing…",
@@ -270,7 +270,7 @@ fn run_once(args: &Args, options: &IndexOptions) -> Result<Run> {
         .with_context(|| format!("cannot create the store {}", path.display()))?;
     let index = index_project(&args.root, &store, options).context("index run failed")?;
     let index_cpu = process_cpu_time().saturating_sub(cpu);
-    let index_rss = machine::peak_rss()?;
+    let index_rss = machine::peak_rss().context("no VmHWM in /proc/self/status")?;
     eprintln!(
         "index: {} files, {} nodes, {} edges, {}",
         index.files,

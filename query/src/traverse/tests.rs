@@ -637,6 +637,12 @@ fn search_ranks_exact_prefix_glob_and_fuzzy_and_pages() {
         ["a.ts:f1", "a.ts:f2", "a.ts:f3", "a.ts:f4"]
     );
     assert_eq!(search("rsv", &all), ["b.ts:Repo.save"]);
+    // Fuzzy matching is the fallback: with prefix matches, `a.ts` (s as a subsequence) is not
+    // among the results.
+    let prefixed = search("s", &all);
+    assert!(prefixed.contains(&"b.ts:save".to_owned()), "{prefixed:?}");
+    assert!(!prefixed.contains(&"a.ts".to_owned()), "{prefixed:?}");
+    assert_eq!(search("ats", &all), ["a.ts"]);
     let paged = SearchOptions {
         offset: 1,
         limit: 2,

@@ -162,6 +162,25 @@ pub(crate) enum Command {
         #[command(flatten)]
         store: StoreArgs,
     },
+    /// Measure tsgraph on this project: a fresh index into a temporary store (time by phase,
+    /// memory, store size, graph counts), then query latencies over sampled symbols.
+    Bench {
+        /// The folder to measure (default: the project).
+        dir: Option<PathBuf>,
+        /// Also write the report here (Markdown), with the latency chart beside it
+        /// (the same name, .svg).
+        #[arg(long, value_name = "FILE.md")]
+        report: Option<PathBuf>,
+        /// Symbols sampled for the latency queries, 1 to 100000.
+        #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        samples: u32,
+        /// The sampling seed: the same project and seed ask the same questions.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Skip files larger than this many bytes.
+        #[arg(long, default_value_t = 1024 * 1024)]
+        max_file_size: u64,
+    },
     /// Keep the store level with the files: sync now, then update on every change, one log
     /// line per update (until interrupted).
     Watch {
@@ -249,7 +268,7 @@ pub(crate) enum Command {
         output: OutputArgs,
     },
     /// Symbols whose name or dotted path matches PATTERN: exact, prefix, glob (`*Service`,
-    /// `get*User`) or fuzzy, ignoring case; best first.
+    /// `get*User`) or, when nothing else matches, fuzzy; ignoring case; best first.
     Search {
         /// The pattern.
         pattern: String,

@@ -36,14 +36,17 @@ pub(super) fn dispatch(
                 Some(dir) => dir.clone(),
                 None => project_root(cli)?,
             };
+            let (progress, bar) = super::progress::index_progress();
             let options = IndexOptions {
                 max_file_size: *max_file_size,
+                progress,
                 ..IndexOptions::default()
             };
             let db = store.db.as_deref();
             refuse_without_sources(&root, db, &options)?;
             if *rebuild {
                 let (project, summary) = Project::rebuild(&root, db, &options)?;
+                bar.finish_and_clear();
                 write_summary(out, &summary, project.store().path())?;
                 if *verbose {
                     write_details(out, &summary)?;
@@ -51,6 +54,7 @@ pub(super) fn dispatch(
             } else {
                 let project = Project::open(&root, db)?;
                 let sync = project.sync(&options)?;
+                bar.finish_and_clear();
                 match &sync.full {
                     Some(summary) => {
                         write_summary(out, summary, project.store().path())?;
@@ -61,6 +65,33 @@ pub(super) fn dispatch(
                     None => write_sync(out, &sync, project.store().path())?,
                 }
             }
+        }
+        Command::Bench {
+            dir,
+            report,
+            samples,
+            seed,
+            max_file_size,
+        } => {
+            let root = match dir {
+                Some(dir) => dir.clone(),
+                None => project_root(cli)?,
+            };
+            let (progress, bar) = super::progress::index_progress();
+            let options = crate::bench::BenchOptions {
+                index: IndexOptions {
+                    max_file_size: *max_file_size,
+                    progress,
+                    ..IndexOptions::default()
+                },
+                samples: *samples as usize,
+                seed: *seed,
+                cli: std::env::current_exe().ok(),
+            };
+            refuse_without_sources(&root, None, &options.index)?;
+            let measured = crate::bench::run(&root, &options)?;
+            bar.finish_and_clear();
+            bench_report(&measured, report.as_deref(), out)?;
         }
         Command::Watch { live } => watch(cli, live, out, stderr)?,
         Command::Mcp { live } => mcp(cli, live, stderr)?,
@@ -255,6 +286,38 @@ pub(super) fn format_of(command: &Command) -> Option<Format> {
         _ => return None,
     };
     Some(format(output.format))
+}
+
+/// Prints the benchmark report; with `--report FILE.md`, also writes it there with the
+/// latency chart beside it (`FILE.svg`).
+fn bench_report(
+    measured: &crate::bench::BenchReport,
+    report: Option<&Path>,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    measured.write_markdown(out, None)?;
+    let Some(report) = report else {
+        return Ok(());
+    };
+    let mut file = std::fs::File::create(report)
+        .map(io::BufWriter::new)
+        .with_context(|| format!("{}: cannot create the report", report.display()))?;
+    let chart = report.with_extension("svg");
+    crate::bench::write_latency_chart(&chart, &measured.latencies)?;
+    let chart_name = chart
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned());
+    measured.write_markdown(&mut file, chart_name.as_deref())?;
+    file.flush()
+        .with_context(|| format!("{}: cannot write the report", report.display()))?;
+    writeln!(
+        out,
+        "
+wrote {} and {}",
+        report.display(),
+        chart.display()
+    )?;
+    Ok(())
 }
 
 fn export_format(arg: ExportFormatArg) -> ExportFormat {

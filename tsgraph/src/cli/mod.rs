@@ -3,6 +3,7 @@
 
 mod args;
 mod commands;
+mod progress;
 
 use std::ffi::OsString;
 use std::io::{self, Read, Write};

@@ -1,0 +1,107 @@
+//! `query-bench`: query latency at library level, warm, on an indexed project — the query
+//! half of `tsgraph bench` (`tsgraph::bench::measure_queries`), with the targets of the
+//! speed issue checked: neighbors (distance 2) p50 < 100 µs, shortest path p50 < 1 ms,
+//! impact answers cut at 1,000 results p50 < 2 ms, open-to-first-answer < 10 ms.
+//!
+//! Usage: `cargo run --release -p tsgraph-bench --bin query-bench -- DIR [--samples N] [--seed N]`
+//! (DIR is indexed first when it has no store; the store is `DIR/.tsgraph/graph.redb`).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use tsgraph::bench::{QueryLatency, measure_queries, write_latency_table};
+use tsgraph::{IndexOptions, Project};
+use tsgraph_bench::table::Table;
+
+struct Args {
+    root: PathBuf,
+    samples: usize,
+    seed: u64,
+}
+
+fn parse_args() -> Result<Args> {
+    let mut root = None;
+    let (mut samples, mut seed) = (500, 1);
+    let mut it = std::env::args().skip(1);
+    while let Some(arg) = it.next() {
+        let mut number = |name: &str| -> Result<u64> {
+            let text = it.next().with_context(|| format!("{name} needs a value"))?;
+            text.parse()
+                .with_context(|| format!("{name}: not a number: {text}"))
+        };
+        match arg.as_str() {
+            "--samples" => samples = number("--samples")? as usize,
+            "--seed" => seed = number("--seed")?,
+            "-h" | "--help" => {
+                println!(
+                    "usage: query-bench DIR [--samples N (default 500)] [--seed N (default 1)]"
+                );
+                std::process::exit(0);
+            }
+            flag if flag.starts_with('-') => bail!("unknown argument {flag} (try --help)"),
+            dir if root.is_none() => root = Some(PathBuf::from(dir)),
+            extra => bail!("unexpected argument {extra}: one directory only"),
+        }
+    }
+    let root = root.context("usage: query-bench DIR")?;
+    Ok(Args {
+        root: root
+            .canonicalize()
+            .with_context(|| format!("cannot open {}", root.display()))?,
+        samples: samples.max(1),
+        seed,
+    })
+}
+
+fn main() -> Result<()> {
+    let args = parse_args()?;
+    let project = Project::open(&args.root, None)?;
+    if !project.is_indexed()? {
+        eprintln!("indexing {} first", args.root.display());
+        project.index(&IndexOptions::default())?;
+    }
+    let db = project.store().path().to_path_buf();
+    drop(project);
+    let measured = measure_queries(&db, args.samples, args.seed)?;
+    println!("query-bench: {}", args.root.display());
+    let mut out = std::io::stdout();
+    write_latency_table(&mut out, measured.samples, &measured.latencies)?;
+
+    let find = |name: &str| measured.latencies.iter().find(|l| l.name == name);
+    let p50 = |latency: Option<&QueryLatency>| latency.map(|l| l.percentile(50.0));
+    let impact_cut = find("impact depth 5").and_then(QueryLatency::truncated_median);
+    let mut targets = Table::new(&["target", "measured", "limit", "result"]);
+    for (name, measured, limit) in [
+        (
+            "neighbors distance 2, p50",
+            p50(find("neighbors distance 2")),
+            100,
+        ),
+        ("shortest path, p50", p50(find("shortest path")), 1_000),
+        ("impact cut at 1,000 results, p50", impact_cut, 2_000),
+        (
+            "open to first answer, median",
+            Some(measured.first_answer),
+            10_000,
+        ),
+    ] {
+        let limit = Duration::from_micros(limit);
+        let (shown, verdict) = match measured {
+            Some(time) => (
+                format!("{:.0} µs", time.as_secs_f64() * 1e6),
+                if time < limit { "PASS" } else { "MISS" },
+            ),
+            None => ("no sample".to_owned(), "-"),
+        };
+        targets.row(&[
+            name.to_owned(),
+            shown,
+            format!("< {} µs", limit.as_micros()),
+            verdict.to_owned(),
+        ]);
+    }
+    println!();
+    print!("{}", targets.render());
+    Ok(())
+}

@@ -1,0 +1,296 @@
+//! Latencies of representative queries over sampled symbols, warm and in-process: each
+//! query runs once over every sample untimed (so the pages it reads are cached, as in a
+//! server that has been answering for a while), then once more timed. A query's time is
+//! the traversal and its TOON encoding into a reused buffer — what an MCP tool call costs
+//! before the transport.
+
+use std::io;
+use std::time::{Duration, Instant};
+
+use tsgraph_encoders::graph::ToonSink;
+use tsgraph_engine::{NodeKey, NodeKind, Snapshot};
+use tsgraph_query::engine::NodeView;
+use tsgraph_query::{
+    CollectSink, Dependency, DependencyImport, Direction, EdgeInfo, Group, Grouping, Header,
+    NeighborOptions, NodeInfo, PathOptions, Query, QueryKind, ResultSink, SearchOptions, Summary,
+    TraversalOptions,
+};
+
+use crate::Error;
+
+/// The timings of one query over the sampled symbols.
+#[derive(Debug, Clone)]
+pub struct QueryLatency {
+    /// What was asked (`callers depth 5`, …).
+    pub name: &'static str,
+    /// One time per sample, sorted ascending.
+    pub times: Vec<Duration>,
+    /// Results (nodes) per sample, summed.
+    pub results: u64,
+    /// The times of the samples whose answer was cut at its limit of 1,000 results (the
+    /// largest answers), sorted ascending.
+    pub truncated: Vec<Duration>,
+}
+
+impl QueryLatency {
+    /// The `p`-th percentile (0 to 100) by nearest rank; zero without samples.
+    pub fn percentile(&self, p: f64) -> Duration {
+        if self.times.is_empty() {
+            return Duration::ZERO;
+        }
+        let rank = ((p / 100.0) * self.times.len() as f64).ceil() as usize;
+        self.times[rank.clamp(1, self.times.len()) - 1]
+    }
+
+    /// The median time of the answers cut at the limit; `None` when none was.
+    pub fn truncated_median(&self) -> Option<Duration> {
+        (!self.truncated.is_empty()).then(|| self.truncated[(self.truncated.len() - 1) / 2])
+    }
+
+    /// Mean results per sample.
+    pub fn mean_results(&self) -> f64 {
+        if self.times.is_empty() {
+            0.0
+        } else {
+            self.results as f64 / self.times.len() as f64
+        }
+    }
+}
+
+/// The traversal limits the latency queries use: depth 5, up to 1,000 results.
+const DEPTH: u32 = 5;
+const MAX_RESULTS: usize = 1000;
+
+/// What the store holds, by node kind, and a sample of symbols to ask about.
+pub(super) struct Census {
+    /// Nodes per kind, every kind listed.
+    pub(super) nodes_by_kind: Vec<(NodeKind, u64)>,
+    /// Up to the requested count of functions, methods and classes (key, name).
+    pub(super) symbols: Vec<(NodeKey, String)>,
+}
+
+/// Counts the nodes by kind and samples up to `count` functions, methods and classes with
+/// a generator seeded with `seed` (the same store and seed give the same sample).
+pub(super) fn census(snapshot: &Snapshot, count: usize, seed: u64) -> Result<Census, Error> {
+    let mut nodes_by_kind: Vec<(NodeKind, u64)> =
+        NodeKind::ALL.iter().map(|kind| (*kind, 0)).collect();
+    let mut candidates = Vec::new();
+    for key in snapshot.node_keys()? {
+        let Some(guard) = snapshot.node(key)? else {
+            continue;
+        };
+        let node = guard.view()?;
+        if let Some(slot) = nodes_by_kind.iter_mut().find(|(k, _)| *k == node.kind()) {
+            slot.1 += 1;
+        }
+        if matches!(
+            node.kind(),
+            NodeKind::Function | NodeKind::Method | NodeKind::Class
+        ) {
+            candidates.push((key, node.name().to_owned()));
+        }
+    }
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let take = count.min(candidates.len());
+    for i in 0..take {
+        let j = rng.usize(i..candidates.len());
+        candidates.swap(i, j);
+    }
+    candidates.truncate(take);
+    Ok(Census {
+        nodes_by_kind,
+        symbols: candidates,
+    })
+}
+
+/// One query of the benchmark, asked about one sample.
+type Ask<'a> = dyn Fn(&Query<'_>, usize, &mut dyn ResultSink) -> Result<Summary, Error> + 'a;
+
+/// Times every representative query over `symbols`.
+pub(super) fn measure(
+    snapshot: &Snapshot,
+    symbols: &[(NodeKey, String)],
+) -> Result<Vec<QueryLatency>, Error> {
+    let query = Query::new(snapshot);
+    let traversal = TraversalOptions {
+        max_depth: DEPTH,
+        max_nodes: MAX_RESULTS,
+        edge_kinds: None,
+    };
+    let neighbors = NeighborOptions {
+        distance: 2,
+        direction: Direction::Both,
+        max_nodes: MAX_RESULTS,
+        edge_kinds: None,
+    };
+    let search = SearchOptions {
+        limit: 20,
+        ..SearchOptions::default()
+    };
+    let prefixes: Vec<String> = symbols
+        .iter()
+        .map(|(_, name)| format!("{}*", name.chars().take(3).collect::<String>()))
+        .collect();
+    let targets = path_targets(&query, symbols)?;
+    let path = |k: usize| PathOptions {
+        k,
+        ..PathOptions::default()
+    };
+    let (one_path, three_paths) = (path(1), path(3));
+
+    let asks: Vec<(&'static str, Box<Ask<'_>>)> = vec![
+        (
+            "neighbors distance 2",
+            Box::new(|q, i, sink| Ok(q.neighbors(symbols[i].0, &neighbors, sink)?)),
+        ),
+        (
+            "callers depth 5",
+            Box::new(|q, i, sink| Ok(q.callers(symbols[i].0, &traversal, sink)?)),
+        ),
+        (
+            "callees depth 5",
+            Box::new(|q, i, sink| Ok(q.callees(symbols[i].0, &traversal, sink)?)),
+        ),
+        (
+            "impact depth 5",
+            Box::new(|q, i, sink| Ok(q.impact(symbols[i].0, &traversal, sink)?)),
+        ),
+        (
+            "shortest path",
+            Box::new(|q, i, sink| Ok(q.path(symbols[i].0, targets[i], &one_path, sink)?)),
+        ),
+        (
+            "3 shortest paths",
+            Box::new(|q, i, sink| Ok(q.path(symbols[i].0, targets[i], &three_paths, sink)?)),
+        ),
+        (
+            "search exact name",
+            Box::new(|q, i, sink| Ok(q.search(&symbols[i].1, &search, sink)?)),
+        ),
+        (
+            "search prefix*",
+            Box::new(|q, i, sink| Ok(q.search(&prefixes[i], &search, sink)?)),
+        ),
+    ];
+    let mut buffer = Vec::with_capacity(1 << 16);
+    let mut latencies = Vec::new();
+    for (name, ask) in &asks {
+        for i in 0..symbols.len() {
+            buffer.clear();
+            ask(&query, i, &mut ToonSink::new(&mut buffer))?;
+        }
+        let mut latency = QueryLatency {
+            name,
+            times: Vec::with_capacity(symbols.len()),
+            results: 0,
+            truncated: Vec::new(),
+        };
+        for i in 0..symbols.len() {
+            buffer.clear();
+            let mut sink = Counted::new(ToonSink::new(&mut buffer));
+            let started = Instant::now();
+            let summary = ask(&query, i, &mut sink)?;
+            let elapsed = started.elapsed();
+            latency.times.push(elapsed);
+            latency.results += sink.nodes;
+            if summary.truncated {
+                latency.truncated.push(elapsed);
+            }
+        }
+        latency.times.sort_unstable();
+        latency.truncated.sort_unstable();
+        latencies.push(latency);
+    }
+    Ok(latencies)
+}
+
+/// For each sample, a node a path leads to: the last (deepest) of its callees within the
+/// traversal limits, else the sample itself (a path of no hops).
+fn path_targets(query: &Query<'_>, symbols: &[(NodeKey, String)]) -> Result<Vec<NodeKey>, Error> {
+    let options = TraversalOptions {
+        max_depth: DEPTH,
+        max_nodes: MAX_RESULTS,
+        edge_kinds: None,
+    };
+    symbols
+        .iter()
+        .map(|(key, _)| {
+            let mut collected = CollectSink::default();
+            query.callees(*key, &options, &mut collected)?;
+            let deepest = collected.nodes.iter().max_by_key(|(_, depth)| *depth);
+            Ok(match deepest {
+                Some((id, _)) => query.snapshot().key_of(id)?.unwrap_or(*key),
+                None => *key,
+            })
+        })
+        .collect()
+}
+
+/// Forwards a result to another sink and counts its nodes.
+struct Counted<S> {
+    inner: S,
+    nodes: u64,
+}
+
+impl<S> Counted<S> {
+    fn new(inner: S) -> Counted<S> {
+        Counted { inner, nodes: 0 }
+    }
+}
+
+impl<S: ResultSink> ResultSink for Counted<S> {
+    fn grouping(&self, kind: QueryKind) -> Grouping {
+        self.inner.grouping(kind)
+    }
+
+    fn begin(&mut self, header: &Header<'_>) -> io::Result<()> {
+        self.inner.begin(header)
+    }
+
+    fn group(&mut self, group: &Group<'_>) -> io::Result<bool> {
+        self.inner.group(group)
+    }
+
+    fn node(&mut self, node: &NodeView<'_>, info: &NodeInfo<'_>) -> io::Result<bool> {
+        self.nodes += 1;
+        self.inner.node(node, info)
+    }
+
+    fn edge(&mut self, edge: &EdgeInfo<'_>) -> io::Result<bool> {
+        self.inner.edge(edge)
+    }
+
+    fn dependency(&mut self, dependency: &Dependency<'_>) -> io::Result<bool> {
+        self.inner.dependency(dependency)
+    }
+
+    fn dependency_import(&mut self, import: &DependencyImport<'_>) -> io::Result<bool> {
+        self.inner.dependency_import(import)
+    }
+
+    fn finish(&mut self, summary: &Summary) -> io::Result<()> {
+        self.inner.finish(summary)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::QueryLatency;
+
+    #[test]
+    fn percentiles_are_by_nearest_rank() {
+        let latency = QueryLatency {
+            name: "q",
+            times: (1..=100).map(Duration::from_micros).collect(),
+            results: 0,
+            truncated: vec![Duration::from_micros(7), Duration::from_micros(9)],
+        };
+        assert_eq!(latency.truncated_median(), Some(Duration::from_micros(7)));
+        assert_eq!(latency.percentile(50.0), Duration::from_micros(50));
+        assert_eq!(latency.percentile(99.0), Duration::from_micros(99));
+        assert_eq!(latency.percentile(100.0), Duration::from_micros(100));
+        assert_eq!(latency.percentile(0.0), Duration::from_micros(1));
+    }
+}
