@@ -33,8 +33,8 @@ pub enum WatchUpdate {
     /// A configuration file or a folder changed: the whole project was compared with the
     /// store.
     Synced {
-        /// The sync's summary.
-        summary: SyncSummary,
+        /// The sync's summary (boxed: a full index's summary is large).
+        summary: Box<SyncSummary>,
         /// What made it necessary (relative paths).
         because: Vec<String>,
     },
@@ -187,7 +187,7 @@ impl Changes {
         if !self.sync_because.is_empty() {
             return Some(match live.sync() {
                 Ok(summary) => WatchUpdate::Synced {
-                    summary,
+                    summary: Box::new(summary),
                     because: self.sync_because,
                 },
                 Err(error) => failed(error, started),

@@ -87,6 +87,12 @@ pub(crate) fn display_dir(dir: &str) -> &str {
     if dir.is_empty() { "." } else { dir }
 }
 
+/// Whether a path names a declaration file (`.d.ts`, `.d.mts`, `.d.cts`): types only, never
+/// indexed, but where the checker lands when a package's published entry points to one.
+pub(crate) fn is_declaration(path: &str) -> bool {
+    path.ends_with(".d.ts") || path.ends_with(".d.mts") || path.ends_with(".d.cts")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,10 +126,4 @@ mod tests {
         assert_eq!(strip_dir("ab/c", "a"), None);
         assert_eq!(strip_dir("a", "a"), Some(""));
     }
-}
-
-/// Whether a path names a declaration file (`.d.ts`, `.d.mts`, `.d.cts`): types only, never
-/// indexed, but where the checker lands when a package's published entry points to one.
-pub(crate) fn is_declaration(path: &str) -> bool {
-    path.ends_with(".d.ts") || path.ends_with(".d.mts") || path.ends_with(".d.cts")
 }

@@ -495,3 +495,63 @@ fn export_writes_each_format_to_stdout_a_file_or_a_folder() {
         check_golden(golden, &written);
     }
 }
+
+#[test]
+fn bench_reports_the_index_the_graph_and_query_latencies_without_touching_the_project() {
+    let (_copy, project) = tsgraph_tests::fixture_copy("basic");
+    let out_dir = tempfile::tempdir().expect("temp dir");
+    let report = out_dir.path().join("bench.md");
+    let run = run(
+        &[
+            "--project",
+            project.to_str().expect("UTF-8"),
+            "bench",
+            "--samples",
+            "7",
+            "--report",
+            report.to_str().expect("UTF-8"),
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for section in [
+        "## Index",
+        "## Graph",
+        "## Query latency",
+        "## Open to first answer",
+    ] {
+        assert!(
+            run.stdout.contains(section),
+            "{section} missing:\n{}",
+            run.stdout
+        );
+    }
+    // The counts are the fixture's graph (48 nodes, 91 edges, as the export golden has them).
+    assert!(
+        run.stdout
+            .contains("| **all** | **48** | | **all** | **91** |"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("over 7 sampled"), "{}", run.stdout);
+    for query in [
+        "neighbors distance 2",
+        "callers depth 5",
+        "shortest path",
+        "search prefix*",
+    ] {
+        assert!(
+            run.stdout.contains(&format!("| {query} |")),
+            "{query}:\n{}",
+            run.stdout
+        );
+    }
+    let written = std::fs::read_to_string(&report).expect("report written");
+    assert!(written.contains("![Latency distribution of each query](bench.svg)"));
+    let chart = std::fs::read_to_string(out_dir.path().join("bench.svg")).expect("chart");
+    assert!(chart.starts_with("<svg"));
+    assert!(
+        !project.join(".tsgraph").exists(),
+        "bench indexes into a temporary store, not the project's"
+    );
+}

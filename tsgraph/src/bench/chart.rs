@@ -84,10 +84,11 @@ mod tests {
         let svg = std::fs::read_to_string(&path).expect("written");
         assert!(svg.starts_with("<svg"), "{}", &svg[..80.min(svg.len())]);
         assert!(svg.contains("callers") && svg.contains("path"));
-        assert_eq!(
-            svg.matches("<polyline").count(),
-            2 + 2,
-            "two lines, two legend marks"
-        );
+        // Series are drawn 2 px wide (the mesh 1 px): a line and a legend mark per query.
+        let wide = svg
+            .split("<polyline")
+            .filter(|element| element.contains("stroke-width=\"2\""))
+            .count();
+        assert_eq!(wide, 2 + 2, "two lines, two legend marks");
     }
 }

@@ -86,7 +86,11 @@ pub(super) fn dispatch(
                 },
                 samples: *samples as usize,
                 seed: *seed,
-                cli: std::env::current_exe().ok(),
+                // A fresh process is timed only when this is the tsgraph executable (not a
+                // program embedding the CLI, such as a test).
+                cli: std::env::current_exe()
+                    .ok()
+                    .filter(|exe| exe.file_stem().is_some_and(|stem| stem == "tsgraph")),
             };
             refuse_without_sources(&root, None, &options.index)?;
             let measured = crate::bench::run(&root, &options)?;
