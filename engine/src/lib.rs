@@ -39,5 +39,5 @@ pub use record::{
 };
 pub use store::{
     AdjacencyGuard, EdgeRef, FileStamp, Generation, NodeGuard, SCHEMA_VERSION, Snapshot, Store,
-    StoreStats, TermSet,
+    StoreStats, TableSpace, TermSet,
 };

@@ -5,6 +5,7 @@ mod guard;
 mod lock;
 mod search;
 mod snapshot;
+mod space;
 mod tables;
 mod verified;
 mod write;
@@ -22,6 +23,7 @@ use lock::WriterLock;
 pub(crate) use lock::lock_holder;
 pub use search::TermSet;
 pub use snapshot::{AdjacencyGuard, EdgeRef, FileStamp, NodeGuard, Snapshot};
+pub use space::TableSpace;
 use tables::{META, META_SCHEMA};
 
 /// The layout version of the store. Bump it whenever a table or record layout changes; a
@@ -95,8 +97,15 @@ enum Handle {
 /// How long [`Store::open_waiting`] polls between attempts.
 const LOCK_POLL: Duration = Duration::from_millis(50);
 
+/// redb's page cache (read cache and write buffer together). redb's default, 1 GiB, is held
+/// in full by a large index: the write of a 1M-line project then cost 1 GiB of resident
+/// memory. The OS page cache keeps the file's pages anyway, so a small cache costs queries
+/// little (see the closing note of the speed issue for the figures).
+pub const CACHE_BYTES: usize = 64 * 1024 * 1024;
+
 fn builder(check_integrity: bool) -> redb::Builder {
     let mut builder = Database::builder();
+    builder.set_cache_size(CACHE_BYTES);
     builder.set_concurrency_mode(ConcurrencyMode::SingleWriter);
     builder.set_check_integrity_on_open(check_integrity);
     builder

@@ -449,3 +449,23 @@ fn the_search_index_follows_every_write() {
     assert!(!all.iter().any(|t| t == "helper"), "{all:?}");
     assert!(snapshot.term_keys("helper").unwrap().is_empty());
 }
+
+#[test]
+fn space_lists_every_table_largest_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_or_create(dir.path().join("g.redb")).unwrap();
+    let empty = store.space().unwrap();
+    store.replace_all(&two_files()).unwrap();
+    let space = store.space().unwrap();
+    assert_eq!(space.len(), 12, "{space:?}");
+    assert!(space.windows(2).all(|w| w[0].total() >= w[1].total()));
+    let stored = |tables: &[TableSpace], name: &str| {
+        tables
+            .iter()
+            .find(|t| t.table == name)
+            .map(|t| t.stored_bytes)
+    };
+    assert_eq!(stored(&empty, "nodes"), Some(0));
+    assert!(stored(&space, "nodes").unwrap() > 0);
+    assert!(stored(&space, "out_edges").unwrap() > 0);
+}

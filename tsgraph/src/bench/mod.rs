@@ -65,6 +65,8 @@ pub struct BenchReport {
     pub peak_rss: Option<u64>,
     /// The store file's size after the index.
     pub store_bytes: u64,
+    /// Where the store's bytes go, table by table, largest first.
+    pub store_tables: Vec<tsgraph_engine::TableSpace>,
     /// Nodes per kind.
     pub nodes_by_kind: Vec<(NodeKind, u64)>,
     /// Symbols the latency queries were asked about.
@@ -90,6 +92,7 @@ pub fn run(root: &Path, options: &BenchOptions) -> Result<BenchReport, Error> {
     machine::reset_peak_rss();
     let index = index_project(root, &store, &options.index)?;
     let peak_rss = machine::peak_rss();
+    let store_tables = store.space()?;
     drop(store);
     let store_bytes = std::fs::metadata(&db)
         .map_err(|source| Error::Io {
@@ -108,6 +111,7 @@ pub fn run(root: &Path, options: &BenchOptions) -> Result<BenchReport, Error> {
         index,
         peak_rss,
         store_bytes,
+        store_tables,
         nodes_by_kind: queries.nodes_by_kind,
         samples: queries.samples,
         latencies: queries.latencies,

@@ -77,6 +77,22 @@ impl BenchReport {
             index.resolved_calls + index.unresolved_calls
         )?;
 
+        writeln!(out, "\n## Store, by table\n")?;
+        writeln!(
+            out,
+            "| table | keys and values | branches, metadata | unused in pages |\n|---|---|---|---|"
+        )?;
+        for table in self.store_tables.iter().filter(|t| t.total() > 0) {
+            writeln!(
+                out,
+                "| {} | {} | {} | {} |",
+                table.table,
+                human_bytes(table.stored_bytes),
+                human_bytes(table.metadata_bytes),
+                human_bytes(table.fragmented_bytes)
+            )?;
+        }
+
         writeln!(out, "\n## Graph\n")?;
         writeln!(
             out,
