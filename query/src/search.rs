@@ -207,7 +207,22 @@ fn matches(
     };
     let mut ranked: Vec<(MatchKind, bool, usize, Item)> = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    let mut rank = |terms: &[String], ranked: &mut Vec<_>| -> Result<(), QueryError> {
+    // Matches counted for the total but never read: they cannot reach the page.
+    let mut counted = 0usize;
+    let page = options.offset.saturating_add(options.limit);
+    let unfiltered = options.kinds.is_empty()
+        && file_glob.is_none()
+        && options.module.is_none()
+        && options.package.is_none()
+        && options.exported.is_none();
+    let mut rank = |terms: &[String],
+                    ranked: &mut Vec<_>,
+                    counted: &mut usize,
+                    bounded: bool|
+     -> Result<(), QueryError> {
+        // See `settled` below; `bounded` says the terms come shortest first.
+        let mut settled = false;
+        let mut settled_at = 0;
         for term in terms {
             let term_kind = if glob {
                 MatchKind::Glob
@@ -218,8 +233,30 @@ fn matches(
             } else {
                 MatchKind::Fuzzy
             };
+            if bounded && !settled && term.len() > settled_at {
+                // Terms come shortest first, and a node's symbol is at least as long as
+                // any term it is found by (ASCII terms: lowercasing keeps the length). So
+                // every node still to come ranks below an exported match of this kind or
+                // better whose symbol is shorter than this term: once the page holds that
+                // many, the rest are only counted.
+                settled_at = term.len();
+                let ahead = ranked
+                    .iter()
+                    .filter(
+                        |(matched, unexported, len, _): &&(MatchKind, bool, usize, Item)| {
+                            *matched < term_kind
+                                || (*matched == term_kind && !unexported && *len < term.len())
+                        },
+                    )
+                    .count();
+                settled = ahead >= page;
+            }
             for key in snapshot.term_keys(term)? {
                 if !seen.insert(key) {
+                    continue;
+                }
+                if settled {
+                    *counted += 1;
                     continue;
                 }
                 let Some(guard) = snapshot.node(key)? else {
@@ -252,21 +289,27 @@ fn matches(
         }
         Ok(())
     };
-    rank(&first, &mut ranked)?;
+    // Shortest terms first, so that a long list of prefix or glob matches can stop reading
+    // nodes once the page is settled (only without filters, which need every node read, and
+    // with ASCII terms).
+    let mut first = first;
+    first.sort_by(|a, b| a.len().cmp(&b.len()).then_with(|| a.cmp(b)));
+    let bounded = unfiltered && first.iter().all(|term| term.is_ascii());
+    rank(&first, &mut ranked, &mut counted, bounded)?;
     // Fuzzy (subsequence) matching walks the whole term index, and its matches rank below
     // every exact and prefix one: it is the fallback for a misspelt or abbreviated name,
     // when nothing matched exactly or as a prefix.
-    if !glob && ranked.is_empty() {
+    if !glob && ranked.is_empty() && counted == 0 {
         let (fuzzy, fuzzy_cut) = terms.matching(Subsequence::new(&lower), options.max_terms);
         let fuzzy: Vec<String> = fuzzy
             .into_iter()
             .filter(|term| !term.starts_with(&lower))
             .collect();
-        rank(&fuzzy, &mut ranked)?;
+        rank(&fuzzy, &mut ranked, &mut counted, false)?;
         truncated |= fuzzy_cut;
     }
     ranked.sort_by_key(|(matched, unexported, len, item)| (*matched, *unexported, *len, item.key));
-    let total = ranked.len();
+    let total = ranked.len() + counted;
     let items = ranked
         .into_iter()
         .enumerate()

@@ -101,7 +101,7 @@ const LOCK_POLL: Duration = Duration::from_millis(50);
 /// in full by a large index: the write of a 1M-line project then cost 1 GiB of resident
 /// memory. The OS page cache keeps the file's pages anyway, so a small cache costs queries
 /// little (see the closing note of the speed issue for the figures).
-pub const CACHE_BYTES: usize = 64 * 1024 * 1024;
+const CACHE_BYTES: usize = 64 * 1024 * 1024;
 
 fn builder(check_integrity: bool) -> redb::Builder {
     let mut builder = Database::builder();

@@ -660,3 +660,93 @@ fn search_ranks_exact_prefix_glob_and_fuzzy_and_pages() {
     };
     assert!(search("s*", &in_a).is_empty());
 }
+
+#[test]
+fn a_search_page_is_the_same_whether_or_not_the_rest_is_read() {
+    // Many prefix matches of every length, exported or not, and an exact one: a small page
+    // stops reading nodes once it is settled, and must equal the top of the full ranking,
+    // with the same total.
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_or_create(dir.path().join("g.redb")).unwrap();
+    let mut batch = GraphBatch::default();
+    batch.add_file("s.ts", 0);
+    batch
+        .nodes
+        .push(NodeRecord::new("s.ts", NodeKind::File, "s.ts", "s.ts", 1, 400));
+    let mut names = vec!["get".to_owned()];
+    for i in 0..120u32 {
+        names.push(format!("get{}{}", "x".repeat((i % 7) as usize), i));
+    }
+    for (line, name) in names.iter().enumerate() {
+        let mut record = NodeRecord::new(
+            format!("s.ts:{name}"),
+            NodeKind::Function,
+            name.as_str(),
+            "s.ts",
+            line as u32 + 2,
+            line as u32 + 2,
+        );
+        record.flags = u16::from(line % 3 == 0);
+        batch.nodes.push(record);
+    }
+    store.replace_all(&batch).unwrap();
+    let snap = store.snapshot().unwrap();
+    let search = |pattern: &str, offset: usize, limit: usize| {
+        let mut sink = CollectSink::default();
+        let options = SearchOptions {
+            offset,
+            limit,
+            ..SearchOptions::default()
+        };
+        Query::new(&snap).search(pattern, &options, &mut sink).unwrap();
+        let ids: Vec<String> = sink.nodes.into_iter().map(|(id, _)| id).collect();
+        ids
+    };
+    let total = |pattern: &str, limit: usize| {
+        let mut counter = HeaderTotal::default();
+        let options = SearchOptions {
+            limit,
+            ..SearchOptions::default()
+        };
+        Query::new(&snap).search(pattern, &options, &mut counter).unwrap();
+        counter.total
+    };
+    for pattern in ["get", "getx", "get*", "GET"] {
+        let all = search(pattern, 0, 1000);
+        assert!(all.len() > 20, "{pattern}: {}", all.len());
+        for (offset, limit) in [(0, 1), (0, 3), (2, 5), (10, 10)] {
+            assert_eq!(
+                search(pattern, offset, limit),
+                all[offset..offset + limit],
+                "{pattern} offset {offset} limit {limit}"
+            );
+        }
+        assert_eq!(total(pattern, 1), all.len(), "{pattern}");
+    }
+}
+
+/// A sink that keeps only the header's total.
+#[derive(Default)]
+struct HeaderTotal {
+    total: usize,
+}
+
+impl crate::ResultSink for HeaderTotal {
+    fn begin(&mut self, header: &crate::Header<'_>) -> std::io::Result<()> {
+        self.total = header.total;
+        Ok(())
+    }
+    fn node(
+        &mut self,
+        _node: &tsgraph_engine::NodeView<'_>,
+        _info: &crate::NodeInfo<'_>,
+    ) -> std::io::Result<bool> {
+        Ok(true)
+    }
+    fn edge(&mut self, _edge: &crate::EdgeInfo<'_>) -> std::io::Result<bool> {
+        Ok(true)
+    }
+    fn finish(&mut self, _summary: &crate::Summary) -> std::io::Result<()> {
+        Ok(())
+    }
+}
