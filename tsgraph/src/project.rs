@@ -251,7 +251,7 @@ impl Project {
     ///
     /// ```no_run
     /// # fn main() -> Result<(), tsgraph::Error> {
-    /// let project = tsgraph::Project::open(std::path::Path::new("."))?;
+    /// let project = tsgraph::Project::open(".", None)?;
     /// let mut file = std::io::BufWriter::new(std::fs::File::create("graph.graphml").expect("create"));
     /// project.export_as(tsgraph::ExportFormat::GraphMl, &mut file)?;
     /// # Ok(()) }

@@ -12,6 +12,7 @@ use std::io::{self, Write};
 use tsgraph_query::engine::NodeView;
 use tsgraph_query::{EdgeInfo, Header, NodeInfo, ResultSink, Summary};
 
+use super::node_fields::label;
 use super::properties::{EDGE_PROPERTIES, NODE_PROPERTIES, Value, edge_values, node_values};
 
 /// Writes the graph as Graphviz DOT.
@@ -52,12 +53,7 @@ impl<W: Write> ResultSink for DotSink<W> {
         self.text.push_str("  \"");
         escape_dot(node.id(), &mut self.text);
         self.text.push_str("\" [label=\"");
-        let label = if node.symbol().is_empty() {
-            node.id()
-        } else {
-            node.symbol()
-        };
-        escape_dot(label, &mut self.text);
+        escape_dot(label(node), &mut self.text);
         self.text.push_str("\\n");
         self.text.push_str(node.kind().as_str());
         self.text.push('"');

@@ -17,7 +17,7 @@ use tsgraph_query::{
     Summary,
 };
 
-use super::node_fields::{lines_cell, unresolved_note};
+use super::node_fields::{label, lines_cell, unresolved_note};
 
 /// Writes results as a Mermaid flowchart.
 pub struct MermaidSink<W: Write> {
@@ -54,12 +54,7 @@ impl<W: Write> MermaidSink<W> {
         node_id(node.id(), &mut self.id);
         lines_cell(node, &mut self.lines);
         self.label.clear();
-        let symbol = if node.symbol().is_empty() {
-            node.id()
-        } else {
-            node.symbol()
-        };
-        escape(symbol, &mut self.label);
+        escape(label(node), &mut self.label);
         self.label.push_str("<br/>");
         escape(node.kind().as_str(), &mut self.label);
         self.label.push_str(" · ");

@@ -24,6 +24,15 @@ pub(crate) fn lines_cell(node: &NodeView<'_>, out: &mut String) {
     };
 }
 
+/// What a diagram labels a node with: its symbol path, or its ID for a file (no symbol).
+pub(crate) fn label<'a>(node: &NodeView<'a>) -> &'a str {
+    if node.symbol().is_empty() {
+        node.id()
+    } else {
+        node.symbol()
+    }
+}
+
 /// Whether the kind has parameters and a return type.
 pub(crate) fn is_callable(kind: NodeKind) -> bool {
     matches!(kind, NodeKind::Function | NodeKind::Method)

@@ -670,9 +670,14 @@ fn a_search_page_is_the_same_whether_or_not_the_rest_is_read() {
     let store = Store::open_or_create(dir.path().join("g.redb")).unwrap();
     let mut batch = GraphBatch::default();
     batch.add_file("s.ts", 0);
-    batch
-        .nodes
-        .push(NodeRecord::new("s.ts", NodeKind::File, "s.ts", "s.ts", 1, 400));
+    batch.nodes.push(NodeRecord::new(
+        "s.ts",
+        NodeKind::File,
+        "s.ts",
+        "s.ts",
+        1,
+        400,
+    ));
     let mut names = vec!["get".to_owned()];
     for i in 0..120u32 {
         names.push(format!("get{}{}", "x".repeat((i % 7) as usize), i));
@@ -698,7 +703,9 @@ fn a_search_page_is_the_same_whether_or_not_the_rest_is_read() {
             limit,
             ..SearchOptions::default()
         };
-        Query::new(&snap).search(pattern, &options, &mut sink).unwrap();
+        Query::new(&snap)
+            .search(pattern, &options, &mut sink)
+            .unwrap();
         let ids: Vec<String> = sink.nodes.into_iter().map(|(id, _)| id).collect();
         ids
     };
@@ -708,7 +715,9 @@ fn a_search_page_is_the_same_whether_or_not_the_rest_is_read() {
             limit,
             ..SearchOptions::default()
         };
-        Query::new(&snap).search(pattern, &options, &mut counter).unwrap();
+        Query::new(&snap)
+            .search(pattern, &options, &mut counter)
+            .unwrap();
         counter.total
     };
     for pattern in ["get", "getx", "get*", "GET"] {

@@ -98,18 +98,8 @@ impl BenchReport {
             out,
             "| nodes | count | | edges | count |\n|---|---|---|---|---|"
         )?;
-        let nodes: Vec<String> = self
-            .nodes_by_kind
-            .iter()
-            .filter(|(_, n)| *n > 0)
-            .map(|(kind, n)| format!("{kind} | {n}"))
-            .collect();
-        let edges: Vec<String> = index
-            .edges_by_kind
-            .iter()
-            .filter(|(_, n)| *n > 0)
-            .map(|(kind, n)| format!("{kind} | {n}"))
-            .collect();
+        let nodes = kind_cells(&self.nodes_by_kind);
+        let edges = kind_cells(&index.edges_by_kind);
         let empty = " | ".to_owned();
         for row in 0..nodes.len().max(edges.len()) {
             writeln!(
@@ -181,6 +171,16 @@ pub fn write_latency_table(
         )?;
     }
     Ok(())
+}
+
+/// `Kind | count` for each kind present.
+fn kind_cells<K: std::fmt::Display, N: Copy + TryInto<u64>>(counts: &[(K, N)]) -> Vec<String> {
+    counts
+        .iter()
+        .map(|(kind, n)| (kind, (*n).try_into().unwrap_or(u64::MAX)))
+        .filter(|(_, n)| *n > 0)
+        .map(|(kind, n)| format!("{kind} | {n}"))
+        .collect()
 }
 
 /// The three files with the most bytes inside ERROR nodes, when there are any.

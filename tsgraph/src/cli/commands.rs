@@ -32,10 +32,7 @@ pub(super) fn dispatch(
             verbose,
             store,
         } => {
-            let root = match dir {
-                Some(dir) => dir.clone(),
-                None => project_root(cli)?,
-            };
+            let root = folder_or_project(cli, dir.as_deref())?;
             let (progress, bar) = super::progress::index_progress();
             let options = IndexOptions {
                 max_file_size: *max_file_size,
@@ -73,10 +70,7 @@ pub(super) fn dispatch(
             seed,
             max_file_size,
         } => {
-            let root = match dir {
-                Some(dir) => dir.clone(),
-                None => project_root(cli)?,
-            };
+            let root = folder_or_project(cli, dir.as_deref())?;
             let (progress, bar) = super::progress::index_progress();
             let options = crate::bench::BenchOptions {
                 index: IndexOptions {
@@ -322,6 +316,14 @@ wrote {} and {}",
         chart.display()
     )?;
     Ok(())
+}
+
+/// The folder a command names, else the project.
+fn folder_or_project(cli: &Cli, dir: Option<&Path>) -> anyhow::Result<PathBuf> {
+    match dir {
+        Some(dir) => Ok(dir.to_path_buf()),
+        None => project_root(cli),
+    }
 }
 
 fn export_format(arg: ExportFormatArg) -> ExportFormat {
