@@ -34,7 +34,7 @@ pub(crate) struct SourceFile {
 pub(crate) struct WalkResult {
     pub(crate) files: Vec<SourceFile>,
     /// Configuration files the project model reads (tsconfig.json, package.json, …), with
-    /// their size and modification time, and declaration files (path only).
+    /// their size and modification time.
     pub(crate) configs: Vec<SourceFile>,
     /// Files skipped for their size, with the size.
     pub(crate) too_large: Vec<(String, u64)>,
@@ -162,15 +162,6 @@ fn walk_within(root: &Path, max_file_size: u64, only: Option<&Path>) -> WalkResu
             result.configs.push(SourceFile {
                 size,
                 modified,
-                absolute: entry.into_path(),
-                relative,
-            });
-        } else if crate::model::is_declaration(&relative) {
-            // A declaration file counts by its presence (see `ProjectModel`): its stamp is
-            // its path alone, so rebuilding declarations does not read the model again.
-            result.configs.push(SourceFile {
-                size: 0,
-                modified: 0,
                 absolute: entry.into_path(),
                 relative,
             });

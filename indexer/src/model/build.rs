@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::package_json::Manifest;
 use super::paths::{display_dir, file_name, is_declaration, join, parent, strip_dir};
+use super::resolve::DECLARATION_FOR_EMITTED;
 use super::source::{Fetched, Source};
 use super::tsconfig::{Config, ConfigLoader, Referrer};
 use super::workspaces::{self, Declaration};
@@ -22,14 +23,9 @@ impl ProjectModel {
         let mut texts: BTreeMap<String, String> = BTreeMap::new();
         // Markers matter by their presence; a real .pnp.cjs runs to megabytes.
         let present = |name: &str| listing.iter().any(|p| p == name);
-        let declarations: HashSet<Box<str>> = listing
-            .iter()
-            .filter(|p| is_declaration(p))
-            .map(|p| Box::from(p.as_str()))
-            .collect();
         for path in listing
             .iter()
-            .filter(|p| !PRESENCE_ONLY.contains(&p.as_str()) && !is_declaration(p))
+            .filter(|p| !PRESENCE_ONLY.contains(&p.as_str()))
         {
             match source.fetch(path) {
                 Fetched::Text(text) => {
@@ -49,6 +45,7 @@ impl ProjectModel {
             }
         }
         let manifests = read_manifests(&texts, &mut warnings);
+        let declarations = published_declarations(source, &manifests);
         let manifest_by_folder: HashMap<String, u32> = manifests
             .iter()
             .enumerate()
@@ -472,4 +469,49 @@ fn common_folder<'f>(mut folders: impl Iterator<Item = &'f str>) -> Option<Strin
         }
     }
     Some(common.to_owned())
+}
+
+/// The declaration files on disk that a named package's entry points name (`exports`
+/// targets without a `*`, the entry fields, and the declaration beside an emitted `.js`):
+/// where the checker lands when the package imports itself by name. Only their presence is
+/// asked for, so rebuilding them keeps the model's fingerprint.
+fn published_declarations(source: &mut dyn Source, manifests: &[Manifest]) -> HashSet<Box<str>> {
+    let mut found = HashSet::new();
+    for manifest in manifests.iter().filter(|m| m.name.is_some()) {
+        let mut targets: Vec<&str> = manifest.entries.iter().map(String::as_str).collect();
+        if let Some(exports) = &manifest.exports {
+            string_leaves(exports, &mut targets);
+        }
+        for target in targets.into_iter().filter(|t| !t.contains('*')) {
+            let Some(path) = join(&manifest.folder, target) else {
+                continue;
+            };
+            let beside = DECLARATION_FOR_EMITTED
+                .iter()
+                .find(|(emitted, _)| path.ends_with(emitted))
+                .map(|(emitted, declaration)| {
+                    format!("{}{declaration}", &path[..path.len() - emitted.len()])
+                });
+            for candidate in std::iter::once(path.clone()).chain(beside) {
+                if is_declaration(&candidate)
+                    && !found.contains(candidate.as_str())
+                    && source.exists(&candidate)
+                {
+                    found.insert(candidate.into_boxed_str());
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Every string inside a JSON value (the targets of an `exports` map, whatever its
+/// conditions).
+fn string_leaves<'v>(value: &'v serde_json::Value, out: &mut Vec<&'v str>) {
+    match value {
+        serde_json::Value::String(text) => out.push(text),
+        serde_json::Value::Array(items) => items.iter().for_each(|item| string_leaves(item, out)),
+        serde_json::Value::Object(map) => map.values().for_each(|item| string_leaves(item, out)),
+        _ => {}
+    }
 }

@@ -74,6 +74,14 @@ impl Source for ConfinedFs {
         listed
     }
 
+    fn exists(&mut self, path: &str) -> bool {
+        let Some(canonical_root) = &self.canonical_root else {
+            return false;
+        };
+        std::fs::canonicalize(self.root.join(path))
+            .is_ok_and(|canonical| canonical.starts_with(canonical_root) && canonical.is_file())
+    }
+
     fn fetch(&mut self, path: &str) -> Fetched {
         let Some(canonical_root) = &self.canonical_root else {
             return Fetched::Missing;

@@ -170,8 +170,9 @@ pub struct ProjectModel {
     assignments: Vec<Assignment>,
     /// Build-output folder (`outDir`, `declarationDir`) → the source folder it mirrors.
     out_dirs: HashMap<String, String>,
-    /// Declaration files on disk (outside node_modules), known by presence only: a package
-    /// that imports itself by name reaches its published declarations when they are there.
+    /// The declaration files named packages' entry points name that are on disk (known by
+    /// presence only): a package that imports itself by name reaches them, as the checker
+    /// does.
     declarations: HashSet<Box<str>>,
     pnp: bool,
     warnings: Vec<ModelWarning>,

@@ -73,7 +73,7 @@ const SOURCE_FOR_EMITTED: &[(&str, &[&str], &[&str])] = &[
 ];
 
 /// The declaration file the checker looks for beside an emitted JavaScript file.
-const DECLARATION_FOR_EMITTED: &[(&str, &str)] =
+pub(super) const DECLARATION_FOR_EMITTED: &[(&str, &str)] =
     &[(".js", ".d.ts"), (".mjs", ".d.mts"), (".cjs", ".d.cts")];
 
 /// Extensions of files that are imported but are not source (for the unresolved reason).

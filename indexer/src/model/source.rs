@@ -20,12 +20,13 @@ pub(crate) enum Fetched {
 /// A provider of configuration files by project-relative path.
 pub(crate) trait Source {
     /// Every configuration file the model should look at without being pointed to it:
-    /// tsconfig.json, jsconfig.json, package.json, workspace and tool configs, and declaration
-    /// files (project-relative paths, sorted). Files reached only through `extends` or
-    /// `references` need not be listed.
+    /// tsconfig.json, jsconfig.json, package.json, workspace and tool configs (project-relative
+    /// paths, sorted). Files reached only through `extends` or `references` need not be listed.
     fn listing(&self) -> Vec<String>;
     /// The text of the file at `path`.
     fn fetch(&mut self, path: &str) -> Fetched;
+    /// Whether a file is at `path` (inside the root), without reading it.
+    fn exists(&mut self, path: &str) -> bool;
 }
 
 /// Configuration files held in memory: the map's keys are the whole file system.
@@ -48,6 +49,10 @@ impl Source for MemorySource<'_> {
             None => Fetched::Missing,
         }
     }
+
+    fn exists(&mut self, path: &str) -> bool {
+        self.files.contains_key(path)
+    }
 }
 
 /// File names the model discovers by walking (others are read only when a config names them).
@@ -65,12 +70,10 @@ pub(crate) const DISCOVERED_NAMES: &[&str] = &[
     ".pnp.data.json",
 ];
 
-/// Whether a path is one the model discovers by walking: a configuration file by name, or a
-/// declaration file (whose presence is all that counts), and not inside a node_modules
-/// folder, whose packages are read only when an `extends` points into them.
+/// Whether a path is one the model discovers by name (and not inside a node_modules folder,
+/// whose packages are read only when an `extends` points into them).
 pub(crate) fn is_listed_config(path: &str) -> bool {
-    (DISCOVERED_NAMES.contains(&super::paths::file_name(path))
-        || super::paths::is_declaration(path))
+    DISCOVERED_NAMES.contains(&super::paths::file_name(path))
         && !path.split('/').any(|segment| segment == "node_modules")
 }
 
@@ -97,6 +100,15 @@ impl Source for Fingerprinted<'_> {
         };
         self.seen.insert(path.to_owned(), digest);
         fetched
+    }
+
+    /// Presence counts, not contents: rebuilding a file asked about this way keeps the
+    /// fingerprint.
+    fn exists(&mut self, path: &str) -> bool {
+        let exists = self.inner.exists(path);
+        self.seen
+            .insert(path.to_owned(), if exists { 4 } else { 1 });
+        exists
     }
 }
 

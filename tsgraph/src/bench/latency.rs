@@ -83,10 +83,15 @@ pub(super) fn census(snapshot: &Snapshot, count: usize, seed: u64) -> Result<Cen
         if let Some(slot) = nodes_by_kind.iter_mut().find(|(k, _)| *k == node.kind()) {
             slot.1 += 1;
         }
-        if matches!(
-            node.kind(),
-            NodeKind::Function | NodeKind::Method | NodeKind::Class
-        ) {
+        // A name that is blank or holds glob characters (a string-literal member such as
+        // `"/api/*"`) is not a name one searches for.
+        let searchable = !node.name().trim().is_empty() && !node.name().contains(['*', '?']);
+        if searchable
+            && matches!(
+                node.kind(),
+                NodeKind::Function | NodeKind::Method | NodeKind::Class
+            )
+        {
             candidates.push((key, node.name().to_owned()));
         }
     }

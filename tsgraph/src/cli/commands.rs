@@ -300,7 +300,12 @@ fn bench_report(
     let mut file = std::fs::File::create(report)
         .map(io::BufWriter::new)
         .with_context(|| format!("{}: cannot create the report", report.display()))?;
-    let chart = report.with_extension("svg");
+    // The chart beside the report, never over it (a report named `x.svg`).
+    let chart = if report.extension().is_some_and(|ext| ext == "svg") {
+        report.with_extension("latency.svg")
+    } else {
+        report.with_extension("svg")
+    };
     crate::bench::write_latency_chart(&chart, &measured.latencies)?;
     let chart_name = chart
         .file_name()
