@@ -18,6 +18,7 @@ mod facts;
 mod graph;
 mod interface;
 mod live;
+mod load;
 pub mod model;
 mod modules;
 mod options;
@@ -72,36 +73,27 @@ pub(crate) fn index_with_state(
     store: &Store,
     options: &IndexOptions,
 ) -> Result<(IndexState, IndexSummary), IndexError> {
-    let (mut state, mut batch, mut summary) = IndexState::build(root, options)?;
-    mark_indexed(&mut batch, root);
-    batch.meta.push((
-        sync::MODEL_META_KEY.to_owned(),
-        state.model().fingerprint().to_le_bytes().to_vec(),
-    ));
-    batch.meta.push((
-        sync::CONFIGS_META_KEY.to_owned(),
-        state.config_stamp().to_vec(),
-    ));
-    ProgressHook::tell(options.progress.as_ref(), IndexProgress::Writing);
-    let writing = Instant::now();
-    store.replace_all(&batch)?;
-    summary.write_time = writing.elapsed();
-    summary.total_time += summary.write_time;
+    let (mut state, summary) = IndexState::build_into(root, store, options)?;
     state.generation = Some(store.snapshot()?.generation()?);
     Ok((state, summary))
 }
 
-/// Adds the metadata a completed index commits with its graph, so a store carries the marker
+/// The metadata a completed index commits with its graph, so a store carries the marker
 /// exactly when an index of it completed (an empty store, or one whose first index failed,
 /// does not).
+pub(crate) fn indexed_meta(root: &Path) -> [(String, Vec<u8>); 2] {
+    [
+        (
+            "project_root".to_owned(),
+            root.to_string_lossy().as_bytes().to_vec(),
+        ),
+        (INDEXED_META_KEY.to_owned(), b"1".to_vec()),
+    ]
+}
+
+/// Adds [`indexed_meta`] to a batch.
 pub(crate) fn mark_indexed(batch: &mut GraphBatch, root: &Path) {
-    batch.meta.push((
-        "project_root".to_owned(),
-        root.to_string_lossy().as_bytes().to_vec(),
-    ));
-    batch
-        .meta
-        .push((INDEXED_META_KEY.to_owned(), b"1".to_vec()));
+    batch.meta.extend(indexed_meta(root));
 }
 
 /// Indexes sources held in memory, without a file system or a store: each `(path, bytes)` is

@@ -122,12 +122,15 @@ pub struct IndexState {
 }
 
 impl IndexState {
-    /// Indexes the project from scratch: walks, extracts every file on the worker pool and
-    /// links everything. Returns the state, the whole graph as one batch, and the summary.
-    pub fn build(
+    /// Indexes the project from scratch into `store`: walks, extracts every file on the
+    /// worker pool, then links and writes the graph part by part ([`crate::load`]), in one
+    /// transaction that also commits the index's metadata. Returns the state and the
+    /// summary.
+    pub(crate) fn build_into(
         root: &Path,
+        store: &tsgraph_engine::Store,
         options: &IndexOptions,
-    ) -> Result<(IndexState, GraphBatch, IndexSummary), IndexError> {
+    ) -> Result<(IndexState, IndexSummary), IndexError> {
         let started = Instant::now();
         let walked = walk::walk(root, options.max_file_size);
         let mut warnings: Vec<String> = walked.errors;
@@ -148,19 +151,55 @@ impl IndexState {
         let (mut state, import_stats) = IndexState::with_model(root, parsed.facts, model)?;
         state.config_stamp = crate::sync::config_stamp(&walked.configs);
         warnings.extend(state.model.warnings().iter().map(|w| w.to_string()));
-        let linked = state.link(Scope::All);
-        let mut batch = linked.batch;
-        state.attach_summaries(&mut batch, None);
-        let summary = state.summary(
-            &batch,
-            &linked.stats,
+        let resolved = started.elapsed();
+        ProgressHook::tell(progress, IndexProgress::Writing);
+        let mut meta = crate::indexed_meta(root).to_vec();
+        meta.push((
+            crate::sync::MODEL_META_KEY.to_owned(),
+            state.model.fingerprint().to_le_bytes().to_vec(),
+        ));
+        meta.push((
+            crate::sync::CONFIGS_META_KEY.to_owned(),
+            state.config_stamp.clone(),
+        ));
+        let loaded = state.load_into(store, &meta, crate::load::PART_FILES)?;
+        let mut summary = state.summary(
+            &loaded,
             import_stats,
             walked.too_large,
             warnings,
             parse_time,
             started,
         );
-        Ok((state, batch, summary))
+        // Linking overlaps writing: each is its own busy time, and the resolution before
+        // them counts with linking.
+        summary.link_time = resolved.saturating_sub(parse_time) + loaded.link_time;
+        summary.write_time = loaded.write_time;
+        Ok((state, summary))
+    }
+
+    /// Replaces `store`'s graph with this state's, linked and written `part_files` files at
+    /// a time ([`crate::load`]), committing `meta` with it.
+    pub(crate) fn load_into(
+        &self,
+        store: &tsgraph_engine::Store,
+        meta: &[(String, Vec<u8>)],
+        part_files: usize,
+    ) -> Result<crate::load::Loaded, IndexError> {
+        let package_of = |path: &str| {
+            let package = self.model.package_of(path);
+            (package.module.to_owned(), package.name.to_owned())
+        };
+        let inputs = crate::load::LinkInputs {
+            files: &self.files,
+            builtins: &self.builtins,
+            modules: &self.modules,
+            tables: &self.tables,
+            hierarchy: &self.hierarchy,
+            nodes: &self.nodes,
+            package_of: &package_of,
+        };
+        crate::load::load(&inputs, store, meta, part_files)
     }
 
     /// A state from summaries and an already loaded project model.
@@ -216,11 +255,6 @@ impl IndexState {
         if let Some(&id) = self.by_path.get(path) {
             self.interfaces[id as usize].hash = UNKNOWN_SHAPE;
         }
-    }
-
-    /// The stamps of the configuration files the model was read from (empty when unknown).
-    pub(crate) fn config_stamp(&self) -> &[u8] {
-        &self.config_stamp
     }
 
     /// The project model the state resolves with.
@@ -551,8 +585,7 @@ impl IndexState {
     #[allow(clippy::too_many_arguments)]
     fn summary(
         &self,
-        batch: &GraphBatch,
-        stats: &graph::LinkStats,
+        loaded: &crate::load::Loaded,
         import_stats: ImportStats,
         skipped_too_large: Vec<(String, u64)>,
         warnings: Vec<String>,
@@ -560,13 +593,7 @@ impl IndexState {
         started: Instant,
     ) -> IndexSummary {
         let facts = self.files.iter().filter(|f| !f.path.is_empty());
-        let mut edges_by_kind: Vec<(EdgeKind, usize)> =
-            EdgeKind::ALL.iter().map(|k| (*k, 0)).collect();
-        for edge in &batch.edges {
-            if let Some(slot) = edges_by_kind.iter_mut().find(|(k, _)| *k == edge.kind) {
-                slot.1 += 1;
-            }
-        }
+        let stats = &loaded.stats;
         let mut error_files: Vec<(String, u64, u64)> = facts
             .clone()
             .filter(|f| f.error_bytes > 0)
@@ -581,9 +608,9 @@ impl IndexState {
             error_files,
             imports_by_outcome: import_stats.by_outcome.into_iter().collect(),
             unresolved_imports: import_stats.unresolved,
-            nodes: batch.nodes.len(),
-            edges: batch.edges.len(),
-            edges_by_kind,
+            nodes: loaded.nodes,
+            edges: loaded.edges_by_kind.iter().map(|(_, count)| count).sum(),
+            edges_by_kind: loaded.edges_by_kind.clone(),
             resolved_calls: stats.resolved_calls,
             unresolved_calls: stats.unresolved_calls,
             unresolved_by_reason: stats

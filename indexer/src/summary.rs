@@ -84,6 +84,10 @@ pub enum IndexError {
     /// A parser thread died (a bug: extraction does not panic on any input it was tested on).
     #[error("a parser thread failed: {0}")]
     Worker(String),
+    /// Linking for a full index failed (a bug: an edge to a node that has no record, or the
+    /// linking thread died); the store is left as it was.
+    #[error("linking failed: {0}")]
+    Link(String),
     /// An editor's edit of a file cannot be applied (a range outside the text, a path that is
     /// not a source file of the project).
     #[error("{path}: {message}")]

@@ -2,6 +2,7 @@
 //! batch writes, all behind the panic boundary of `guard.rs`.
 
 mod guard;
+mod load;
 mod lock;
 mod search;
 mod snapshot;
@@ -19,6 +20,7 @@ use crate::delta::GraphDelta;
 use crate::error::{DbResultExt, StoreError};
 use crate::record::GraphBatch;
 use guard::{Boundary, Quiet};
+pub use load::{LoadedFile, Loader};
 use lock::WriterLock;
 pub(crate) use lock::lock_holder;
 pub use search::TermSet;

@@ -469,3 +469,123 @@ fn space_lists_every_table_largest_first() {
     assert!(stored(&space, "nodes").unwrap() > 0);
     assert!(stored(&space, "out_edges").unwrap() > 0);
 }
+
+/// Loads `batch` through a [`Loader`] as an indexer does: every node first, then each file
+/// with the edges from its nodes by key; the edges given in `late` (source, target) are held
+/// back and merged at the end.
+fn bulk_load(store: &Store, batch: &GraphBatch, late: &[(&str, &str)]) -> StoreStats {
+    let mut loader = store.load().unwrap();
+    let first = loader.add_nodes(&batch.nodes).unwrap();
+    let key_of = |id: &str| first + batch.nodes.iter().position(|n| n.id == id).unwrap() as u32;
+    let entry = |edge: &EdgeSpec| {
+        let entry = crate::record::EdgeEntry {
+            kind: edge.kind.as_u8(),
+            other: key_of(&edge.target),
+            facts: edge.facts.clone(),
+        };
+        (key_of(&edge.source), entry)
+    };
+    let is_late = |edge: &EdgeSpec| late.contains(&(edge.source.as_str(), edge.target.as_str()));
+    for file in &batch.files {
+        let own = |edge: &&EdgeSpec| edge.source.starts_with(file.path.as_str()) && !is_late(edge);
+        let loaded = LoadedFile {
+            entry: file.clone(),
+            keys: (batch.nodes.iter().enumerate())
+                .filter(|(_, n)| n.file == file.path)
+                .map(|(i, _)| first + i as u32)
+                .collect(),
+            blob: Some(file.path.as_bytes().to_vec()),
+            unresolved: Vec::new(),
+        };
+        let edges = batch.edges.iter().filter(own).map(entry).collect();
+        loader.add_files(&[loaded], edges).unwrap();
+    }
+    let late_edges: Vec<_> = batch
+        .edges
+        .iter()
+        .filter(|e| is_late(e))
+        .map(entry)
+        .collect();
+    let added = loader.merge_edges(late_edges).unwrap();
+    assert_eq!(added.len(), late.len());
+    loader.commit(&[("k".to_owned(), b"v".to_vec())]).unwrap()
+}
+
+#[test]
+fn a_bulk_load_stores_what_one_batch_would() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = Store::open_or_create(dir.path().join("whole.redb")).unwrap();
+    let parts = Store::open_or_create(dir.path().join("parts.redb")).unwrap();
+    let batch = two_files();
+    let expected = whole.replace_all(&batch).unwrap();
+    // A store with a graph already: the load replaces it.
+    parts
+        .replace_all(&file_batch("old.ts", &["gone"], &[]))
+        .unwrap();
+    let stats = bulk_load(&parts, &batch, &[("a.ts:main", "b.ts:save")]);
+    assert_eq!(stats, expected);
+    let (a, b) = (whole.snapshot().unwrap(), parts.snapshot().unwrap());
+    assert!(b.key_of("old.ts:gone").unwrap().is_none());
+    for node in &batch.nodes {
+        assert_eq!(a.key_of(&node.id).unwrap(), b.key_of(&node.id).unwrap());
+        for outgoing in [true, false] {
+            assert_eq!(edges(&a, &node.id, outgoing), edges(&b, &node.id, outgoing));
+        }
+    }
+    assert_eq!(b.files().unwrap(), a.files().unwrap());
+    assert_eq!(b.blob("b.ts").unwrap(), Some(b"b.ts".to_vec()));
+    assert_eq!(b.meta("k").unwrap(), Some(b"v".to_vec()));
+    let terms = b.search_terms().unwrap();
+    assert_eq!(terms.len(), a.search_terms().unwrap().len());
+    // Keys continue after the loaded ones.
+    parts
+        .replace_files(&file_batch("c.ts", &["more"], &[]), &[])
+        .unwrap();
+    let c = parts.snapshot().unwrap().key_of("c.ts").unwrap().unwrap();
+    assert_eq!(c, crate::model::NodeKey(batch.nodes.len() as u32));
+}
+
+#[test]
+fn a_bulk_load_refuses_bad_parts_and_a_dropped_one_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_or_create(dir.path().join("g.redb")).unwrap();
+    store.replace_all(&two_files()).unwrap();
+    let batch = file_batch("c.ts", &["x", "y"], &[]);
+    {
+        let mut loader = store.load().unwrap();
+        let first = loader.add_nodes(&batch.nodes).unwrap();
+        let err = loader.add_nodes(&batch.nodes[1..2]).unwrap_err();
+        assert!(
+            matches!(err, StoreError::DuplicateId(ref id) if id == "c.ts:x"),
+            "{err}"
+        );
+        let calls = |other: u32| crate::record::EdgeEntry {
+            kind: EdgeKind::Calls.as_u8(),
+            other,
+            facts: Default::default(),
+        };
+        let file = |path: &str| LoadedFile {
+            entry: crate::record::FileEntry {
+                path: path.to_owned(),
+                ..Default::default()
+            },
+            ..LoadedFile::default()
+        };
+        let err = loader.add_files(&[file("c.ts")], vec![(first, calls(99))]);
+        assert!(err.unwrap_err().to_string().contains("key 99"));
+        loader
+            .add_files(&[file("c.ts")], vec![(first + 1, calls(first + 2))])
+            .unwrap();
+        let err = loader.add_files(&[file("c.ts")], Vec::new()).unwrap_err();
+        assert!(matches!(err, StoreError::DuplicateFile(_)), "{err}");
+        let err = loader
+            .add_files(&[file("d.ts")], vec![(first + 1, calls(first))])
+            .unwrap_err();
+        assert!(err.to_string().contains("two parts"), "{err}");
+        // Dropped without a commit.
+    }
+    let snap = store.snapshot().unwrap();
+    assert_eq!(snap.node_count().unwrap(), 6);
+    assert!(snap.key_of("c.ts:x").unwrap().is_none());
+    assert!(snap.key_of("b.ts:log").unwrap().is_some());
+}

@@ -9,7 +9,7 @@
 //! edge costs a B-tree update whatever the target's in-degree: an edit next to a hub called
 //! from thousands of places does not rewrite the hub's callers.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use redb::{Database, ReadableTable, Table, WriteTransaction};
 
@@ -23,8 +23,8 @@ use crate::delta::GraphDelta;
 use crate::error::{DbResultExt, StoreError};
 use crate::model::EdgeKind;
 use crate::record::{
-    Adjacency, EdgeEntry, EdgeSpec, FileRecord, GraphBatch, NodeRecord, NodeView, UnresolvedCall,
-    UnresolvedList,
+    Adjacency, EdgeEntry, EdgeSpec, FileEntry, FileRecord, GraphBatch, NodeRecord, NodeView,
+    UnresolvedCall, UnresolvedList,
 };
 
 pub(super) fn create_tables(txn: &WriteTransaction) -> Result<(), StoreError> {
@@ -56,6 +56,14 @@ pub(super) fn create_tables(txn: &WriteTransaction) -> Result<(), StoreError> {
 
 pub(super) fn replace_all(db: &Database, batch: &GraphBatch) -> Result<StoreStats, StoreError> {
     let txn = super::begin_write(db)?;
+    clear_all(&txn)?;
+    let (stats, _) = apply(&txn, batch, &[], false)?;
+    commit(txn)?;
+    Ok(stats)
+}
+
+/// Empties every table of the graph (the metadata stays) and starts node keys from 0.
+pub(super) fn clear_all(txn: &WriteTransaction) -> Result<(), StoreError> {
     // By their definitions, not by name strings, so a renamed table is still cleared.
     txn.delete_table(NODES).ctx("clear nodes")?;
     txn.delete_table(IDS).ctx("clear ids")?;
@@ -69,14 +77,12 @@ pub(super) fn replace_all(db: &Database, batch: &GraphBatch) -> Result<StoreStat
         .ctx("clear unresolved names")?;
     txn.delete_multimap_table(TERMS).ctx("clear terms")?;
     txn.delete_table(SEARCH).ctx("clear search")?;
-    create_tables(&txn)?;
+    create_tables(txn)?;
     txn.open_table(META)
         .ctx("open meta")?
         .insert(META_NEXT_KEY, 0u32.to_le_bytes().as_slice())
         .ctx("reset keys")?;
-    let (stats, _) = apply(&txn, batch, &[], false)?;
-    commit(txn)?;
-    Ok(stats)
+    Ok(())
 }
 
 /// Replaces the subgraphs of some files; with `track`, also says what changed.
@@ -152,23 +158,23 @@ pub(super) fn update_file_stamps(
 }
 
 /// The open tables of one write transaction.
-struct Tables<'t> {
-    nodes: Table<'t, u32, &'static [u8]>,
-    ids: Table<'t, &'static str, u32>,
-    names: redb::MultimapTable<'t, &'static str, u32>,
-    files: Table<'t, &'static str, &'static [u8]>,
-    out_edges: Table<'t, u32, &'static [u8]>,
-    in_edges: Table<'t, (u32, u32, u8), ()>,
-    blobs: Table<'t, &'static str, &'static [u8]>,
-    unresolved: Table<'t, &'static str, &'static [u8]>,
-    unresolved_names: redb::MultimapTable<'t, &'static str, &'static str>,
-    terms: redb::MultimapTable<'t, &'static str, u32>,
-    search: Table<'t, &'static str, &'static [u8]>,
-    meta: Table<'t, &'static str, &'static [u8]>,
+pub(super) struct Tables<'t> {
+    pub(super) nodes: Table<'t, u32, &'static [u8]>,
+    pub(super) ids: Table<'t, &'static str, u32>,
+    pub(super) names: redb::MultimapTable<'t, &'static str, u32>,
+    pub(super) files: Table<'t, &'static str, &'static [u8]>,
+    pub(super) out_edges: Table<'t, u32, &'static [u8]>,
+    pub(super) in_edges: Table<'t, (u32, u32, u8), ()>,
+    pub(super) blobs: Table<'t, &'static str, &'static [u8]>,
+    pub(super) unresolved: Table<'t, &'static str, &'static [u8]>,
+    pub(super) unresolved_names: redb::MultimapTable<'t, &'static str, &'static str>,
+    pub(super) terms: redb::MultimapTable<'t, &'static str, u32>,
+    pub(super) search: Table<'t, &'static str, &'static [u8]>,
+    pub(super) meta: Table<'t, &'static str, &'static [u8]>,
 }
 
 impl<'t> Tables<'t> {
-    fn open(txn: &'t WriteTransaction) -> Result<Tables<'t>, StoreError> {
+    pub(super) fn open(txn: &'t WriteTransaction) -> Result<Tables<'t>, StoreError> {
         Ok(Tables {
             nodes: txn.open_table(NODES).ctx("open nodes")?,
             ids: txn.open_table(IDS).ctx("open ids")?,
@@ -187,7 +193,7 @@ impl<'t> Tables<'t> {
         })
     }
 
-    fn out_list(&self, key: u32) -> Result<Vec<EdgeEntry>, StoreError> {
+    pub(super) fn out_list(&self, key: u32) -> Result<Vec<EdgeEntry>, StoreError> {
         match self.out_edges.get(key).ctx("read adjacency")? {
             Some(bytes) => rkyv::from_bytes::<Adjacency, rkyv::rancor::Error>(bytes.value())
                 .map(|list| list.entries)
@@ -241,7 +247,7 @@ impl<'t> Tables<'t> {
     }
 }
 
-fn archive<T>(
+pub(super) fn archive<T>(
     value: &T,
     buffer: rkyv::util::AlignedVec<16>,
     what: impl FnOnce() -> String,
@@ -306,7 +312,7 @@ fn apply(
     track: bool,
 ) -> Result<(StoreStats, Option<GraphDelta>), StoreError> {
     let mut tables = Tables::open(txn)?;
-    let mut touched_terms = std::collections::BTreeSet::new();
+    let mut touched_terms = BTreeSet::new();
 
     // The old nodes of every file the batch rewrites or removes.
     let mut old_keys: Vec<u32> = Vec::new();
@@ -443,23 +449,7 @@ fn apply(
                 key
             }
         };
-        buffer = archive(node, buffer, || format!("node {}", node.id))?;
-        tables
-            .nodes
-            .insert(key, buffer.as_slice())
-            .ctx("write node")?;
-        tables.ids.insert(node.id.as_str(), key).ctx("write id")?;
-        tables
-            .names
-            .insert(node.name.as_str(), key)
-            .ctx("write name")?;
-        update_terms(
-            &mut tables.terms,
-            &mut touched_terms,
-            key,
-            (&node.id, &node.file, &node.name),
-            true,
-        )?;
+        buffer = insert_node(&mut tables, &mut touched_terms, key, node, buffer)?;
         batch_keys.insert(node.id.as_str(), key);
         file_keys.entry(node.file.as_str()).or_default().push(key);
     }
@@ -512,21 +502,8 @@ fn apply(
     write_lists(&mut tables.out_edges, lists, &mut buffer)?;
 
     for file in &batch.files {
-        let mut external = file.external.clone();
-        external.sort();
-        external.dedup();
-        let record = FileRecord {
-            hash: file.hash,
-            size: file.size,
-            modified: file.modified,
-            keys: file_keys.remove(file.path.as_str()).unwrap_or_default(),
-            external,
-        };
-        buffer = archive(&record, buffer, || format!("file {}", file.path))?;
-        tables
-            .files
-            .insert(file.path.as_str(), buffer.as_slice())
-            .ctx("write file")?;
+        let keys = file_keys.remove(file.path.as_str()).unwrap_or_default();
+        buffer = write_file_record(&mut tables, file, keys, buffer)?;
     }
     if let Some((path, _)) = file_keys.into_iter().next() {
         return Err(StoreError::corrupted(
@@ -560,18 +537,7 @@ fn apply(
                 format!("unresolved calls of `{path}`, which the batch does not list"),
             ));
         }
-        for call in &calls {
-            tables
-                .unresolved_names
-                .insert(call.name.as_str(), path)
-                .ctx("write unresolved name")?;
-        }
-        let list = UnresolvedList { calls };
-        buffer = archive(&list, buffer, || format!("unresolved calls of {path}"))?;
-        tables
-            .unresolved
-            .insert(path, buffer.as_slice())
-            .ctx("write unresolved")?;
+        buffer = write_unresolved(&mut tables, path, calls, buffer)?;
     }
     refresh_index(&tables.terms, &mut tables.search, &touched_terms)?;
     let stats = StoreStats {
@@ -590,7 +556,83 @@ fn apply(
     Ok((stats, delta))
 }
 
-fn write_lists(
+/// Writes one node under `key`: its record, its ID and name, and its search terms (noted in
+/// `touched`).
+pub(super) fn insert_node(
+    tables: &mut Tables<'_>,
+    touched: &mut BTreeSet<String>,
+    key: u32,
+    node: &NodeRecord,
+    buffer: rkyv::util::AlignedVec<16>,
+) -> Result<rkyv::util::AlignedVec<16>, StoreError> {
+    let buffer = archive(node, buffer, || format!("node {}", node.id))?;
+    tables
+        .nodes
+        .insert(key, buffer.as_slice())
+        .ctx("write node")?;
+    tables.ids.insert(node.id.as_str(), key).ctx("write id")?;
+    tables
+        .names
+        .insert(node.name.as_str(), key)
+        .ctx("write name")?;
+    update_terms(
+        &mut tables.terms,
+        touched,
+        key,
+        (&node.id, &node.file, &node.name),
+        true,
+    )?;
+    Ok(buffer)
+}
+
+/// Writes a file's record: its stamps, its nodes' keys and the packages it imports.
+pub(super) fn write_file_record(
+    tables: &mut Tables<'_>,
+    file: &FileEntry,
+    keys: Vec<u32>,
+    buffer: rkyv::util::AlignedVec<16>,
+) -> Result<rkyv::util::AlignedVec<16>, StoreError> {
+    let mut external = file.external.clone();
+    external.sort();
+    external.dedup();
+    let record = FileRecord {
+        hash: file.hash,
+        size: file.size,
+        modified: file.modified,
+        keys,
+        external,
+    };
+    let buffer = archive(&record, buffer, || format!("file {}", file.path))?;
+    tables
+        .files
+        .insert(file.path.as_str(), buffer.as_slice())
+        .ctx("write file")?;
+    Ok(buffer)
+}
+
+/// Writes a file's unresolved call sites and indexes them by name.
+pub(super) fn write_unresolved(
+    tables: &mut Tables<'_>,
+    path: &str,
+    calls: Vec<UnresolvedCall>,
+    buffer: rkyv::util::AlignedVec<16>,
+) -> Result<rkyv::util::AlignedVec<16>, StoreError> {
+    for call in &calls {
+        tables
+            .unresolved_names
+            .insert(call.name.as_str(), path)
+            .ctx("write unresolved name")?;
+    }
+    let list = UnresolvedList { calls };
+    let buffer = archive(&list, buffer, || format!("unresolved calls of {path}"))?;
+    tables
+        .unresolved
+        .insert(path, buffer.as_slice())
+        .ctx("write unresolved")?;
+    Ok(buffer)
+}
+
+pub(super) fn write_lists(
     table: &mut Table<'_, u32, &'static [u8]>,
     lists: HashMap<u32, Vec<EdgeEntry>>,
     buffer: &mut rkyv::util::AlignedVec<16>,

@@ -79,6 +79,7 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
         for scope in &mut self.out.scopes {
             scope.bindings.sort_by_key(|b| b.name);
         }
+        self.out.shrink_to_fit();
         self.out
     }
 

@@ -10,8 +10,8 @@ pub(crate) use ids::{FileNodes, assign as assign_nodes};
 use std::collections::{BTreeMap, HashMap};
 
 use tsgraph_engine::{
-    EdgeFacts, EdgeKind, EdgeSpec, FileEntry, GraphBatch, NodeFlags, NodeRecord, Resolution,
-    UnresolvedCall, UseContext,
+    EdgeEntry, EdgeFacts, EdgeKind, EdgeSpec, FileEntry, GraphBatch, LoadedFile, NodeFlags,
+    NodeRecord, Resolution, UnresolvedCall, UseContext,
 };
 
 use crate::facts::{DeclKind, Expr, ExprId, FileFacts, TypeExpr, TypeId};
@@ -29,10 +29,24 @@ pub(crate) struct LinkStats {
     pub(crate) unresolved_by_reason: BTreeMap<&'static str, usize>,
 }
 
+impl LinkStats {
+    /// Adds the counts of another link (of other files).
+    pub(crate) fn absorb(&mut self, other: &LinkStats) {
+        self.resolved_calls += other.resolved_calls;
+        self.unresolved_calls += other.unresolved_calls;
+        for (reason, count) in &other.unresolved_by_reason {
+            *self.unresolved_by_reason.entry(reason).or_default() += count;
+        }
+    }
+}
+
 /// The linked graph: its batch holds the nodes, edges, unresolved calls and external
 /// imports of the linked files.
 pub(crate) struct Linked {
     pub(crate) batch: GraphBatch,
+    /// Updates do not report link counts (a full index counts them in [`KeyedPart`]s); the
+    /// tests read them.
+    #[cfg_attr(not(test), allow(dead_code))]
     pub(crate) stats: LinkStats,
 }
 
@@ -57,21 +71,11 @@ pub(crate) fn link(
     scope: Scope<'_>,
 ) -> Linked {
     let resolver = Resolver::new(program);
-    let files = &program.files[..nodes.len()];
-    let mut builder = Builder {
-        program,
-        resolver: &resolver,
-        hierarchy,
-        nodes,
-        batch: GraphBatch::default(),
-        edges: BTreeMap::new(),
-        stats: LinkStats::default(),
-        dispatch: HashMap::new(),
-    };
+    let mut builder = Builder::new(program, &resolver, hierarchy, nodes);
     let all: Vec<FileId>;
     let selected: &[FileId] = match scope {
         Scope::All => {
-            all = (0..files.len())
+            all = (0..nodes.len())
                 .map(|i| FileId::try_from(i).unwrap_or(u32::MAX))
                 .collect();
             &all
@@ -79,19 +83,110 @@ pub(crate) fn link(
         Scope::Files(files) => files,
     };
     for &file in selected {
-        builder.add_nodes(file as usize, files[file as usize], package_of);
+        builder.add_file_entry(file);
+        let facts = program.file(file);
+        let records = node_records(facts, &nodes[file as usize], package_of);
+        builder
+            .batch
+            .nodes
+            .extend(records.into_iter().map(|(_, record)| record));
     }
-    for &file in selected {
-        let facts = &files[file as usize];
-        builder.contains(file, facts);
-        builder.imports(file, facts);
-        builder.calls(file, facts);
-        builder.jsx(file, facts);
-        builder.heritage(file, facts);
-        builder.references(file, facts);
-        builder.type_uses(file, facts);
-    }
+    builder.link_files(selected);
     builder.finish()
+}
+
+/// Every node's store key, per file and then per node index (as [`FileNodes`] numbers them);
+/// [`NO_KEY`] for a node without a record.
+pub(crate) type NodeKeys = Vec<Vec<u32>>;
+
+/// The key of a node that has no record.
+pub(crate) const NO_KEY: u32 = u32::MAX;
+
+/// One part of a bulk load: some files, with every edge whose source is one of their nodes,
+/// by store key.
+pub(crate) struct KeyedPart {
+    pub(crate) files: Vec<LoadedFile>,
+    pub(crate) edges: Vec<(u32, EdgeEntry)>,
+    /// Edges these files gave whose source is a node of another file: a class's inherited
+    /// member implementing an interface member for it (IMPLEMENTS from the base class's
+    /// member, found while linking the subclass).
+    pub(crate) foreign: Vec<(u32, EdgeEntry)>,
+    pub(crate) stats: LinkStats,
+}
+
+/// Links `files` (ascending) as [`link`] does, for a bulk load whose nodes are written already: no node
+/// records, and edges by the keys `keys` gives. `resolver` is kept across parts, with its
+/// caches. An edge to a node without a record is an error naming both ends.
+pub(crate) fn link_keyed(
+    resolver: &Resolver<'_, '_>,
+    hierarchy: &Hierarchy,
+    nodes: &[FileNodes],
+    keys: &[Vec<u32>],
+    files: &[FileId],
+) -> Result<KeyedPart, String> {
+    let program = resolver.program;
+    let mut builder = Builder::new(program, resolver, hierarchy, nodes);
+    for &file in files {
+        builder.add_file_entry(file);
+    }
+    builder.link_files(files);
+    builder.finish_keyed(keys, files)
+}
+
+/// The records of a file's nodes, each with its index among the file's nodes (a node whose
+/// representative declaration is not a graph node has none).
+pub(crate) fn node_records(
+    facts: &FileFacts,
+    file_nodes: &FileNodes,
+    package_of: &PackageOf<'_>,
+) -> Vec<(u32, NodeRecord)> {
+    let (module, package) = package_of(&facts.path);
+    let mut records = Vec::with_capacity(file_nodes.nodes.len());
+    for (index, (id, decls)) in file_nodes.nodes.iter().enumerate() {
+        let Some(first) = decls.first() else { continue };
+        let d = facts.decl(*first);
+        let Some(kind) = d.node else { continue };
+        let mut record = NodeRecord::new(
+            id.clone(),
+            kind,
+            facts.name(d.name).to_owned(),
+            facts.path.clone(),
+            d.start_line,
+            d.end_line,
+        );
+        if *first == crate::facts::FILE_DECL {
+            record.name = facts
+                .path
+                .rsplit('/')
+                .next()
+                .unwrap_or(&facts.path)
+                .to_owned();
+        }
+        record.module = module.clone();
+        record.package = package.clone();
+        record.visibility = d.visibility;
+        record.parameters = d.params_text.clone();
+        record.type_text = d.type_text.clone();
+        let mut flags = 0u16;
+        for decl in decls {
+            let other = facts.decl(*decl);
+            flags |= other.node_flags;
+            record.start_line = record.start_line.min(other.start_line);
+            record.end_line = record.end_line.max(other.end_line);
+            if record.parameters.is_empty() {
+                record.parameters = other.params_text.clone();
+            }
+            if record.type_text.is_empty() {
+                record.type_text = other.type_text.clone();
+            }
+        }
+        if d.flags & crate::facts::decl_flags::ASYNC != 0 {
+            flags |= NodeFlags::ASYNC;
+        }
+        record.flags = flags & !NodeFlags::OPTIONAL | (d.node_flags & NodeFlags::OPTIONAL);
+        records.push((u32::try_from(index).unwrap_or(NO_KEY), record));
+    }
+    records
 }
 
 /// A node: (file, index among the file's nodes).
@@ -133,7 +228,27 @@ impl<'p, 'a> Builder<'p, 'a> {
         &self.nodes[node.0 as usize].nodes[node.1 as usize].0
     }
 
-    fn add_nodes(&mut self, index: usize, facts: &FileFacts, package_of: &PackageOf<'_>) {
+    fn new(
+        program: &'p Program<'a>,
+        resolver: &'p Resolver<'p, 'a>,
+        hierarchy: &'p Hierarchy,
+        nodes: &'p [ids::FileNodes],
+    ) -> Builder<'p, 'a> {
+        Builder {
+            program,
+            resolver,
+            hierarchy,
+            nodes,
+            batch: GraphBatch::default(),
+            edges: BTreeMap::new(),
+            stats: LinkStats::default(),
+            dispatch: HashMap::new(),
+        }
+    }
+
+    /// The file's entry, which the import pass completes with its external packages.
+    fn add_file_entry(&mut self, file: FileId) {
+        let facts = self.program.file(file);
         self.batch.files.push(FileEntry {
             path: facts.path.clone(),
             hash: facts.hash,
@@ -141,50 +256,18 @@ impl<'p, 'a> Builder<'p, 'a> {
             modified: facts.modified,
             external: Vec::new(),
         });
-        let (module, package) = package_of(&facts.path);
-        for (id, decls) in &self.nodes[index].nodes {
-            let Some(first) = decls.first() else { continue };
-            let d = facts.decl(*first);
-            let Some(kind) = d.node else { continue };
-            let mut record = NodeRecord::new(
-                id.clone(),
-                kind,
-                facts.name(d.name).to_owned(),
-                facts.path.clone(),
-                d.start_line,
-                d.end_line,
-            );
-            if *first == crate::facts::FILE_DECL {
-                record.name = facts
-                    .path
-                    .rsplit('/')
-                    .next()
-                    .unwrap_or(&facts.path)
-                    .to_owned();
-            }
-            record.module = module.clone();
-            record.package = package.clone();
-            record.visibility = d.visibility;
-            record.parameters = d.params_text.clone();
-            record.type_text = d.type_text.clone();
-            let mut flags = 0u16;
-            for decl in decls {
-                let other = facts.decl(*decl);
-                flags |= other.node_flags;
-                record.start_line = record.start_line.min(other.start_line);
-                record.end_line = record.end_line.max(other.end_line);
-                if record.parameters.is_empty() {
-                    record.parameters = other.params_text.clone();
-                }
-                if record.type_text.is_empty() {
-                    record.type_text = other.type_text.clone();
-                }
-            }
-            if d.flags & crate::facts::decl_flags::ASYNC != 0 {
-                flags |= NodeFlags::ASYNC;
-            }
-            record.flags = flags & !NodeFlags::OPTIONAL | (d.node_flags & NodeFlags::OPTIONAL);
-            self.batch.nodes.push(record);
+    }
+
+    fn link_files(&mut self, files: &[FileId]) {
+        for &file in files {
+            let facts = self.program.file(file);
+            self.contains(file, facts);
+            self.imports(file, facts);
+            self.calls(file, facts);
+            self.jsx(file, facts);
+            self.heritage(file, facts);
+            self.references(file, facts);
+            self.type_uses(file, facts);
         }
     }
 
@@ -593,19 +676,28 @@ impl<'p, 'a> Builder<'p, 'a> {
         }
     }
 
+    /// The merged edges in their stable order, with the facts as stored: sites sorted, and
+    /// kept only by the kinds that show them.
+    fn take_edges(
+        &mut self,
+    ) -> impl Iterator<Item = (NodeRef, EdgeKind, NodeRef, EdgeFacts)> + use<> {
+        std::mem::take(&mut self.edges).into_iter().filter_map(
+            |((source, kind, target), mut facts)| {
+                let kind = EdgeKind::from_u8(kind)?;
+                facts.sites.sort_unstable();
+                if !matches!(
+                    kind,
+                    EdgeKind::Calls | EdgeKind::Includes | EdgeKind::References | EdgeKind::Imports
+                ) {
+                    facts.sites.clear();
+                }
+                Some((source, kind, target, facts))
+            },
+        )
+    }
+
     fn finish(mut self) -> Linked {
-        let edges = std::mem::take(&mut self.edges);
-        for ((source, kind, target), mut facts) in edges {
-            let Some(kind) = EdgeKind::from_u8(kind) else {
-                continue;
-            };
-            facts.sites.sort_unstable();
-            if !matches!(
-                kind,
-                EdgeKind::Calls | EdgeKind::Includes | EdgeKind::References | EdgeKind::Imports
-            ) {
-                facts.sites.clear();
-            }
+        for (source, kind, target, facts) in self.take_edges() {
             self.batch.edges.push(EdgeSpec {
                 source: self.id(source).to_owned(),
                 target: self.id(target).to_owned(),
@@ -617,6 +709,58 @@ impl<'p, 'a> Builder<'p, 'a> {
             batch: self.batch,
             stats: self.stats,
         }
+    }
+
+    /// `files`: the linked files, ascending.
+    fn finish_keyed(mut self, keys: &[Vec<u32>], files: &[FileId]) -> Result<KeyedPart, String> {
+        let key_of = |node: NodeRef| {
+            keys.get(node.0 as usize)
+                .and_then(|file| file.get(node.1 as usize))
+                .copied()
+                .filter(|&key| key != NO_KEY)
+        };
+        let mut edges = Vec::with_capacity(self.edges.len());
+        let mut foreign = Vec::new();
+        for (source, kind, target, facts) in self.take_edges() {
+            let (Some(from), Some(to)) = (key_of(source), key_of(target)) else {
+                return Err(format!(
+                    "a {kind} edge from `{}` to `{}` names a node without a record",
+                    self.id(source),
+                    self.id(target)
+                ));
+            };
+            let entry = EdgeEntry {
+                kind: kind.as_u8(),
+                other: to,
+                facts,
+            };
+            if files.binary_search(&source.0).is_ok() {
+                edges.push((from, entry));
+            } else {
+                foreign.push((from, entry));
+            }
+        }
+        let mut unresolved: HashMap<String, Vec<UnresolvedCall>> = HashMap::new();
+        for (path, call) in self.batch.unresolved {
+            unresolved.entry(path).or_default().push(call);
+        }
+        let loaded = self
+            .batch
+            .files
+            .into_iter()
+            .map(|entry| LoadedFile {
+                unresolved: unresolved.remove(&entry.path).unwrap_or_default(),
+                entry,
+                keys: Vec::new(),
+                blob: None,
+            })
+            .collect();
+        Ok(KeyedPart {
+            files: loaded,
+            edges,
+            foreign,
+            stats: self.stats,
+        })
     }
 }
 

@@ -1,0 +1,330 @@
+//! A full index written as it is linked. Holding the whole graph as one batch cost more than
+//! the summaries it came from (every edge names its ends by ID string); instead one thread
+//! links the files a part at a time while the caller's thread writes the parts into the store
+//! through an [`engine loader`](tsgraph_engine::Loader), in one transaction. Memory holds the
+//! summaries and a few parts; linking and writing overlap.
+//!
+//! Node keys are the loader's: consecutive from 0 in the order nodes are added. The linking
+//! thread adds every file's nodes first, in file order (exactly the keys a one-batch write
+//! gives), so it knows every key before it links the first edge.
+
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, Sender, bounded};
+use tsgraph_engine::{EdgeKind, NodeRecord, Store};
+
+use crate::facts::FileFacts;
+use crate::graph::{self, FileNodes, KeyedPart, LinkStats, NO_KEY, NodeKeys, PackageOf};
+use crate::persist;
+use crate::resolve::{FileId, Hierarchy, ModuleTarget, Program, ProgramTables, Resolver};
+use crate::summary::IndexError;
+
+/// Files linked per part: enough that a part's fixed costs vanish, few enough that a part of
+/// large files stays a few megabytes.
+pub(crate) const PART_FILES: usize = 128;
+/// Node records written per call.
+const PART_NODES: usize = 16_384;
+/// Parts linked ahead of the writer.
+const PARTS_AHEAD: usize = 2;
+
+/// What a full index reads to link: the state's summaries and tables.
+pub(crate) struct LinkInputs<'a> {
+    pub(crate) files: &'a [FileFacts],
+    pub(crate) builtins: &'a FileFacts,
+    pub(crate) modules: &'a [Vec<ModuleTarget>],
+    pub(crate) tables: &'a ProgramTables,
+    pub(crate) hierarchy: &'a Hierarchy,
+    pub(crate) nodes: &'a [FileNodes],
+    pub(crate) package_of: &'a (dyn Fn(&str) -> (String, String) + Sync),
+}
+
+/// What a load wrote and how long its halves took.
+#[derive(Debug, Default)]
+pub(crate) struct Loaded {
+    pub(crate) nodes: usize,
+    pub(crate) edges_by_kind: Vec<(EdgeKind, usize)>,
+    pub(crate) stats: LinkStats,
+    /// Linking, on its thread.
+    pub(crate) link_time: Duration,
+    /// Writing, on the caller's thread (overlapping the linking).
+    pub(crate) write_time: Duration,
+}
+
+impl Loaded {
+    fn count_edges(&mut self, kinds: impl Iterator<Item = u8>) {
+        for kind in kinds {
+            if let Some(slot) = self
+                .edges_by_kind
+                .iter_mut()
+                .find(|(known, _)| known.as_u8() == kind)
+            {
+                slot.1 += 1;
+            }
+        }
+    }
+}
+
+enum Part {
+    /// Node records, with the key the first must get.
+    Nodes(Vec<NodeRecord>, u32),
+    Files(KeyedPart),
+    /// Every part's edges from other files' nodes, merged into their lists last.
+    Foreign(Vec<(u32, tsgraph_engine::EdgeEntry)>),
+}
+
+/// Replaces the store's graph with the linked graph of `inputs`, `part_files` files at a time,
+/// committing `meta` with it.
+pub(crate) fn load(
+    inputs: &LinkInputs<'_>,
+    store: &Store,
+    meta: &[(String, Vec<u8>)],
+    part_files: usize,
+) -> Result<Loaded, IndexError> {
+    let mut loader = store.load()?;
+    let mut loaded = Loaded {
+        edges_by_kind: EdgeKind::ALL.iter().map(|k| (*k, 0)).collect(),
+        ..Loaded::default()
+    };
+    let (sender, receiver) = bounded(PARTS_AHEAD);
+    let linked = std::thread::scope(|scope| {
+        let linker = scope.spawn(move || link_parts(inputs, part_files.max(1), &sender));
+        let written = write_parts(&receiver, &mut loader, &mut loaded);
+        // A failed write stops the linker: its next send finds no receiver.
+        drop(receiver);
+        let linked = linker
+            .join()
+            .map_err(|_| IndexError::Link("the linking thread panicked".to_owned()))?;
+        written.and(linked)
+    })?;
+    loaded.link_time = linked.0;
+    loaded.stats = linked.1;
+    let writing = Instant::now();
+    loader.commit(meta)?;
+    loaded.write_time += writing.elapsed();
+    Ok(loaded)
+}
+
+fn write_parts(
+    receiver: &Receiver<Result<Part, IndexError>>,
+    loader: &mut tsgraph_engine::Loader<'_>,
+    loaded: &mut Loaded,
+) -> Result<(), IndexError> {
+    for part in receiver {
+        let part = part?;
+        let writing = Instant::now();
+        match part {
+            Part::Nodes(records, expected) => {
+                let first = loader.add_nodes(&records)?;
+                if first != expected {
+                    return Err(IndexError::Link(format!(
+                        "the store gave node key {first} where {expected} was expected"
+                    )));
+                }
+                loaded.nodes += records.len();
+            }
+            Part::Files(part) => {
+                loaded.count_edges(part.edges.iter().map(|(_, entry)| entry.kind));
+                loader.add_files(&part.files, part.edges)?;
+            }
+            Part::Foreign(edges) => {
+                let added = loader.merge_edges(edges)?;
+                loaded.count_edges(added.into_iter());
+            }
+        }
+        loaded.write_time += writing.elapsed();
+    }
+    Ok(())
+}
+
+/// The linking thread: every node (keys counted as the loader will give them), then the
+/// files part by part. Stops early when the writer is gone. Returns its busy time and the
+/// link counts.
+fn link_parts(
+    inputs: &LinkInputs<'_>,
+    part_files: usize,
+    sender: &Sender<Result<Part, IndexError>>,
+) -> Result<(Duration, LinkStats), IndexError> {
+    let mut busy = Duration::ZERO;
+    let keys = match send_nodes(inputs, sender, &mut busy) {
+        Some(keys) => keys,
+        None => return Ok((busy, LinkStats::default())),
+    };
+    let program = Program::new(inputs.files, inputs.builtins, inputs.modules, inputs.tables);
+    let resolver = Resolver::new(&program);
+    let mut stats = LinkStats::default();
+    let mut foreign = Vec::new();
+    let ids: Vec<FileId> = (0..inputs.files.len())
+        .map(|i| FileId::try_from(i).unwrap_or(u32::MAX))
+        .collect();
+    for chunk in ids.chunks(part_files) {
+        let linking = Instant::now();
+        let part = graph::link_keyed(&resolver, inputs.hierarchy, inputs.nodes, &keys, chunk)
+            .map_err(IndexError::Link)
+            .map(|mut part| {
+                for (file, &id) in part.files.iter_mut().zip(chunk) {
+                    let facts = &inputs.files[id as usize];
+                    file.keys = keys[id as usize]
+                        .iter()
+                        .copied()
+                        .filter(|&key| key != NO_KEY)
+                        .collect();
+                    file.blob = Some(persist::encode(facts));
+                }
+                stats.absorb(&part.stats);
+                foreign.append(&mut part.foreign);
+                part
+            });
+        busy += linking.elapsed();
+        let failed = part.is_err();
+        if sender.send(part.map(Part::Files)).is_err() || failed {
+            return Ok((busy, stats));
+        }
+    }
+    if !foreign.is_empty() {
+        let _ = sender.send(Ok(Part::Foreign(foreign)));
+    }
+    Ok((busy, stats))
+}
+
+/// Sends every file's node records in parts and returns the keys they will get, or `None`
+/// when the writer is gone.
+fn send_nodes(
+    inputs: &LinkInputs<'_>,
+    sender: &Sender<Result<Part, IndexError>>,
+    busy: &mut Duration,
+) -> Option<NodeKeys> {
+    let mut started = Instant::now();
+    let mut keys: NodeKeys = Vec::with_capacity(inputs.files.len());
+    let mut next: u32 = 0;
+    let mut records: Vec<NodeRecord> = Vec::new();
+    let mut first = 0;
+    let package_of: &PackageOf<'_> = inputs.package_of;
+    for (facts, file_nodes) in inputs.files.iter().zip(inputs.nodes) {
+        let mut file_keys = vec![NO_KEY; file_nodes.nodes.len()];
+        for (index, record) in graph::node_records(facts, file_nodes, package_of) {
+            file_keys[index as usize] = next;
+            next = next.saturating_add(1);
+            records.push(record);
+        }
+        keys.push(file_keys);
+        if records.len() >= PART_NODES {
+            let part = Part::Nodes(std::mem::take(&mut records), first);
+            first = next;
+            *busy += started.elapsed();
+            sender.send(Ok(part)).ok()?;
+            started = Instant::now();
+        }
+    }
+    *busy += started.elapsed();
+    if !records.is_empty() {
+        sender.send(Ok(Part::Nodes(records, first))).ok()?;
+    }
+    Some(keys)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)] // A failure is the test failing.
+
+    use std::path::Path;
+
+    use tsgraph_engine::{NodeKey, Snapshot, Store};
+
+    use crate::model::ProjectModel;
+    use crate::state::IndexState;
+
+    /// Two subclasses of a base class that implement an interface through it (the base's
+    /// member implements the interface member: an edge from another file's node), calls
+    /// across files, an unresolved call.
+    const SOURCES: &[(&str, &str)] = &[
+        (
+            "admin.ts",
+            "import { BaseRepository } from './base';\nimport { Repository } from './iface';\nexport class AdminRepo extends BaseRepository implements Repository {\n  purge() { return this.findById('x') + this.nothing(); }\n}\n",
+        ),
+        (
+            "base.ts",
+            "export class BaseRepository {\n  findById(id: string) { return id; }\n}\n",
+        ),
+        (
+            "iface.ts",
+            "export interface Repository { findById(id: string): string; }\n",
+        ),
+        (
+            "main.ts",
+            "import { AdminRepo } from './admin';\nimport { UserRepo } from './user';\nexport function main() { new AdminRepo().purge(); return new UserRepo().findById('u'); }\n",
+        ),
+        (
+            "user.ts",
+            "import { BaseRepository } from './base';\nimport { Repository } from './iface';\nexport class UserRepo extends BaseRepository implements Repository {}\n",
+        ),
+    ];
+
+    fn state() -> IndexState {
+        let mut extractor = crate::extract::Extractor::new().unwrap();
+        let facts = SOURCES
+            .iter()
+            .map(|(path, text)| crate::pool::extract_one(&mut extractor, path, text.as_bytes(), 1))
+            .collect();
+        let paths: Vec<&str> = SOURCES.iter().map(|(path, _)| *path).collect();
+        let model = ProjectModel::from_sources(&Default::default(), &paths);
+        IndexState::with_model(Path::new("/nonexistent/load-test"), facts, model)
+            .unwrap()
+            .0
+    }
+
+    /// Every node with its record and both edge lists (ends by ID, with facts), and the
+    /// unresolved call.
+    fn dump(snapshot: &Snapshot) -> Vec<String> {
+        let id = |key: NodeKey| {
+            let node = snapshot.node(key).unwrap().unwrap();
+            node.view().unwrap().id().to_owned()
+        };
+        let mut out = Vec::new();
+        for key in snapshot.node_keys().unwrap() {
+            let record = snapshot.node(key).unwrap().unwrap().record().unwrap();
+            out.push(format!("{key:?} {record:?}"));
+            for (direction, list) in [
+                ("out", snapshot.out_edges(key).unwrap()),
+                ("in", snapshot.in_edges(key).unwrap()),
+            ] {
+                for edge in list.edges().unwrap() {
+                    let facts = edge.facts().unwrap();
+                    out.push(format!(
+                        "  {direction} {} {} {facts:?}",
+                        edge.kind(),
+                        id(edge.other())
+                    ));
+                }
+            }
+        }
+        let calls = snapshot.unresolved_calls("nothing").unwrap();
+        assert_eq!(calls.len(), 1, "{calls:?}");
+        out.push(format!("{calls:?}"));
+        out
+    }
+
+    #[test]
+    fn a_load_in_parts_stores_the_graph_one_batch_stores() {
+        let state = state();
+        let dir = tempfile::tempdir().unwrap();
+        let whole = Store::open_or_create(dir.path().join("whole.redb")).unwrap();
+        whole.replace_all(&state.link_everything()).unwrap();
+        let parts = Store::open_or_create(dir.path().join("parts.redb")).unwrap();
+        let loaded = state.load_into(&parts, &[], 1).unwrap();
+        let (whole, parts) = (whole.snapshot().unwrap(), parts.snapshot().unwrap());
+        let expected = dump(&whole);
+        assert_eq!(dump(&parts), expected);
+        // The edge from another file's node, found while linking the first file.
+        assert!(
+            expected
+                .iter()
+                .any(|line| line.contains("out IMPLEMENTS iface.ts:Repository.findById")),
+            "{expected:#?}"
+        );
+        let edges: usize = loaded.edges_by_kind.iter().map(|(_, n)| n).sum();
+        assert_eq!(edges, state.link_everything().edges.len());
+        assert_eq!(loaded.nodes, whole.node_count().unwrap() as usize);
+        let blob = parts.blob("base.ts").unwrap().unwrap();
+        assert_eq!(crate::persist::decode(&blob).unwrap().path, "base.ts");
+    }
+}
