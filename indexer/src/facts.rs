@@ -7,6 +7,7 @@
 //! without parsing the file again.
 
 use serde::{Deserialize, Serialize};
+use thin_vec::ThinVec;
 use tsgraph_engine::{NodeKind, UseContext};
 
 /// A declaration of this file; 0 is the file itself.
@@ -113,7 +114,7 @@ pub(crate) struct Decl {
     /// [`decl_flags`] bits.
     pub(crate) flags: u32,
     /// Parameters as `name: Type` text, for display.
-    pub(crate) params_text: Vec<String>,
+    pub(crate) params_text: ThinVec<String>,
     /// Return type (callables) or declared type (variables, properties), as text for display.
     pub(crate) type_text: String,
     /// Declared type: of a variable, field, parameter or property signature; the value of a
@@ -122,25 +123,25 @@ pub(crate) struct Decl {
     /// Initializer or default value.
     pub(crate) init: Option<ExprId>,
     /// Parameters (declarations of kind Parameter), in order.
-    pub(crate) params: Vec<DeclId>,
+    pub(crate) params: ThinVec<DeclId>,
     /// Type parameters (declarations of kind TypeParam), in order.
-    pub(crate) type_params: Vec<DeclId>,
+    pub(crate) type_params: ThinVec<DeclId>,
     /// Declared return type of a callable.
     pub(crate) ret: Option<TypeId>,
     /// Returned expressions of a callable with a body (for return-type inference); an arrow
     /// with an expression body returns it.
-    pub(crate) returns: Vec<ExprId>,
+    pub(crate) returns: ThinVec<ExprId>,
     /// Members by declaration (classes, interfaces, object and type literals, enums,
     /// namespaces).
-    pub(crate) members: Vec<DeclId>,
+    pub(crate) members: ThinVec<DeclId>,
     /// `class … extends X<T>`: the base expression.
     pub(crate) extends_expr: Option<ExprId>,
     /// Type arguments of a class's base, or the bases of an interface.
-    pub(crate) extends_types: Vec<TypeId>,
+    pub(crate) extends_types: ThinVec<TypeId>,
     /// `implements` clauses.
-    pub(crate) implements: Vec<TypeId>,
+    pub(crate) implements: ThinVec<TypeId>,
     /// Fields assigned in the class body's methods as `this.x = value`, with the value.
-    pub(crate) this_assignments: Vec<(Name, ExprId)>,
+    pub(crate) this_assignments: ThinVec<(Name, ExprId)>,
     /// The class whose constructor this is, or whose members `this` refers to inside this
     /// function (methods, accessors, field initializers); the object literal for its methods.
     pub(crate) this_owner: Option<DeclId>,
@@ -165,19 +166,19 @@ impl Decl {
             node_flags: 0,
             visibility: 0,
             flags: 0,
-            params_text: Vec::new(),
+            params_text: ThinVec::new(),
             type_text: String::new(),
             ty: None,
             init: None,
-            params: Vec::new(),
-            type_params: Vec::new(),
+            params: ThinVec::new(),
+            type_params: ThinVec::new(),
             ret: None,
-            returns: Vec::new(),
-            members: Vec::new(),
+            returns: ThinVec::new(),
+            members: ThinVec::new(),
             extends_expr: None,
-            extends_types: Vec::new(),
-            implements: Vec::new(),
-            this_assignments: Vec::new(),
+            extends_types: ThinVec::new(),
+            implements: ThinVec::new(),
+            this_assignments: ThinVec::new(),
             this_owner: None,
             context: None,
         }
@@ -245,7 +246,7 @@ pub(crate) struct Scope {
     /// The declaration that owns the scope (a function, class or namespace; 0 for blocks).
     pub(crate) owner: DeclId,
     /// Sorted by name after extraction; several entries of one name differ in space.
-    pub(crate) bindings: Vec<Binding>,
+    pub(crate) bindings: ThinVec<Binding>,
 }
 
 /// Primitive types (their members live outside the project, so they only matter as "known,
@@ -291,18 +292,18 @@ pub(crate) enum Expr {
     },
     Call {
         callee: ExprId,
-        args: Vec<ExprId>,
-        type_args: Vec<TypeId>,
+        args: ThinVec<ExprId>,
+        type_args: ThinVec<TypeId>,
     },
     New {
         callee: ExprId,
-        args: Vec<ExprId>,
-        type_args: Vec<TypeId>,
+        args: ThinVec<ExprId>,
+        type_args: ThinVec<TypeId>,
     },
     /// A function or arrow expression, or a class expression, or an object literal: its
     /// declaration.
     Decl(DeclId),
-    Array(Vec<ExprId>),
+    Array(ThinVec<ExprId>),
     Await(ExprId),
     /// `x as T`, `<T>x`.
     Assert {
@@ -324,17 +325,17 @@ pub(crate) enum Expr {
 pub(crate) enum TypeExpr {
     /// `Foo`, `ns.Foo<A, B>`: the name looked up from `scope`.
     Ref {
-        path: Vec<Name>,
-        args: Vec<TypeId>,
+        path: ThinVec<Name>,
+        args: ThinVec<TypeId>,
         scope: ScopeId,
     },
     /// A type literal `{ … }`, a function type or a constructor type: a declaration holding
     /// the members or the signature.
     Decl(DeclId),
-    Union(Vec<TypeId>),
-    Intersection(Vec<TypeId>),
+    Union(ThinVec<TypeId>),
+    Intersection(ThinVec<TypeId>),
     Array(TypeId),
-    Tuple(Vec<TypeId>),
+    Tuple(ThinVec<TypeId>),
     /// `typeof x.y`.
     Query(ExprId),
     /// `T["key"]`.

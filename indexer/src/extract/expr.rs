@@ -82,7 +82,7 @@ impl<'t> Lower<'t, '_, '_> {
                     self.value_ref(child, element, ctx, UseContext::Expression);
                     elements.push(element);
                 }
-                self.push_expr(Expr::Array(elements))
+                self.push_expr(Expr::Array(elements.into()))
             }
             K::ParenthesizedExpression | K::NonNullExpression | K::SatisfiesExpression => {
                 let inner = Self::named_children(node)
@@ -278,8 +278,8 @@ impl<'t> Lower<'t, '_, '_> {
         let arg_count = args.len();
         let call = self.push_expr(Expr::Call {
             callee,
-            args: args.clone(),
-            type_args,
+            args: args.as_slice().into(),
+            type_args: type_args.into(),
         });
         self.set_arg_contexts(call, &args);
         let _ = arg_count;
@@ -307,8 +307,8 @@ impl<'t> Lower<'t, '_, '_> {
         let args = self.arguments(field(node, f.arguments), ctx);
         let expr = self.push_expr(Expr::New {
             callee,
-            args: args.clone(),
-            type_args,
+            args: args.as_slice().into(),
+            type_args: type_args.into(),
         });
         self.set_arg_contexts(expr, &args);
         self.out.calls.push(CallSite {

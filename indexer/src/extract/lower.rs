@@ -165,7 +165,7 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
             parent,
             kind,
             owner,
-            bindings: Vec::new(),
+            bindings: thin_vec::ThinVec::new(),
         });
         id
     }
@@ -793,10 +793,10 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
             self.decl_mut(param).path_parent = decl;
             self.bind(scope, name, space::VALUE, param);
             self.decl_mut(decl).params.push(param);
-            self.decl_mut(decl).params_text = vec![self.text(single).to_owned()];
+            self.decl_mut(decl).params_text = thin_vec::thin_vec![self.text(single).to_owned()];
         }
         if let Some(params) = field(node, f.parameters) {
-            self.decl_mut(decl).params_text = parameters(node, self.src);
+            self.decl_mut(decl).params_text = parameters(node, self.src).into();
             self.formal_parameters(params, decl, &inner, use_from);
         }
         if let Some(ret) = field(node, f.return_type) {

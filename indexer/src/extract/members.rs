@@ -105,7 +105,7 @@ impl<'t> Lower<'t, '_, '_> {
                                         for arg in &args {
                                             self.type_use(use_from, *arg, UseContext::Heritage);
                                         }
-                                        self.decl_mut(decl).extends_types = args;
+                                        self.decl_mut(decl).extends_types = args.into();
                                     } else if is_expression(self.k(part)) {
                                         // The base expression runs where the class is defined.
                                         let base = self.expr(part, ctx);

@@ -220,7 +220,7 @@ fn file_facts(path: &str, source: &[u8], hash: u64) -> FileFacts {
         parent: MODULE_SCOPE,
         kind: ScopeKind::Module,
         owner: 0,
-        bindings: Vec::new(),
+        bindings: thin_vec::ThinVec::new(),
     });
     facts
 }

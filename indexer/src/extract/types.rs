@@ -64,16 +64,16 @@ impl<'t> Lower<'t, '_, '_> {
             K::TypeIdentifier | K::Identifier => {
                 let name = self.name_of(node);
                 self.push_type(TypeExpr::Ref {
-                    path: vec![name],
-                    args: Vec::new(),
+                    path: thin_vec::thin_vec![name],
+                    args: thin_vec::ThinVec::new(),
                     scope: ctx.scope,
                 })
             }
             K::NestedTypeIdentifier | K::NestedIdentifier | K::MemberExpression => {
                 let path = self.qualified_name(node);
                 self.push_type(TypeExpr::Ref {
-                    path,
-                    args: Vec::new(),
+                    path: path.into(),
+                    args: thin_vec::ThinVec::new(),
                     scope: ctx.scope,
                 })
             }
@@ -84,8 +84,8 @@ impl<'t> Lower<'t, '_, '_> {
                 };
                 let args = self.type_arguments(field(node, f.type_arguments), ctx);
                 self.push_type(TypeExpr::Ref {
-                    path,
-                    args,
+                    path: path.into(),
+                    args: args.into(),
                     scope: ctx.scope,
                 })
             }
@@ -133,9 +133,9 @@ impl<'t> Lower<'t, '_, '_> {
                     }
                 }
                 if self.k(node) == K::UnionType {
-                    self.push_type(TypeExpr::Union(parts))
+                    self.push_type(TypeExpr::Union(parts.into()))
                 } else {
-                    self.push_type(TypeExpr::Intersection(parts))
+                    self.push_type(TypeExpr::Intersection(parts.into()))
                 }
             }
             K::ArrayType => {

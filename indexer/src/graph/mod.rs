@@ -165,7 +165,7 @@ pub(crate) fn node_records(
         record.module = module.clone();
         record.package = package.clone();
         record.visibility = d.visibility;
-        record.parameters = d.params_text.clone();
+        record.parameters = d.params_text.to_vec();
         record.type_text = d.type_text.clone();
         let mut flags = 0u16;
         for decl in decls {
@@ -174,7 +174,7 @@ pub(crate) fn node_records(
             record.start_line = record.start_line.min(other.start_line);
             record.end_line = record.end_line.max(other.end_line);
             if record.parameters.is_empty() {
-                record.parameters = other.params_text.clone();
+                record.parameters = other.params_text.to_vec();
             }
             if record.type_text.is_empty() {
                 record.type_text = other.type_text.clone();
