@@ -174,6 +174,7 @@ fn link_parts(
                 foreign.append(&mut part.foreign);
                 part
             });
+        resolver.forget_expression_types();
         busy += linking.elapsed();
         let failed = part.is_err();
         if sender.send(part.map(Part::Files)).is_err() || failed {
