@@ -41,9 +41,12 @@ pub struct IndexSummary {
     pub warnings: Vec<String>,
     /// Walking, parsing and extracting (wall time).
     pub parse_time: Duration,
-    /// Reading the project model, resolving and linking (wall time).
+    /// Reading the project model and resolving (wall time), then linking (the linking
+    /// thread's busy time: a full index links while it writes, so this and `write_time`
+    /// overlap and may add up to more than `total_time`).
     pub link_time: Duration,
-    /// Writing the graph into the store (wall time).
+    /// Writing the graph into the store (the writing thread's busy time, overlapping the
+    /// linking).
     pub write_time: Duration,
     /// The whole run (wall time).
     pub total_time: Duration,

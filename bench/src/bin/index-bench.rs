@@ -20,12 +20,15 @@ struct Args {
     root: PathBuf,
     runs: usize,
     threads: usize,
+    /// Run only this phase and print its peak memory (the child process of [`fresh_peak`]).
+    peak_of: Option<String>,
 }
 
 fn parse_args() -> Result<Args> {
     let mut root = None;
     let mut runs = 2;
     let mut threads = 2;
+    let mut peak_of = None;
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
         let mut number = |flag: &str| -> Result<usize> {
@@ -36,6 +39,7 @@ fn parse_args() -> Result<Args> {
         match arg.as_str() {
             "--runs" => runs = number("--runs")?.max(1),
             "--threads" => threads = number("--threads")?,
+            "--peak-of" => peak_of = it.next(),
             "-h" | "--help" => {
                 println!("usage: index-bench DIR [--runs N (default 2)] [--threads N (default 2)]");
                 std::process::exit(0);
@@ -57,18 +61,59 @@ fn parse_args() -> Result<Args> {
         root,
         runs,
         threads,
+        peak_of,
     })
 }
 
-/// One parse-only run and one index run, with their peaks.
+/// One parse-only run and one index run.
 struct Run {
     parse: ParseSummary,
     parse_cpu: Duration,
-    parse_rss: u64,
     index: IndexSummary,
     index_cpu: Duration,
-    index_rss: u64,
     store_size: u64,
+}
+
+/// The phases whose peak memory is measured, as `--peak-of` names them.
+const PARSE: &str = "parse";
+const INDEX: &str = "index";
+
+/// The peak resident memory of `phase` run alone in a fresh process (this program again,
+/// with `--peak-of`). Measured in-process after other phases, the figure would carry what
+/// they left allocated (the allocator keeps freed memory) and read far above what a user's
+/// `tsgraph index` costs.
+fn fresh_peak(args: &Args, phase: &str) -> Result<u64> {
+    let exe = std::env::current_exe().context("cannot find this program to measure memory")?;
+    let output = std::process::Command::new(exe)
+        .arg(&args.root)
+        .args(["--threads", &args.threads.to_string(), "--peak-of", phase])
+        .stderr(std::process::Stdio::null())
+        .output()
+        .context("cannot start the memory-measuring run")?;
+    let text = String::from_utf8_lossy(&output.stdout);
+    text.trim()
+        .strip_prefix("peak ")
+        .and_then(|bytes| bytes.parse().ok())
+        .with_context(|| format!("the {phase} run alone failed: {text}"))
+}
+
+/// The child side of [`fresh_peak`]: runs `phase` once and prints `peak BYTES`.
+fn print_peak(args: &Args, options: &IndexOptions, phase: &str) -> Result<()> {
+    match phase {
+        PARSE => {
+            parse_project(&args.root, options).context("parse-only run failed")?;
+        }
+        INDEX => {
+            let tmp = tempfile::tempdir().context("cannot create a temporary folder")?;
+            let store = Store::open_or_create(tmp.path().join("graph.redb"))
+                .context("cannot create the store")?;
+            index_project(&args.root, &store, options).context("index run failed")?;
+        }
+        other => bail!("--peak-of {other}: expected {PARSE} or {INDEX}"),
+    }
+    let peak = machine::peak_rss().context("no VmHWM in /proc/self/status")?;
+    println!("peak {peak}");
+    Ok(())
 }
 
 fn main() -> Result<()> {
@@ -77,7 +122,9 @@ fn main() -> Result<()> {
         threads: args.threads,
         ..IndexOptions::default()
     };
-    let rss_reset = machine::reset_peak_rss();
+    if let Some(phase) = &args.peak_of {
+        return print_peak(&args, &options, phase);
+    }
     let mut runs = Vec::with_capacity(args.runs);
     for _ in 0..args.runs {
         runs.push(run_once(&args, &options)?);
@@ -203,20 +250,16 @@ fn main() -> Result<()> {
             best_index.store_size as f64 / s.bytes.max(1) as f64
         ),
     ]);
-    let rss_note = if rss_reset {
-        "VmHWM, reset before each phase"
-    } else {
-        "VmHWM of the process so far (the kernel refused a reset)"
-    };
+    let rss_note = "VmHWM of a fresh process running that phase alone";
     t.row(&[
         "peak RSS, parse only".to_owned(),
-        human_bytes(runs.iter().map(|r| r.parse_rss).max().unwrap_or(0)),
-        format!("{rss_note}; max over runs"),
+        human_bytes(fresh_peak(&args, PARSE)?),
+        rss_note.to_owned(),
     ]);
     t.row(&[
         "peak RSS, index".to_owned(),
-        human_bytes(runs.iter().map(|r| r.index_rss).max().unwrap_or(0)),
-        format!("{rss_note}; max over runs"),
+        human_bytes(fresh_peak(&args, INDEX)?),
+        rss_note.to_owned(),
     ]);
     t.row(&[
         "warnings".to_owned(),
@@ -249,11 +292,9 @@ fn main() -> Result<()> {
 
 /// Parse-only, then a full index into a fresh store in a temporary folder.
 fn run_once(args: &Args, options: &IndexOptions) -> Result<Run> {
-    machine::reset_peak_rss();
     let cpu = process_cpu_time();
     let parse = parse_project(&args.root, options).context("parse-only run failed")?;
     let parse_cpu = process_cpu_time().saturating_sub(cpu);
-    let parse_rss = machine::peak_rss().context("no VmHWM in /proc/self/status")?;
     // Progress on stderr, so that a crash in the index phase still leaves the parse figures.
     eprintln!(
         "parse only: {} files, {} bytes, {}; indexing…",
@@ -264,13 +305,11 @@ fn run_once(args: &Args, options: &IndexOptions) -> Result<Run> {
 
     let tmp = tempfile::tempdir().context("cannot create a temporary folder for the store")?;
     let path = tmp.path().join("graph.redb");
-    machine::reset_peak_rss();
     let cpu = process_cpu_time();
     let store = Store::open_or_create(&path)
         .with_context(|| format!("cannot create the store {}", path.display()))?;
     let index = index_project(&args.root, &store, options).context("index run failed")?;
     let index_cpu = process_cpu_time().saturating_sub(cpu);
-    let index_rss = machine::peak_rss().context("no VmHWM in /proc/self/status")?;
     eprintln!(
         "index: {} files, {} nodes, {} edges, {}",
         index.files,
@@ -285,10 +324,8 @@ fn run_once(args: &Args, options: &IndexOptions) -> Result<Run> {
     Ok(Run {
         parse,
         parse_cpu,
-        parse_rss,
         index,
         index_cpu,
-        index_rss,
         store_size,
     })
 }

@@ -33,8 +33,8 @@ impl BenchReport {
         )?;
         for (phase, time) in [
             ("walk, parse, extract", index.parse_time),
-            ("resolve and link", index.link_time),
-            ("write the store", index.write_time),
+            ("resolve and link (overlaps writing)", index.link_time),
+            ("write the store (overlaps linking)", index.write_time),
             ("total", index.total_time),
         ] {
             writeln!(out, "| {phase} | {} |", millis(time))?;
