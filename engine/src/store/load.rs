@@ -59,6 +59,12 @@ pub struct LoadedFile {
 pub struct Loader<'s> {
     store: &'s Store,
     txn: WriteTransaction,
+    written: Written,
+}
+
+/// What a loader has written so far, and its serialisation buffer.
+struct Written {
+    /// The key the next node gets (the count of nodes so far).
     next_key: u32,
     stats: StoreStats,
     buffer: rkyv::util::AlignedVec<16>,
@@ -78,42 +84,49 @@ impl Store {
         Ok(Loader {
             store: self,
             txn,
-            next_key: 0,
-            stats: StoreStats::default(),
-            buffer: rkyv::util::AlignedVec::new(),
+            written: Written {
+                next_key: 0,
+                stats: StoreStats::default(),
+                buffer: rkyv::util::AlignedVec::new(),
+            },
         })
     }
 }
 
 impl Loader<'_> {
-    /// Writes nodes under consecutive keys and returns the first: the node at index `i`
-    /// gets key `first + i`. An ID already written is [`StoreError::DuplicateId`].
-    pub fn add_nodes(&mut self, nodes: &[NodeRecord]) -> Result<u32, StoreError> {
-        let first = self.next_key;
+    /// Runs `f` over the transaction's open tables, inside the store's panic boundary.
+    fn write<T>(
+        &mut self,
+        f: impl FnOnce(&mut Tables<'_>, &mut Written) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
         let Loader {
             store,
             txn,
-            next_key,
-            stats,
-            buffer,
+            written,
         } = self;
-        store.run("write", || {
-            let mut tables = Tables::open(txn)?;
+        store.run("write", || f(&mut Tables::open(txn)?, written))
+    }
+
+    /// Writes nodes under consecutive keys and returns the first: the node at index `i`
+    /// gets key `first + i`. An ID already written is [`StoreError::DuplicateId`].
+    pub fn add_nodes(&mut self, nodes: &[NodeRecord]) -> Result<u32, StoreError> {
+        self.write(|tables, written| {
+            let first = written.next_key;
             // Terms are indexed whole at commit (a fresh FST), so which changed is not kept.
             let mut touched = BTreeSet::new();
             for node in nodes {
                 if tables.ids.get(node.id.as_str()).ctx("read ids")?.is_some() {
                     return Err(StoreError::DuplicateId(node.id.clone()));
                 }
-                let key = *next_key;
-                *next_key = key
+                let key = written.next_key;
+                written.next_key = key
                     .checked_add(1)
                     .ok_or_else(|| StoreError::corrupted("meta", "node keys exhausted"))?;
-                *buffer =
-                    insert_node(&mut tables, &mut touched, key, node, std::mem::take(buffer))?;
+                let buffer = std::mem::take(&mut written.buffer);
+                written.buffer = insert_node(tables, &mut touched, key, node, buffer)?;
                 touched.clear();
             }
-            stats.nodes += nodes.len();
+            written.stats.nodes += nodes.len();
             Ok(first)
         })
     }
@@ -129,32 +142,20 @@ impl Loader<'_> {
         files: &[LoadedFile],
         edges: Vec<(u32, EdgeEntry)>,
     ) -> Result<(), StoreError> {
-        let Loader {
-            store,
-            txn,
-            next_key,
-            stats,
-            buffer,
-        } = self;
-        store.run("write", || {
+        self.write(|tables, written| {
             for (source, entry) in &edges {
-                check_keys(*source, entry, *next_key)?;
+                check_keys(*source, entry, written.next_key)?;
             }
-            let mut tables = Tables::open(txn)?;
             for file in files {
                 let path = file.entry.path.as_str();
                 if tables.files.get(path).ctx("read files")?.is_some() {
                     return Err(StoreError::DuplicateFile(path.to_owned()));
                 }
-                if let Some(&key) = file.keys.iter().find(|&&key| key >= *next_key) {
+                if let Some(&key) = file.keys.iter().find(|&&key| key >= written.next_key) {
                     return Err(unknown_key("file", path, key));
                 }
-                *buffer = write_file_record(
-                    &mut tables,
-                    &file.entry,
-                    file.keys.clone(),
-                    std::mem::take(buffer),
-                )?;
+                let buffer = std::mem::take(&mut written.buffer);
+                written.buffer = write_file_record(tables, &file.entry, file.keys.clone(), buffer)?;
                 if let Some(blob) = &file.blob {
                     tables
                         .blobs
@@ -162,16 +163,13 @@ impl Loader<'_> {
                         .ctx("write blob")?;
                 }
                 if !file.unresolved.is_empty() {
-                    *buffer = write_unresolved(
-                        &mut tables,
-                        path,
-                        file.unresolved.clone(),
-                        std::mem::take(buffer),
-                    )?;
+                    let buffer = std::mem::take(&mut written.buffer);
+                    let calls = file.unresolved.clone();
+                    written.buffer = write_unresolved(tables, path, calls, buffer)?;
                 }
             }
-            stats.files += files.len();
-            stats.edges += edges.len();
+            written.stats.files += files.len();
+            written.stats.edges += edges.len();
             let mut lists: HashMap<u32, Vec<EdgeEntry>> = HashMap::new();
             for (source, entry) in edges {
                 tables
@@ -193,7 +191,7 @@ impl Loader<'_> {
                     ));
                 }
             }
-            write_lists(&mut tables.out_edges, lists, buffer)
+            write_lists(&mut tables.out_edges, lists, &mut written.buffer)
         })
     }
 
@@ -202,20 +200,12 @@ impl Loader<'_> {
     /// already there (same kind and target) takes the new facts in. Returns the kinds of the
     /// edges that were new.
     pub fn merge_edges(&mut self, edges: Vec<(u32, EdgeEntry)>) -> Result<Vec<u8>, StoreError> {
-        let Loader {
-            store,
-            txn,
-            next_key,
-            stats,
-            buffer,
-        } = self;
-        store.run("write", || {
-            let mut tables = Tables::open(txn)?;
+        self.write(|tables, written| {
+            for (source, entry) in &edges {
+                check_keys(*source, entry, written.next_key)?;
+            }
             let mut lists: HashMap<u32, Vec<EdgeEntry>> = HashMap::new();
             let mut added = Vec::new();
-            for (source, entry) in &edges {
-                check_keys(*source, entry, *next_key)?;
-            }
             for (source, entry) in edges {
                 let list = match lists.entry(source) {
                     std::collections::hash_map::Entry::Occupied(list) => list.into_mut(),
@@ -235,8 +225,8 @@ impl Loader<'_> {
                 }
                 list.push(entry);
             }
-            stats.edges += added.len();
-            write_lists(&mut tables.out_edges, lists, buffer)?;
+            written.stats.edges += added.len();
+            write_lists(&mut tables.out_edges, lists, &mut written.buffer)?;
             Ok(added)
         })
     }
@@ -247,16 +237,14 @@ impl Loader<'_> {
         let Loader {
             store,
             txn,
-            next_key,
-            stats,
-            ..
+            written,
         } = self;
         let committed = store.run("write", || {
             {
                 let mut tables = Tables::open(&txn)?;
                 tables
                     .meta
-                    .insert(META_NEXT_KEY, next_key.to_le_bytes().as_slice())
+                    .insert(META_NEXT_KEY, written.next_key.to_le_bytes().as_slice())
                     .ctx("write meta")?;
                 for (key, value) in meta {
                     tables
@@ -268,7 +256,7 @@ impl Loader<'_> {
             }
             commit(txn)
         });
-        store.committed(committed.map(|()| stats))
+        store.committed(committed.map(|()| written.stats))
     }
 }
 
