@@ -84,6 +84,11 @@ pub enum StoreError {
     /// The same node ID appears twice in one batch.
     #[error("node ID `{0}` appears twice in one batch")]
     DuplicateId(String),
+    /// A bulk load was given parts that do not make a graph (a key no node has, a node no
+    /// file or two files list, a source's edges split across parts), or was used after one
+    /// of its calls failed.
+    #[error("bulk load: {0}")]
+    InvalidLoad(String),
     /// Any other redb error (an API misuse inside the engine, not a property of the file).
     #[error("{context}")]
     Database {

@@ -38,7 +38,7 @@ pub enum IndexProgress {
     },
     /// Resolving names and building edges across files.
     Linking,
-    /// Writing the graph into the store.
+    /// Linking the files and writing the graph into the store, part by part, side by side.
     Writing,
 }
 

@@ -87,14 +87,21 @@ fn fresh_peak(args: &Args, phase: &str) -> Result<u64> {
     let output = std::process::Command::new(exe)
         .arg(&args.root)
         .args(["--threads", &args.threads.to_string(), "--peak-of", phase])
-        .stderr(std::process::Stdio::null())
         .output()
         .context("cannot start the memory-measuring run")?;
     let text = String::from_utf8_lossy(&output.stdout);
-    text.trim()
+    let peak = text
+        .trim()
         .strip_prefix("peak ")
-        .and_then(|bytes| bytes.parse().ok())
-        .with_context(|| format!("the {phase} run alone failed: {text}"))
+        .and_then(|b| b.parse().ok());
+    match peak {
+        Some(peak) if output.status.success() => Ok(peak),
+        _ => bail!(
+            "the {phase} run alone failed ({}): {}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr).trim()
+        ),
+    }
 }
 
 /// The child side of [`fresh_peak`]: runs `phase` once and prints `peak BYTES`.

@@ -5,7 +5,7 @@
 //! writer holds one group at a time. It is still one transaction: readers see the old graph
 //! until [`Loader::commit`], and a loader dropped unfinished leaves the store as it was.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use redb::{ReadableTable, WriteTransaction};
 
@@ -51,8 +51,12 @@ pub struct LoadedFile {
 ///     keys: vec![first, first + 1],
 ///     ..LoadedFile::default()
 /// };
-/// let contains = EdgeEntry { kind: EdgeKind::Contains.as_u8(), other: first + 1, facts: Default::default() };
-/// loader.add_files(&[file], vec![(first, contains)]).unwrap();
+/// let contains = EdgeEntry {
+///     kind: EdgeKind::Contains.as_u8(),
+///     other: first + 1,
+///     facts: Default::default(),
+/// };
+/// loader.add_files(vec![file], vec![(first, contains)]).unwrap();
 /// let stats = loader.commit(&[]).unwrap();
 /// assert_eq!((stats.nodes, stats.edges, stats.files), (2, 1, 1));
 /// ```
@@ -66,8 +70,36 @@ pub struct Loader<'s> {
 struct Written {
     /// The key the next node gets (the count of nodes so far).
     next_key: u32,
+    /// Per node key, whether a file has listed it.
+    listed: Vec<bool>,
+    /// A call failed: what was written is incomplete, so nothing more is taken.
+    failed: bool,
     stats: StoreStats,
     buffer: rkyv::util::AlignedVec<16>,
+}
+
+impl Written {
+    /// Refuses an edge unless its source is one of `sources` (the nodes of the files being
+    /// written) and its target a key some node has.
+    fn check_edge(
+        &self,
+        sources: &HashSet<u32>,
+        source: u32,
+        entry: &EdgeEntry,
+    ) -> Result<(), StoreError> {
+        if !sources.contains(&source) {
+            return Err(invalid(format!(
+                "an edge from node {source}, which none of the files given lists"
+            )));
+        }
+        if entry.other >= self.next_key {
+            return Err(invalid(format!(
+                "an edge from node {source} to key {}, which no added node has",
+                entry.other
+            )));
+        }
+        Ok(())
+    }
 }
 
 impl Store {
@@ -86,6 +118,8 @@ impl Store {
             txn,
             written: Written {
                 next_key: 0,
+                listed: Vec::new(),
+                failed: false,
                 stats: StoreStats::default(),
                 buffer: rkyv::util::AlignedVec::new(),
             },
@@ -94,7 +128,9 @@ impl Store {
 }
 
 impl Loader<'_> {
-    /// Runs `f` over the transaction's open tables, inside the store's panic boundary.
+    /// Runs `f` over the transaction's open tables, inside the store's panic boundary. A
+    /// failure leaves the loader refusing every later call: what the failed call wrote is
+    /// incomplete, and only dropping the loader (which discards it all) is safe.
     fn write<T>(
         &mut self,
         f: impl FnOnce(&mut Tables<'_>, &mut Written) -> Result<T, StoreError>,
@@ -104,7 +140,14 @@ impl Loader<'_> {
             txn,
             written,
         } = self;
-        store.run("write", || f(&mut Tables::open(txn)?, written))
+        if written.failed {
+            return Err(invalid(
+                "an earlier call failed; drop the loader".to_owned(),
+            ));
+        }
+        let result = store.run("write", || f(&mut Tables::open(txn)?, written));
+        written.failed = result.is_err();
+        result
     }
 
     /// Writes nodes under consecutive keys and returns the first: the node at index `i`
@@ -121,41 +164,57 @@ impl Loader<'_> {
                 let key = written.next_key;
                 written.next_key = key
                     .checked_add(1)
-                    .ok_or_else(|| StoreError::corrupted("meta", "node keys exhausted"))?;
+                    .ok_or_else(|| invalid("node keys exhausted".to_owned()))?;
                 let buffer = std::mem::take(&mut written.buffer);
                 written.buffer = insert_node(tables, &mut touched, key, node, buffer)?;
                 touched.clear();
             }
+            written.listed.resize(written.next_key as usize, false);
             written.stats.nodes += nodes.len();
             Ok(first)
         })
     }
 
     /// Writes files with every edge whose source is one of their nodes, as `(source key,
-    /// entry)`: each source's outgoing list is written whole, so all of a source's edges
-    /// come in one call (edges found later go through [`Loader::merge_edges`]). An edge
-    /// naming a key no node has is refused before anything is written; a file given twice or
-    /// a source whose list was already written is an error too. After an error the loader is
-    /// only good for dropping.
+    /// entry)`. Each file lists its nodes' keys (each node in exactly one file), and each
+    /// source's outgoing list is written whole from these edges: the edges of a file's nodes
+    /// all come with the file (edges found later go through [`Loader::merge_edges`]). Every
+    /// edge given counts in the stats, as [`Store::replace_all`] counts a batch's (the same
+    /// edge twice is stored once). Anything else is [`StoreError::InvalidLoad`].
     pub fn add_files(
         &mut self,
-        files: &[LoadedFile],
+        files: Vec<LoadedFile>,
         edges: Vec<(u32, EdgeEntry)>,
     ) -> Result<(), StoreError> {
         self.write(|tables, written| {
+            let mut sources = HashSet::new();
+            for file in &files {
+                for &key in &file.keys {
+                    match written.listed.get_mut(key as usize) {
+                        Some(listed) if !*listed => *listed = true,
+                        Some(_) => {
+                            return Err(invalid(format!("node key {key} listed by two files")));
+                        }
+                        None => {
+                            return Err(invalid(format!(
+                                "`{}` lists node key {key}, which no added node has",
+                                file.entry.path
+                            )));
+                        }
+                    }
+                    sources.insert(key);
+                }
+            }
             for (source, entry) in &edges {
-                check_keys(*source, entry, written.next_key)?;
+                written.check_edge(&sources, *source, entry)?;
             }
             for file in files {
                 let path = file.entry.path.as_str();
                 if tables.files.get(path).ctx("read files")?.is_some() {
                     return Err(StoreError::DuplicateFile(path.to_owned()));
                 }
-                if let Some(&key) = file.keys.iter().find(|&&key| key >= written.next_key) {
-                    return Err(unknown_key("file", path, key));
-                }
                 let buffer = std::mem::take(&mut written.buffer);
-                written.buffer = write_file_record(tables, &file.entry, file.keys.clone(), buffer)?;
+                written.buffer = write_file_record(tables, &file.entry, file.keys, buffer)?;
                 if let Some(blob) = &file.blob {
                     tables
                         .blobs
@@ -164,11 +223,10 @@ impl Loader<'_> {
                 }
                 if !file.unresolved.is_empty() {
                     let buffer = std::mem::take(&mut written.buffer);
-                    let calls = file.unresolved.clone();
-                    written.buffer = write_unresolved(tables, path, calls, buffer)?;
+                    written.buffer = write_unresolved(tables, path, file.unresolved, buffer)?;
                 }
+                written.stats.files += 1;
             }
-            written.stats.files += files.len();
             written.stats.edges += edges.len();
             let mut lists: HashMap<u32, Vec<EdgeEntry>> = HashMap::new();
             for (source, entry) in edges {
@@ -178,41 +236,28 @@ impl Loader<'_> {
                     .ctx("write in edge")?;
                 lists.entry(source).or_default().push(entry);
             }
-            for &source in lists.keys() {
-                if tables
-                    .out_edges
-                    .get(source)
-                    .ctx("read adjacency")?
-                    .is_some()
-                {
-                    return Err(StoreError::corrupted(
-                        "bulk load",
-                        format!("the edges of node {source} came in two parts"),
-                    ));
-                }
-            }
             write_lists(&mut tables.out_edges, lists, &mut written.buffer)
         })
     }
 
-    /// Adds edges to nodes whose outgoing lists may be written already (by
-    /// [`Loader::add_files`] or an earlier call), merging each into its source's list: an edge
-    /// already there (same kind and target) takes the new facts in. Returns the kinds of the
-    /// edges that were new.
+    /// Adds edges to nodes whose files were written already (by [`Loader::add_files`]),
+    /// merging each into its source's list: an edge already there (same kind and target)
+    /// takes the new facts in. Only the edges that were new count in the stats; their kinds
+    /// are returned.
     pub fn merge_edges(&mut self, edges: Vec<(u32, EdgeEntry)>) -> Result<Vec<u8>, StoreError> {
         self.write(|tables, written| {
+            let sources: HashSet<u32> = edges
+                .iter()
+                .map(|(source, _)| *source)
+                .filter(|&source| written.listed.get(source as usize) == Some(&true))
+                .collect();
             for (source, entry) in &edges {
-                check_keys(*source, entry, written.next_key)?;
+                written.check_edge(&sources, *source, entry)?;
             }
             let mut lists: HashMap<u32, Vec<EdgeEntry>> = HashMap::new();
             let mut added = Vec::new();
             for (source, entry) in edges {
-                let list = match lists.entry(source) {
-                    std::collections::hash_map::Entry::Occupied(list) => list.into_mut(),
-                    std::collections::hash_map::Entry::Vacant(slot) => {
-                        slot.insert(tables.out_list(source)?)
-                    }
-                };
+                let list = tables.out_list_in(&mut lists, source)?;
                 if !list
                     .iter()
                     .any(|e| e.kind == entry.kind && e.other == entry.other)
@@ -232,48 +277,34 @@ impl Loader<'_> {
     }
 
     /// Writes `meta`, indexes the search terms and commits: the new graph replaces the old
-    /// one for every reader at once.
-    pub fn commit(self, meta: &[(String, Vec<u8>)]) -> Result<StoreStats, StoreError> {
+    /// one for every reader at once. Every node added must have been listed by a file.
+    pub fn commit(mut self, meta: &[(String, Vec<u8>)]) -> Result<StoreStats, StoreError> {
+        self.write(|tables, written| {
+            if let Some(key) = written.listed.iter().position(|listed| !listed) {
+                return Err(invalid(format!("node key {key} is listed by no file")));
+            }
+            tables
+                .meta
+                .insert(META_NEXT_KEY, written.next_key.to_le_bytes().as_slice())
+                .ctx("write meta")?;
+            for (key, value) in meta {
+                tables
+                    .meta
+                    .insert(key.as_str(), value.as_slice())
+                    .ctx("write meta")?;
+            }
+            rebuild_fst(&tables.terms, &mut tables.search)
+        })?;
         let Loader {
             store,
             txn,
             written,
         } = self;
-        let committed = store.run("write", || {
-            {
-                let mut tables = Tables::open(&txn)?;
-                tables
-                    .meta
-                    .insert(META_NEXT_KEY, written.next_key.to_le_bytes().as_slice())
-                    .ctx("write meta")?;
-                for (key, value) in meta {
-                    tables
-                        .meta
-                        .insert(key.as_str(), value.as_slice())
-                        .ctx("write meta")?;
-                }
-                rebuild_fst(&tables.terms, &mut tables.search)?;
-            }
-            commit(txn)
-        });
+        let committed = store.run("write", || commit(txn));
         store.committed(committed.map(|()| written.stats))
     }
 }
 
-/// An edge whose ends are both keys of added nodes.
-fn check_keys(source: u32, entry: &EdgeEntry, next_key: u32) -> Result<(), StoreError> {
-    match [source, entry.other]
-        .into_iter()
-        .find(|&key| key >= next_key)
-    {
-        Some(key) => Err(unknown_key("edge", &format!("from node {source}"), key)),
-        None => Ok(()),
-    }
-}
-
-fn unknown_key(what: &str, from: &str, key: u32) -> StoreError {
-    StoreError::corrupted(
-        "bulk load",
-        format!("{what} {from} names node key {key}, which no added node has"),
-    )
+fn invalid(detail: String) -> StoreError {
+    StoreError::InvalidLoad(detail)
 }

@@ -498,7 +498,7 @@ fn bulk_load(store: &Store, batch: &GraphBatch, late: &[(&str, &str)]) -> StoreS
             unresolved: Vec::new(),
         };
         let edges = batch.edges.iter().filter(own).map(entry).collect();
-        loader.add_files(&[loaded], edges).unwrap();
+        loader.add_files(vec![loaded], edges).unwrap();
     }
     let late_edges: Vec<_> = batch
         .edges
@@ -551,39 +551,61 @@ fn a_bulk_load_refuses_bad_parts_and_a_dropped_one_changes_nothing() {
     let store = Store::open_or_create(dir.path().join("g.redb")).unwrap();
     store.replace_all(&two_files()).unwrap();
     let batch = file_batch("c.ts", &["x", "y"], &[]);
-    {
+    let calls = |other: u32| crate::record::EdgeEntry {
+        kind: EdgeKind::Calls.as_u8(),
+        other,
+        facts: Default::default(),
+    };
+    let file = |path: &str, keys: &[u32]| LoadedFile {
+        entry: crate::record::FileEntry {
+            path: path.to_owned(),
+            ..Default::default()
+        },
+        keys: keys.to_vec(),
+        ..LoadedFile::default()
+    };
+    // Each case on a fresh loader holding c.ts's three nodes (keys 0, 1, 2).
+    let refused = |case: &dyn Fn(&mut Loader<'_>) -> Result<(), StoreError>| {
         let mut loader = store.load().unwrap();
-        let first = loader.add_nodes(&batch.nodes).unwrap();
-        let err = loader.add_nodes(&batch.nodes[1..2]).unwrap_err();
-        assert!(
-            matches!(err, StoreError::DuplicateId(ref id) if id == "c.ts:x"),
-            "{err}"
-        );
-        let calls = |other: u32| crate::record::EdgeEntry {
-            kind: EdgeKind::Calls.as_u8(),
-            other,
-            facts: Default::default(),
-        };
-        let file = |path: &str| LoadedFile {
-            entry: crate::record::FileEntry {
-                path: path.to_owned(),
-                ..Default::default()
-            },
-            ..LoadedFile::default()
-        };
-        let err = loader.add_files(&[file("c.ts")], vec![(first, calls(99))]);
-        assert!(err.unwrap_err().to_string().contains("key 99"));
-        loader
-            .add_files(&[file("c.ts")], vec![(first + 1, calls(first + 2))])
-            .unwrap();
-        let err = loader.add_files(&[file("c.ts")], Vec::new()).unwrap_err();
-        assert!(matches!(err, StoreError::DuplicateFile(_)), "{err}");
-        let err = loader
-            .add_files(&[file("d.ts")], vec![(first + 1, calls(first))])
-            .unwrap_err();
-        assert!(err.to_string().contains("two parts"), "{err}");
-        // Dropped without a commit.
-    }
+        assert_eq!(loader.add_nodes(&batch.nodes).unwrap(), 0);
+        let err = case(&mut loader).unwrap_err();
+        // After a failure the loader takes nothing more.
+        let after = loader.add_nodes(&[]).unwrap_err();
+        assert!(after.to_string().contains("earlier call failed"), "{after}");
+        err.to_string()
+    };
+    let err = refused(&|l| l.add_nodes(&batch.nodes[1..2]).map(drop));
+    assert!(err.contains("c.ts:x") && err.contains("twice"), "{err}");
+    let err = refused(&|l| l.add_files(vec![file("c.ts", &[0, 1, 2])], vec![(0, calls(99))]));
+    assert!(err.contains("key 99"), "{err}");
+    let err = refused(&|l| l.add_files(vec![file("c.ts", &[0, 1])], vec![(2, calls(0))]));
+    assert!(err.contains("none of the files given"), "{err}");
+    let err = refused(&|l| {
+        l.add_files(vec![file("c.ts", &[0, 1])], Vec::new())?;
+        l.add_files(vec![file("d.ts", &[1, 2])], Vec::new())
+    });
+    assert!(err.contains("listed by two files"), "{err}");
+    let err = refused(&|l| {
+        l.add_files(vec![file("c.ts", &[0])], Vec::new())?;
+        l.add_files(vec![file("c.ts", &[1, 2])], Vec::new())
+    });
+    assert!(err.contains("c.ts") && err.contains("twice"), "{err}");
+    let err = refused(&|l| {
+        l.add_files(vec![file("c.ts", &[0, 1])], Vec::new())?;
+        l.merge_edges(vec![(2, calls(0))]).map(drop)
+    });
+    assert!(err.contains("none of the files given"), "{err}");
+    // A node no file lists is refused at commit.
+    let mut loader = store.load().unwrap();
+    loader.add_nodes(&batch.nodes).unwrap();
+    loader
+        .add_files(vec![file("c.ts", &[0, 1])], Vec::new())
+        .unwrap();
+    let err = loader.commit(&[]).unwrap_err();
+    assert!(
+        err.to_string().contains("node key 2 is listed by no file"),
+        "{err}"
+    );
     let snap = store.snapshot().unwrap();
     assert_eq!(snap.node_count().unwrap(), 6);
     assert!(snap.key_of("c.ts:x").unwrap().is_none());

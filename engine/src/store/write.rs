@@ -202,6 +202,18 @@ impl<'t> Tables<'t> {
         }
     }
 
+    /// `key`'s outgoing list as held in `lists`, read from the table the first time.
+    pub(super) fn out_list_in<'l>(
+        &self,
+        lists: &'l mut HashMap<u32, Vec<EdgeEntry>>,
+        key: u32,
+    ) -> Result<&'l mut Vec<EdgeEntry>, StoreError> {
+        Ok(match lists.entry(key) {
+            std::collections::hash_map::Entry::Occupied(list) => list.into_mut(),
+            std::collections::hash_map::Entry::Vacant(slot) => slot.insert(self.out_list(key)?),
+        })
+    }
+
     /// The `(source, kind)` of every edge into `key`.
     fn incoming(&self, key: u32) -> Result<Vec<(u32, u8)>, StoreError> {
         let mut out = Vec::new();
@@ -376,12 +388,7 @@ fn apply(
                 if old_set.contains(&source) {
                     continue;
                 }
-                let list = match outside_lists.entry(source) {
-                    std::collections::hash_map::Entry::Occupied(entry) => entry.into_mut(),
-                    std::collections::hash_map::Entry::Vacant(entry) => {
-                        entry.insert(tables.out_list(source)?)
-                    }
-                };
+                let list = tables.out_list_in(&mut outside_lists, source)?;
                 if let Some(old) = old.as_mut() {
                     for entry in list.iter().filter(|e| e.other == key && e.kind == kind) {
                         let edge =

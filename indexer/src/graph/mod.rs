@@ -114,9 +114,10 @@ pub(crate) struct KeyedPart {
     pub(crate) stats: LinkStats,
 }
 
-/// Links `files` (ascending) as [`link`] does, for a bulk load whose nodes are written already: no node
-/// records, and edges by the keys `keys` gives. `resolver` is kept across parts, with its
-/// caches. An edge to a node without a record is an error naming both ends.
+/// Links `files` (ascending) as [`link`] does, for a bulk load whose nodes are written
+/// already: no node records, edges by the keys `keys` gives, and each file with its nodes'
+/// keys. `resolver` is kept across parts, with its caches. An edge to a node without a
+/// record is an error naming both ends.
 pub(crate) fn link_keyed(
     resolver: &Resolver<'_, '_>,
     hierarchy: &Hierarchy,
@@ -344,7 +345,7 @@ impl<'p, 'a> Builder<'p, 'a> {
                     });
                 }
                 ModuleTarget::External(package) => {
-                    // The file's entry was added with its nodes.
+                    // The file's entry was added before its edges were linked.
                     let entry = self
                         .batch
                         .files
@@ -748,13 +749,19 @@ impl<'p, 'a> Builder<'p, 'a> {
             .batch
             .files
             .into_iter()
-            .map(|entry| LoadedFile {
+            .zip(files)
+            .map(|(entry, &file)| LoadedFile {
                 unresolved: unresolved.remove(&entry.path).unwrap_or_default(),
                 entry,
-                keys: Vec::new(),
+                keys: keys[file as usize]
+                    .iter()
+                    .copied()
+                    .filter(|&key| key != NO_KEY)
+                    .collect(),
                 blob: None,
             })
             .collect();
+        debug_assert!(unresolved.is_empty(), "unresolved calls outside the part");
         Ok(KeyedPart {
             files: loaded,
             edges,
