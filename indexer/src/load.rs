@@ -80,7 +80,7 @@ pub(crate) fn load(
     meta: &[(String, Vec<u8>)],
     part_files: usize,
 ) -> Result<Loaded, IndexError> {
-    let mut loader = store.load()?;
+    let mut loader = store.replace_all_in_parts()?;
     let mut loaded = Loaded {
         edges_by_kind: EdgeKind::ALL.iter().map(|k| (*k, 0)).collect(),
         ..Loaded::default()

@@ -32,14 +32,14 @@ pub struct LoadedFile {
     pub unresolved: Vec<UnresolvedCall>,
 }
 
-/// Writes a whole new graph in parts, in one transaction (see [`Store::load`]).
+/// Writes a whole new graph in parts, in one transaction (see [`Store::replace_all_in_parts`]).
 ///
 /// ```
 /// use tsgraph_engine::{EdgeEntry, EdgeKind, FileEntry, LoadedFile, NodeKind, NodeRecord, Store};
 ///
 /// let dir = tempfile::tempdir().unwrap();
 /// let store = Store::open_or_create(dir.path().join("graph.redb")).unwrap();
-/// let mut loader = store.load().unwrap();
+/// let mut loader = store.replace_all_in_parts().unwrap();
 /// let first = loader
 ///     .add_nodes(&[
 ///         NodeRecord::new("a.ts", NodeKind::File, "a.ts", "a.ts", 1, 3),
@@ -106,7 +106,7 @@ impl Store {
     /// Starts replacing the whole graph with one written in parts ([`Loader`]): every node
     /// first, then the files with their edges by key. Holds the write transaction until
     /// [`Loader::commit`]; dropping the loader instead leaves the store as it was.
-    pub fn load(&self) -> Result<Loader<'_>, StoreError> {
+    pub fn replace_all_in_parts(&self) -> Result<Loader<'_>, StoreError> {
         let db = self.writer()?;
         let txn = self.run("write", || {
             let txn = super::begin_write(db)?;

@@ -474,7 +474,7 @@ fn space_lists_every_table_largest_first() {
 /// with the edges from its nodes by key; the edges given in `late` (source, target) are held
 /// back and merged at the end.
 fn bulk_load(store: &Store, batch: &GraphBatch, late: &[(&str, &str)]) -> StoreStats {
-    let mut loader = store.load().unwrap();
+    let mut loader = store.replace_all_in_parts().unwrap();
     let first = loader.add_nodes(&batch.nodes).unwrap();
     let key_of = |id: &str| first + batch.nodes.iter().position(|n| n.id == id).unwrap() as u32;
     let entry = |edge: &EdgeSpec| {
@@ -566,7 +566,7 @@ fn a_bulk_load_refuses_bad_parts_and_a_dropped_one_changes_nothing() {
     };
     // Each case on a fresh loader holding c.ts's three nodes (keys 0, 1, 2).
     let refused = |case: &dyn Fn(&mut Loader<'_>) -> Result<(), StoreError>| {
-        let mut loader = store.load().unwrap();
+        let mut loader = store.replace_all_in_parts().unwrap();
         assert_eq!(loader.add_nodes(&batch.nodes).unwrap(), 0);
         let err = case(&mut loader).unwrap_err();
         // After a failure the loader takes nothing more.
@@ -596,7 +596,7 @@ fn a_bulk_load_refuses_bad_parts_and_a_dropped_one_changes_nothing() {
     });
     assert!(err.contains("none of the files given"), "{err}");
     // A node no file lists is refused at commit.
-    let mut loader = store.load().unwrap();
+    let mut loader = store.replace_all_in_parts().unwrap();
     loader.add_nodes(&batch.nodes).unwrap();
     loader
         .add_files(vec![file("c.ts", &[0, 1])], Vec::new())
