@@ -35,14 +35,15 @@ pub(crate) struct LinkInputs<'a> {
     pub(crate) tables: &'a ProgramTables,
     pub(crate) hierarchy: &'a Hierarchy,
     pub(crate) nodes: &'a [FileNodes],
-    pub(crate) package_of: &'a (dyn Fn(&str) -> (String, String) + Sync),
+    pub(crate) package_of: &'a PackageOf<'a>,
 }
 
 /// What a load wrote and how long its halves took.
 #[derive(Debug, Default)]
 pub(crate) struct Loaded {
     pub(crate) nodes: usize,
-    pub(crate) edges_by_kind: Vec<(EdgeKind, usize)>,
+    /// Edges written, by [`EdgeKind`] byte.
+    pub(crate) edges_by_kind: [usize; EdgeKind::ALL.len()],
     pub(crate) stats: LinkStats,
     /// Linking, on its thread.
     pub(crate) link_time: Duration,
@@ -53,12 +54,8 @@ pub(crate) struct Loaded {
 impl Loaded {
     fn count_edges(&mut self, kinds: impl Iterator<Item = u8>) {
         for kind in kinds {
-            if let Some(slot) = self
-                .edges_by_kind
-                .iter_mut()
-                .find(|(known, _)| known.as_u8() == kind)
-            {
-                slot.1 += 1;
+            if let Some(count) = self.edges_by_kind.get_mut(usize::from(kind)) {
+                *count += 1;
             }
         }
     }
@@ -81,10 +78,7 @@ pub(crate) fn load(
     part_files: usize,
 ) -> Result<Loaded, IndexError> {
     let mut loader = store.replace_all_in_parts()?;
-    let mut loaded = Loaded {
-        edges_by_kind: EdgeKind::ALL.iter().map(|k| (*k, 0)).collect(),
-        ..Loaded::default()
-    };
+    let mut loaded = Loaded::default();
     let (sender, receiver) = bounded(PARTS_AHEAD);
     let linked = std::thread::scope(|scope| {
         let linker = scope.spawn(move || link_parts(inputs, part_files.max(1), &sender));
@@ -201,10 +195,9 @@ fn send_nodes(
     let mut next: u32 = 0;
     let mut records: Vec<NodeRecord> = Vec::new();
     let mut first = 0;
-    let package_of: &PackageOf<'_> = inputs.package_of;
     for (facts, file_nodes) in inputs.files.iter().zip(inputs.nodes) {
         let mut file_keys = vec![NO_KEY; file_nodes.nodes.len()];
-        for (index, record) in graph::node_records(facts, file_nodes, package_of) {
+        for (index, record) in graph::node_records(facts, file_nodes, inputs.package_of) {
             file_keys[index as usize] = next;
             next = next.saturating_add(1);
             records.push(record);
@@ -333,7 +326,7 @@ mod tests {
                 .any(|line| line.contains("out IMPLEMENTS iface.ts:Repository.findById")),
             "{expected:#?}"
         );
-        let edges: usize = loaded.edges_by_kind.iter().map(|(_, n)| n).sum();
+        let edges: usize = loaded.edges_by_kind.iter().sum();
         assert_eq!(edges, state.link_everything().edges.len());
         assert_eq!(loaded.nodes, whole.node_count().unwrap() as usize);
         let blob = parts.blob("base.ts").unwrap().unwrap();

@@ -163,18 +163,14 @@ impl IndexState {
             state.config_stamp.clone(),
         ));
         let loaded = state.load_into(store, &meta, crate::load::PART_FILES)?;
-        let mut summary = state.summary(
+        let summary = state.summary(
             &loaded,
             import_stats,
             walked.too_large,
             warnings,
-            parse_time,
+            (parse_time, resolved),
             started,
         );
-        // Linking overlaps writing: each is its own busy time, and the resolution before
-        // them counts with linking.
-        summary.link_time = resolved.saturating_sub(parse_time) + loaded.link_time;
-        summary.write_time = loaded.write_time;
         Ok((state, summary))
     }
 
@@ -186,10 +182,6 @@ impl IndexState {
         meta: &[(String, Vec<u8>)],
         part_files: usize,
     ) -> Result<crate::load::Loaded, IndexError> {
-        let package_of = |path: &str| {
-            let package = self.model.package_of(path);
-            (package.module.to_owned(), package.name.to_owned())
-        };
         let inputs = crate::load::LinkInputs {
             files: &self.files,
             builtins: &self.builtins,
@@ -197,7 +189,7 @@ impl IndexState {
             tables: &self.tables,
             hierarchy: &self.hierarchy,
             nodes: &self.nodes,
-            package_of: &package_of,
+            package_of: &|path| self.package_of(path),
         };
         crate::load::load(&inputs, store, meta, part_files)
     }
@@ -276,12 +268,15 @@ impl IndexState {
     }
 
     fn link(&self, scope: Scope<'_>) -> graph::Linked {
-        let package_of = |path: &str| {
-            let package = self.model.package_of(path);
-            (package.module.to_owned(), package.name.to_owned())
-        };
         let program = Program::new(&self.files, &self.builtins, &self.modules, &self.tables);
+        let package_of = |path: &str| self.package_of(path);
         graph::link(&program, &self.hierarchy, &self.nodes, &package_of, scope)
+    }
+
+    /// The module folder and package name of the package `path` belongs to.
+    fn package_of(&self, path: &str) -> (String, String) {
+        let package = self.model.package_of(path);
+        (package.module.to_owned(), package.name.to_owned())
     }
 
     /// Adds each written file's persisted summary to the batch (`only`: the files to attach,
@@ -589,7 +584,7 @@ impl IndexState {
         import_stats: ImportStats,
         skipped_too_large: Vec<(String, u64)>,
         warnings: Vec<String>,
-        parse_time: std::time::Duration,
+        (parse_time, resolved): (std::time::Duration, std::time::Duration),
         started: Instant,
     ) -> IndexSummary {
         let facts = self.files.iter().filter(|f| !f.path.is_empty());
@@ -609,8 +604,11 @@ impl IndexState {
             imports_by_outcome: import_stats.by_outcome.into_iter().collect(),
             unresolved_imports: import_stats.unresolved,
             nodes: loaded.nodes,
-            edges: loaded.edges_by_kind.iter().map(|(_, count)| count).sum(),
-            edges_by_kind: loaded.edges_by_kind.clone(),
+            edges: loaded.edges_by_kind.iter().sum(),
+            edges_by_kind: EdgeKind::ALL
+                .iter()
+                .map(|kind| (*kind, loaded.edges_by_kind[usize::from(kind.as_u8())]))
+                .collect(),
             resolved_calls: stats.resolved_calls,
             unresolved_calls: stats.unresolved_calls,
             unresolved_by_reason: stats
@@ -621,8 +619,10 @@ impl IndexState {
             skipped_too_large,
             warnings,
             parse_time,
-            link_time: started.elapsed().saturating_sub(parse_time),
-            write_time: std::time::Duration::ZERO,
+            // Linking overlaps writing: each is its own thread's busy time, and the
+            // resolution before them counts with linking.
+            link_time: resolved.saturating_sub(parse_time) + loaded.link_time,
+            write_time: loaded.write_time,
             total_time: started.elapsed(),
         }
     }

@@ -5,7 +5,7 @@
 //! writer holds one group at a time. It is still one transaction: readers see the old graph
 //! until [`Loader::commit`], and a loader dropped unfinished leaves the store as it was.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 use redb::{ReadableTable, WriteTransaction};
 
@@ -156,7 +156,6 @@ impl Loader<'_> {
         self.write(|tables, written| {
             let first = written.next_key;
             // Terms are indexed whole at commit (a fresh FST), so which changed is not kept.
-            let mut touched = BTreeSet::new();
             for node in nodes {
                 if tables.ids.get(node.id.as_str()).ctx("read ids")?.is_some() {
                     return Err(StoreError::DuplicateId(node.id.clone()));
@@ -165,9 +164,7 @@ impl Loader<'_> {
                 written.next_key = key
                     .checked_add(1)
                     .ok_or_else(|| invalid("node keys exhausted".to_owned()))?;
-                let buffer = std::mem::take(&mut written.buffer);
-                written.buffer = insert_node(tables, &mut touched, key, node, buffer)?;
-                touched.clear();
+                insert_node(tables, None, key, node, &mut written.buffer)?;
             }
             written.listed.resize(written.next_key as usize, false);
             written.stats.nodes += nodes.len();
@@ -213,8 +210,7 @@ impl Loader<'_> {
                 if tables.files.get(path).ctx("read files")?.is_some() {
                     return Err(StoreError::DuplicateFile(path.to_owned()));
                 }
-                let buffer = std::mem::take(&mut written.buffer);
-                written.buffer = write_file_record(tables, &file.entry, file.keys, buffer)?;
+                write_file_record(tables, &file.entry, file.keys, &mut written.buffer)?;
                 if let Some(blob) = &file.blob {
                     tables
                         .blobs
@@ -222,8 +218,7 @@ impl Loader<'_> {
                         .ctx("write blob")?;
                 }
                 if !file.unresolved.is_empty() {
-                    let buffer = std::mem::take(&mut written.buffer);
-                    written.buffer = write_unresolved(tables, path, file.unresolved, buffer)?;
+                    write_unresolved(tables, path, file.unresolved, &mut written.buffer)?;
                 }
                 written.stats.files += 1;
             }

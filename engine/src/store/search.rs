@@ -39,22 +39,26 @@ pub(crate) fn terms_of(id: &str, file: &str, name: &str) -> (String, Option<Stri
     (name_term, path_term)
 }
 
-/// Adds (or, with `add` false, removes) the terms of one node, noting each in `touched`.
+/// Adds (or, with `add` false, removes) the terms of one node, noting each in `touched`
+/// (`None` when the index is rebuilt whole afterwards).
 pub(crate) fn update_terms(
     terms: &mut MultimapTable<'_, &'static str, u32>,
-    touched: &mut BTreeSet<String>,
+    touched: Option<&mut BTreeSet<String>>,
     key: u32,
     (id, file, name): (&str, &str, &str),
     add: bool,
 ) -> Result<(), StoreError> {
     let (name_term, path_term) = terms_of(id, file, name);
+    let mut touched = touched;
     for term in std::iter::once(name_term).chain(path_term) {
         if add {
             terms.insert(term.as_str(), key).ctx("write search term")?;
         } else {
             terms.remove(term.as_str(), key).ctx("remove search term")?;
         }
-        touched.insert(term);
+        if let Some(touched) = touched.as_deref_mut() {
+            touched.insert(term);
+        }
     }
     Ok(())
 }

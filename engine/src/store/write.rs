@@ -259,7 +259,7 @@ impl<'t> Tables<'t> {
     }
 }
 
-pub(super) fn archive<T>(
+fn archive<T>(
     value: &T,
     buffer: rkyv::util::AlignedVec<16>,
     what: impl FnOnce() -> String,
@@ -408,7 +408,7 @@ fn apply(
             .ctx("remove name")?;
         update_terms(
             &mut tables.terms,
-            &mut touched_terms,
+            Some(&mut touched_terms),
             key,
             (&record.id, &record.file, &record.name),
             false,
@@ -456,7 +456,13 @@ fn apply(
                 key
             }
         };
-        buffer = insert_node(&mut tables, &mut touched_terms, key, node, buffer)?;
+        insert_node(
+            &mut tables,
+            Some(&mut touched_terms),
+            key,
+            node,
+            &mut buffer,
+        )?;
         batch_keys.insert(node.id.as_str(), key);
         file_keys.entry(node.file.as_str()).or_default().push(key);
     }
@@ -510,7 +516,7 @@ fn apply(
 
     for file in &batch.files {
         let keys = file_keys.remove(file.path.as_str()).unwrap_or_default();
-        buffer = write_file_record(&mut tables, file, keys, buffer)?;
+        write_file_record(&mut tables, file, keys, &mut buffer)?;
     }
     if let Some((path, _)) = file_keys.into_iter().next() {
         return Err(StoreError::corrupted(
@@ -544,7 +550,7 @@ fn apply(
                 format!("unresolved calls of `{path}`, which the batch does not list"),
             ));
         }
-        buffer = write_unresolved(&mut tables, path, calls, buffer)?;
+        write_unresolved(&mut tables, path, calls, &mut buffer)?;
     }
     refresh_index(&tables.terms, &mut tables.search, &touched_terms)?;
     let stats = StoreStats {
@@ -564,15 +570,15 @@ fn apply(
 }
 
 /// Writes one node under `key`: its record, its ID and name, and its search terms (noted in
-/// `touched`).
+/// `touched`, unless the index is rebuilt whole afterwards).
 pub(super) fn insert_node(
     tables: &mut Tables<'_>,
-    touched: &mut BTreeSet<String>,
+    touched: Option<&mut BTreeSet<String>>,
     key: u32,
     node: &NodeRecord,
-    buffer: rkyv::util::AlignedVec<16>,
-) -> Result<rkyv::util::AlignedVec<16>, StoreError> {
-    let buffer = archive(node, buffer, || format!("node {}", node.id))?;
+    buffer: &mut rkyv::util::AlignedVec<16>,
+) -> Result<(), StoreError> {
+    *buffer = archive(node, std::mem::take(buffer), || format!("node {}", node.id))?;
     tables
         .nodes
         .insert(key, buffer.as_slice())
@@ -588,8 +594,7 @@ pub(super) fn insert_node(
         key,
         (&node.id, &node.file, &node.name),
         true,
-    )?;
-    Ok(buffer)
+    )
 }
 
 /// Writes a file's record: its stamps, its nodes' keys and the packages it imports.
@@ -597,8 +602,8 @@ pub(super) fn write_file_record(
     tables: &mut Tables<'_>,
     file: &FileEntry,
     keys: Vec<u32>,
-    buffer: rkyv::util::AlignedVec<16>,
-) -> Result<rkyv::util::AlignedVec<16>, StoreError> {
+    buffer: &mut rkyv::util::AlignedVec<16>,
+) -> Result<(), StoreError> {
     let mut external = file.external.clone();
     external.sort();
     external.dedup();
@@ -609,12 +614,14 @@ pub(super) fn write_file_record(
         keys,
         external,
     };
-    let buffer = archive(&record, buffer, || format!("file {}", file.path))?;
+    *buffer = archive(&record, std::mem::take(buffer), || {
+        format!("file {}", file.path)
+    })?;
     tables
         .files
         .insert(file.path.as_str(), buffer.as_slice())
         .ctx("write file")?;
-    Ok(buffer)
+    Ok(())
 }
 
 /// Writes a file's unresolved call sites and indexes them by name.
@@ -622,8 +629,8 @@ pub(super) fn write_unresolved(
     tables: &mut Tables<'_>,
     path: &str,
     calls: Vec<UnresolvedCall>,
-    buffer: rkyv::util::AlignedVec<16>,
-) -> Result<rkyv::util::AlignedVec<16>, StoreError> {
+    buffer: &mut rkyv::util::AlignedVec<16>,
+) -> Result<(), StoreError> {
     for call in &calls {
         tables
             .unresolved_names
@@ -631,12 +638,14 @@ pub(super) fn write_unresolved(
             .ctx("write unresolved name")?;
     }
     let list = UnresolvedList { calls };
-    let buffer = archive(&list, buffer, || format!("unresolved calls of {path}"))?;
+    *buffer = archive(&list, std::mem::take(buffer), || {
+        format!("unresolved calls of {path}")
+    })?;
     tables
         .unresolved
         .insert(path, buffer.as_slice())
         .ctx("write unresolved")?;
-    Ok(buffer)
+    Ok(())
 }
 
 pub(super) fn write_lists(

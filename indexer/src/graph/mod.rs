@@ -51,7 +51,7 @@ pub(crate) struct Linked {
 }
 
 /// The package (module folder, package name) a file belongs to.
-pub(crate) type PackageOf<'a> = dyn Fn(&str) -> (String, String) + 'a;
+pub(crate) type PackageOf<'a> = dyn Fn(&str) -> (String, String) + Sync + 'a;
 
 /// The files a link writes: all of them, or the ones an update re-links.
 #[derive(Debug, Clone, Copy)]
