@@ -19,7 +19,6 @@ use super::properties::{EDGE_PROPERTIES, NODE_PROPERTIES, Value, edge_values, no
 pub struct DotSink<W: Write> {
     out: W,
     text: String,
-    scratch: String,
 }
 
 impl<W: Write> DotSink<W> {
@@ -28,7 +27,6 @@ impl<W: Write> DotSink<W> {
         DotSink {
             out,
             text: String::new(),
-            scratch: String::new(),
         }
     }
 
@@ -57,13 +55,11 @@ impl<W: Write> ResultSink for DotSink<W> {
         self.text.push_str("\\n");
         self.text.push_str(node.kind().as_str());
         self.text.push('"');
-        node_values(node, |column, value| {
-            let name = match NODE_PROPERTIES[column].0 {
-                "name" => "symbolName",
-                other => other,
-            };
+        for ((name, _), value) in NODE_PROPERTIES.iter().zip(node_values(node)) {
+            // Renamed: see the module documentation.
+            let name = if *name == "name" { "symbolName" } else { name };
             self.attribute(name, value);
-        });
+        }
         self.text.push_str("];\n");
         self.out.write_all(self.text.as_bytes())?;
         Ok(true)
@@ -78,11 +74,9 @@ impl<W: Write> ResultSink for DotSink<W> {
         self.text.push_str("\" [label=\"");
         self.text.push_str(edge.kind.as_str());
         self.text.push('"');
-        let mut scratch = std::mem::take(&mut self.scratch);
-        edge_values(edge, &mut scratch, |column, value| {
+        for (column, value) in edge_values(edge) {
             self.attribute(EDGE_PROPERTIES[column].0, value);
-        });
-        self.scratch = scratch;
+        }
         self.text.push_str("];\n");
         self.out.write_all(self.text.as_bytes())?;
         Ok(true)

@@ -19,7 +19,6 @@ use super::properties::{
 pub struct GraphMlSink<W: Write> {
     out: W,
     value: String,
-    scratch: String,
 }
 
 impl<W: Write> GraphMlSink<W> {
@@ -28,7 +27,6 @@ impl<W: Write> GraphMlSink<W> {
         GraphMlSink {
             out,
             value: String::new(),
-            scratch: String::new(),
         }
     }
 
@@ -85,13 +83,9 @@ impl<W: Write> ResultSink for GraphMlSink<W> {
         self.value.clear();
         escape_xml(node.id(), &mut self.value);
         write!(self.out, "    <node id=\"{}\">", self.value)?;
-        let mut result = Ok(());
-        node_values(node, |column, value| {
-            if result.is_ok() {
-                result = self.data("", NODE_PROPERTIES[column].0, value);
-            }
-        });
-        result?;
+        for (column, value) in node_values(node).into_iter().enumerate() {
+            self.data("", NODE_PROPERTIES[column].0, value)?;
+        }
         self.out.write_all(b"</node>\n")?;
         Ok(true)
     }
@@ -102,15 +96,9 @@ impl<W: Write> ResultSink for GraphMlSink<W> {
         self.value.push_str("\" target=\"");
         escape_xml(edge.target, &mut self.value);
         write!(self.out, "    <edge source=\"{}\">", self.value)?;
-        let mut scratch = std::mem::take(&mut self.scratch);
-        let mut result = Ok(());
-        edge_values(edge, &mut scratch, |column, value| {
-            if result.is_ok() {
-                result = self.data("e_", EDGE_PROPERTIES[column].0, value);
-            }
-        });
-        self.scratch = scratch;
-        result?;
+        for (column, value) in edge_values(edge) {
+            self.data("e_", EDGE_PROPERTIES[column].0, value)?;
+        }
         self.out.write_all(b"</edge>\n")?;
         Ok(true)
     }

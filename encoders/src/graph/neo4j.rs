@@ -17,7 +17,6 @@ pub struct Neo4jCsvSink<N: Write, R: Write> {
     relationships: csv::Writer<R>,
     /// The current row's fields.
     fields: Vec<String>,
-    scratch: String,
 }
 
 impl<N: Write, R: Write> Neo4jCsvSink<N, R> {
@@ -28,7 +27,6 @@ impl<N: Write, R: Write> Neo4jCsvSink<N, R> {
             nodes: csv::Writer::from_writer(nodes),
             relationships: csv::Writer::from_writer(relationships),
             fields: Vec::new(),
-            scratch: String::new(),
         }
     }
 
@@ -84,10 +82,9 @@ impl<N: Write, R: Write> ResultSink for Neo4jCsvSink<N, R> {
         self.clear_fields(2 + NODE_PROPERTIES.len());
         self.fields[0].push_str(node.id());
         self.fields[1].push_str(node.kind().as_str());
-        let fields = &mut self.fields;
-        node_values(node, |column, value| {
-            value.join(";", &mut fields[2 + column], push_text);
-        });
+        for (column, value) in node_values(node).into_iter().enumerate() {
+            value.join(";", &mut self.fields[2 + column], push_text);
+        }
         self.nodes.write_record(&self.fields)?;
         Ok(true)
     }
@@ -97,12 +94,9 @@ impl<N: Write, R: Write> ResultSink for Neo4jCsvSink<N, R> {
         self.clear_fields(2 + EDGE_PROPERTIES.len());
         self.fields[0].push_str(edge.source);
         self.fields[1].push_str(edge.target);
-        let fields = &mut self.fields;
-        let mut scratch = std::mem::take(&mut self.scratch);
-        edge_values(edge, &mut scratch, |column, value| {
-            value.join(";", &mut fields[2 + column], push_text);
-        });
-        self.scratch = scratch;
+        for (column, value) in edge_values(edge) {
+            value.join(";", &mut self.fields[2 + column], push_text);
+        }
         self.relationships.write_record(&self.fields)?;
         Ok(true)
     }

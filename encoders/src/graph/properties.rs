@@ -3,8 +3,6 @@
 //! from [`NODE_PROPERTIES`] and [`EDGE_PROPERTIES`] and writes the values that
 //! [`node_values`] and [`edge_values`] hand it, so the three formats carry the same facts.
 
-use std::fmt::Write as _;
-
 use tsgraph_query::EdgeInfo;
 use tsgraph_query::engine::{EdgeKind, EdgeRef, NodeView};
 
@@ -91,9 +89,9 @@ impl Value<'_> {
     }
 }
 
-/// Calls `visit(column, value)` for each property of the node, in [`NODE_PROPERTIES`] order.
-pub(super) fn node_values<'a>(node: &NodeView<'a>, mut visit: impl FnMut(usize, Value<'a>)) {
-    let values = [
+/// The node's properties, in [`NODE_PROPERTIES`] order.
+pub(super) fn node_values<'a>(node: &NodeView<'a>) -> [Value<'a>; NODE_PROPERTIES.len()] {
+    [
         Value::Text(node.kind().as_str()),
         Value::Text(node.name()),
         Value::Text(node.file()),
@@ -102,42 +100,28 @@ pub(super) fn node_values<'a>(node: &NodeView<'a>, mut visit: impl FnMut(usize, 
         Value::Int(node.start_line()),
         Value::Int(node.end_line()),
         Value::Bool(node.exported()),
-    ];
-    for (column, value) in values.into_iter().enumerate() {
-        visit(column, value);
-    }
+    ]
 }
 
-/// Calls `visit(column, value)` for each property the edge has, in [`EDGE_PROPERTIES`]
-/// order; `scratch` holds the text of enumerations.
-pub(super) fn edge_values<'a>(
-    edge: &EdgeInfo<'a>,
-    scratch: &'a mut String,
-    mut visit: impl FnMut(usize, Value<'_>),
-) {
-    visit(0, Value::Text(edge.kind.as_str()));
-    let Some(stored) = edge.stored else {
-        return;
+/// The properties the edge has, as `(column, value)` in [`EDGE_PROPERTIES`] order.
+pub(super) fn edge_values<'a>(edge: &EdgeInfo<'a>) -> impl Iterator<Item = (usize, Value<'a>)> {
+    let facts = match (edge.kind, edge.stored) {
+        (EdgeKind::Calls | EdgeKind::Includes, Some(stored)) => [
+            Some((1, Value::Int(stored.count()))),
+            Some((2, Value::Sites(stored))),
+            (edge.kind == EdgeKind::Calls).then(|| (3, Value::Text(stored.resolution().as_str()))),
+        ],
+        (EdgeKind::UsesType | EdgeKind::References, Some(stored)) => [
+            Some((4, Value::Text(stored.context().as_str()))),
+            None,
+            None,
+        ],
+        (EdgeKind::Imports, Some(stored)) => [
+            Some((5, Value::Names(stored))),
+            Some((6, Value::Bool(stored.type_only()))),
+            None,
+        ],
+        _ => [None, None, None],
     };
-    match edge.kind {
-        EdgeKind::Calls | EdgeKind::Includes => {
-            visit(1, Value::Int(stored.count()));
-            visit(2, Value::Sites(stored));
-            if edge.kind == EdgeKind::Calls {
-                scratch.clear();
-                let _ = write!(scratch, "{}", stored.resolution());
-                visit(3, Value::Text(scratch));
-            }
-        }
-        EdgeKind::UsesType | EdgeKind::References => {
-            scratch.clear();
-            let _ = write!(scratch, "{}", stored.context());
-            visit(4, Value::Text(scratch));
-        }
-        EdgeKind::Imports => {
-            visit(5, Value::Names(stored));
-            visit(6, Value::Bool(stored.type_only()));
-        }
-        _ => {}
-    }
+    std::iter::once((0, Value::Text(edge.kind.as_str()))).chain(facts.into_iter().flatten())
 }

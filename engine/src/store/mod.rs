@@ -379,13 +379,18 @@ impl Store {
         })
     }
 
+    /// A read transaction on the last commit, of a writer or a reader handle alike.
+    fn begin_read(&self) -> Result<redb::ReadTransaction, StoreError> {
+        match self.db.as_deref() {
+            Some(Handle::Writer(db)) => db.begin_read().ctx("begin read"),
+            Some(Handle::Reader(db)) => db.begin_read().ctx("begin read"),
+            None => Err(StoreError::corrupted("", "the store is closed")),
+        }
+    }
+
     fn check_schema(&self) -> Result<(), StoreError> {
         let found = self.run("read schema version", || {
-            let txn = match self.db.as_deref() {
-                Some(Handle::Writer(db)) => db.begin_read().ctx("begin read")?,
-                Some(Handle::Reader(db)) => db.begin_read().ctx("begin read")?,
-                None => return Err(StoreError::corrupted("", "the store is closed")),
-            };
+            let txn = self.begin_read()?;
             let meta = match txn.open_table(META) {
                 Ok(meta) => meta,
                 // Created, then interrupted before its tables were: an empty store.

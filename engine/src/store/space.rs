@@ -1,13 +1,13 @@
 //! Where a store's bytes go, table by table (for `tsgraph bench` and for deciding what to
 //! make smaller).
 
-use redb::{ReadableDatabase, ReadableTableMetadata, TableStats};
+use redb::{ReadableTableMetadata, TableStats};
 
+use super::Store;
 use super::tables::{
     BLOBS, FILES, IDS, IN_EDGES, META, NAMES, NODES, OUT_EDGES, SEARCH, TERMS, UNRESOLVED,
     UNRESOLVED_NAMES,
 };
-use super::{Handle, Store};
 use crate::error::{DbResultExt, StoreError};
 
 /// The space one table takes.
@@ -34,11 +34,7 @@ impl Store {
     /// The space each table takes in the last committed state, largest first.
     pub fn space(&self) -> Result<Vec<TableSpace>, StoreError> {
         self.run("measure tables", || {
-            let txn = match self.db.as_deref() {
-                Some(Handle::Writer(db)) => db.begin_read().ctx("begin read")?,
-                Some(Handle::Reader(db)) => db.begin_read().ctx("begin read")?,
-                None => return Err(StoreError::corrupted("", "the store is closed")),
-            };
+            let txn = self.begin_read()?;
             let space = |table: &'static str, stats: TableStats| TableSpace {
                 table,
                 stored_bytes: stats.stored_bytes(),

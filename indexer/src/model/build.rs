@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::package_json::Manifest;
 use super::paths::{display_dir, file_name, is_declaration, join, parent, strip_dir};
-use super::resolve::DECLARATION_FOR_EMITTED;
+use super::resolve::declaration_beside;
 use super::source::{Fetched, Source};
 use super::tsconfig::{Config, ConfigLoader, Referrer};
 use super::workspaces::{self, Declaration};
@@ -486,12 +486,7 @@ fn published_declarations(source: &mut dyn Source, manifests: &[Manifest]) -> Ha
             let Some(path) = join(&manifest.folder, target) else {
                 continue;
             };
-            let beside = DECLARATION_FOR_EMITTED
-                .iter()
-                .find(|(emitted, _)| path.ends_with(emitted))
-                .map(|(emitted, declaration)| {
-                    format!("{}{declaration}", &path[..path.len() - emitted.len()])
-                });
+            let beside = declaration_beside(&path);
             for candidate in std::iter::once(path.clone()).chain(beside) {
                 if is_declaration(&candidate)
                     && !found.contains(candidate.as_str())

@@ -76,6 +76,17 @@ const SOURCE_FOR_EMITTED: &[(&str, &[&str], &[&str])] = &[
 pub(super) const DECLARATION_FOR_EMITTED: &[(&str, &str)] =
     &[(".js", ".d.ts"), (".mjs", ".d.mts"), (".cjs", ".d.cts")];
 
+/// The declaration file the compiler emits beside `path`, when `path` is an emitted
+/// JavaScript file (`dist/index.js` → `dist/index.d.ts`).
+pub(super) fn declaration_beside(path: &str) -> Option<String> {
+    DECLARATION_FOR_EMITTED
+        .iter()
+        .find(|(emitted, _)| path.ends_with(emitted))
+        .map(|(emitted, declaration)| {
+            format!("{}{declaration}", &path[..path.len() - emitted.len()])
+        })
+}
+
 /// Extensions of files that are imported but are not source (for the unresolved reason).
 const ASSET_EXTENSIONS: &[&str] = &[
     "json", "css", "scss", "sass", "less", "styl", "svg", "png", "jpg", "jpeg", "gif", "webp",
@@ -271,7 +282,6 @@ impl ProjectModel {
             _ if subpath == "." => manifest.entries.clone(),
             _ => vec![subpath.to_owned()],
         };
-        let mut scratch = String::new();
         for target in &targets {
             let Some(path) = join(&manifest.folder, target) else {
                 continue;
@@ -279,16 +289,8 @@ impl ProjectModel {
             if self.declarations.contains(path.as_str()) {
                 return true;
             }
-            if let Some((emitted, declaration)) = DECLARATION_FOR_EMITTED
-                .iter()
-                .find(|(emitted, _)| path.ends_with(emitted))
-            {
-                scratch.clear();
-                scratch.push_str(&path[..path.len() - emitted.len()]);
-                scratch.push_str(declaration);
-                if self.declarations.contains(scratch.as_str()) {
-                    return true;
-                }
+            if declaration_beside(&path).is_some_and(|d| self.declarations.contains(d.as_str())) {
+                return true;
             }
             if self.lookup(&path).is_some() {
                 return false;

@@ -276,12 +276,7 @@ impl<'a> Resolver<'_, 'a> {
             // Bound nowhere in the project: a global of the runtime.
             return Err(Unresolved::External);
         };
-        let provenance = if named.imported {
-            Provenance::Import
-        } else {
-            Provenance::Direct
-        };
-        Ok((named.symbol, provenance))
+        Ok((named.symbol, named.provenance()))
     }
 
     /// A call's callee expression.
@@ -568,11 +563,7 @@ impl<'a> Resolver<'_, 'a> {
                                 DeclKind::Class | DeclKind::Namespace | DeclKind::Enum
                             ) || !d.members.is_empty()
                             {
-                                if named.imported {
-                                    Provenance::Import
-                                } else {
-                                    Provenance::Direct
-                                }
+                                named.provenance()
                             } else if d.ty.is_some() {
                                 Provenance::Typed
                             } else {
@@ -590,12 +581,10 @@ impl<'a> Resolver<'_, 'a> {
 
     fn reference_provenance(&self, file: FileId, expr: ExprId) -> Provenance {
         match self.program.file(file).expr(expr) {
-            Expr::Ident { name, scope } => {
-                match self.program.resolve_name(file, *scope, *name, space::VALUE) {
-                    Some(named) if named.imported => Provenance::Import,
-                    _ => Provenance::Direct,
-                }
-            }
+            Expr::Ident { name, scope } => self
+                .program
+                .resolve_name(file, *scope, *name, space::VALUE)
+                .map_or(Provenance::Direct, |named| named.provenance()),
             _ => Provenance::Inferred,
         }
     }

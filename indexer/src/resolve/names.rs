@@ -27,6 +27,17 @@ pub(crate) struct Named {
     pub(crate) imported: bool,
 }
 
+impl Named {
+    /// How a name names its target: through an import, or declared where it is used.
+    pub(crate) fn provenance(&self) -> super::Provenance {
+        if self.imported {
+            super::Provenance::Import
+        } else {
+            super::Provenance::Direct
+        }
+    }
+}
+
 impl<'a> Program<'a> {
     /// The binding of `name` visible from `scope` of `file` in one of `space`'s namespaces.
     pub(crate) fn lookup(

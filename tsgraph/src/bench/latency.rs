@@ -58,8 +58,11 @@ impl QueryLatency {
 }
 
 /// The traversal limits the latency queries use: depth 5, up to 1,000 results.
-const DEPTH: u32 = 5;
-const MAX_RESULTS: usize = 1000;
+pub(super) const TRAVERSAL: TraversalOptions = TraversalOptions {
+    max_depth: 5,
+    max_nodes: 1000,
+    edge_kinds: None,
+};
 
 /// What the store holds, by node kind, and a sample of symbols to ask about.
 pub(super) struct Census {
@@ -117,15 +120,11 @@ pub(super) fn measure(
     symbols: &[(NodeKey, String)],
 ) -> Result<Vec<QueryLatency>, Error> {
     let query = Query::new(snapshot);
-    let traversal = TraversalOptions {
-        max_depth: DEPTH,
-        max_nodes: MAX_RESULTS,
-        edge_kinds: None,
-    };
+    let traversal = TRAVERSAL;
     let neighbors = NeighborOptions {
         distance: 2,
         direction: Direction::Both,
-        max_nodes: MAX_RESULTS,
+        max_nodes: TRAVERSAL.max_nodes,
         edge_kinds: None,
     };
     let search = SearchOptions {
@@ -212,11 +211,7 @@ pub(super) fn measure(
 /// For each sample, a node a path leads to: the last (deepest) of its callees within the
 /// traversal limits, else the sample itself (a path of no hops).
 fn path_targets(query: &Query<'_>, symbols: &[(NodeKey, String)]) -> Result<Vec<NodeKey>, Error> {
-    let options = TraversalOptions {
-        max_depth: DEPTH,
-        max_nodes: MAX_RESULTS,
-        edge_kinds: None,
-    };
+    let options = TRAVERSAL;
     symbols
         .iter()
         .map(|(key, _)| {

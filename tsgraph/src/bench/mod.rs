@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use tsgraph_encoders::graph::ToonSink;
 use tsgraph_engine::{NodeKind, Store};
 use tsgraph_indexer::{IndexOptions, IndexSummary, index_project};
-use tsgraph_query::{Query, TraversalOptions};
+use tsgraph_query::Query;
 
 pub use chart::write_latency_chart;
 pub use latency::QueryLatency;
@@ -170,12 +170,8 @@ fn first_answer(db: &Path, probe: Option<tsgraph_engine::NodeKey>) -> Result<Dur
     let store = Store::open_read_only(db)?;
     let snapshot = store.snapshot()?;
     if let Some(key) = probe {
-        let options = TraversalOptions {
-            max_depth: 5,
-            max_nodes: 1000,
-            edge_kinds: None,
-        };
         let mut out = Vec::new();
+        let options = latency::TRAVERSAL;
         Query::new(&snapshot).callers(key, &options, &mut ToonSink::new(&mut out))?;
     }
     Ok(started.elapsed())

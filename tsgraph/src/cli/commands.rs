@@ -313,13 +313,7 @@ fn bench_report(
     measured.write_markdown(&mut file, chart_name.as_deref())?;
     file.flush()
         .with_context(|| format!("{}: cannot write the report", report.display()))?;
-    writeln!(
-        out,
-        "
-wrote {} and {}",
-        report.display(),
-        chart.display()
-    )?;
+    writeln!(out, "\nwrote {} and {}", report.display(), chart.display())?;
     Ok(())
 }
 
