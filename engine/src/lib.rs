@@ -38,6 +38,6 @@ pub use record::{
     UnresolvedCall,
 };
 pub use store::{
-    AdjacencyGuard, EdgeRef, FileStamp, Generation, LoadedFile, Loader, NodeGuard, SCHEMA_VERSION,
-    Snapshot, Store, StoreStats, TableSpace, TermSet,
+    AdjacencyGuard, EdgeRef, EdgeView, FileStamp, Generation, LoadedFile, Loader, NodeGuard,
+    SCHEMA_VERSION, Snapshot, Store, StoreStats, TableSpace, TermSet,
 };

@@ -194,7 +194,7 @@ impl std::fmt::Debug for NodeView<'_> {
 }
 
 /// The facts an edge carries beyond its kind and ends.
-#[derive(Archive, Serialize, Deserialize, Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct EdgeFacts {
     /// CALLS: number of call sites.
     pub count: u32,
@@ -237,23 +237,15 @@ impl EdgeFacts {
     }
 }
 
-/// One entry of a stored adjacency list. Outgoing lists carry the facts; incoming lists carry
-/// only kind and other end (the facts live once, with the source).
-#[derive(Archive, Serialize, Deserialize, Debug, Clone, PartialEq)]
+/// One outgoing edge of a node as a writer hands it to the store: kind, other end and facts.
+#[derive(Debug, Clone, PartialEq)]
 pub struct EdgeEntry {
     /// The [`EdgeKind`] byte.
     pub kind: u8,
     /// The node key at the other end.
     pub other: u32,
-    /// The facts (default on incoming lists).
+    /// The facts.
     pub facts: EdgeFacts,
-}
-
-/// A node's adjacency list in one direction, as stored.
-#[derive(Archive, Serialize, Deserialize, Debug, Clone, PartialEq, Default)]
-pub struct Adjacency {
-    /// Entries sorted by (kind, other).
-    pub entries: Vec<EdgeEntry>,
 }
 
 /// What the store keeps per file: its content hash and stamps, the keys of its nodes, and the

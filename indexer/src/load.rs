@@ -295,6 +295,8 @@ mod tests {
         }
         let calls = snapshot.unresolved_calls("nothing").unwrap();
         assert_eq!(calls.len(), 1, "{calls:?}");
+        assert_eq!(snapshot.unresolved_call_count("nothing").unwrap(), 1);
+        assert_eq!(snapshot.unresolved_call_count("never").unwrap(), 0);
         out.push(format!("{calls:?}"));
         out
     }

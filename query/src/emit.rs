@@ -3,10 +3,12 @@
 //! groups, nodes (each with its via edge and chain) and edges are streamed — stopping as
 //! soon as the sink says so.
 
-use std::collections::{HashMap, HashSet};
+// Keys are node keys, not chosen by an adversary: the fast hasher is safe here.
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use tsgraph_engine::{
-    EdgeKind, EdgeRef, NodeFlags, NodeGuard, NodeKey, NodeKind, NodeView, Snapshot, Visibility,
+    AdjacencyGuard, EdgeKind, EdgeView, NodeFlags, NodeGuard, NodeKey, NodeKind, NodeView,
+    Snapshot, Visibility,
 };
 
 use crate::error::QueryError;
@@ -122,7 +124,7 @@ pub(crate) fn emit(
     };
     // Every node a section names, loaded once.
     let mut keys: Vec<NodeKey> = Vec::new();
-    let mut seen: HashSet<NodeKey> = HashSet::new();
+    let mut seen: HashSet<NodeKey> = HashSet::default();
     for section in sections {
         for key in section
             .target
@@ -156,7 +158,7 @@ pub(crate) fn emit(
     let mut header: Header<'_> = template;
     // Shared facts and counts over every result node.
     let mut result_views: Vec<NodeView<'_>> = Vec::new();
-    let mut counted: HashMap<NodeKey, u32> = HashMap::new();
+    let mut counted: HashMap<NodeKey, u32> = HashMap::default();
     for item in sections.iter().flat_map(|s| &s.items) {
         let depth = counted.entry(item.key).or_insert(item.depth);
         *depth = (*depth).min(item.depth);
@@ -171,8 +173,8 @@ pub(crate) fn emit(
     header.file = uniform(&result_views, |v| v.file());
     header.facets = facets(&result_views);
     if header.kind.is_traversal() {
-        let mut files = HashSet::new();
-        let mut packages = HashSet::new();
+        let mut files = HashSet::default();
+        let mut packages = HashSet::default();
         let mut counts = Counts::default();
         for (key, depth) in &counted {
             let v = view(*key)?;
@@ -195,7 +197,10 @@ pub(crate) fn emit(
         None => None,
     };
     let between = match edges {
-        Edges::Between | Edges::BetweenAll => edges_between(snapshot, root_key, sections, edges)?,
+        Edges::Between | Edges::BetweenAll => {
+            let root = root_key.zip(header.root);
+            edges_between(snapshot, root, sections, edges, &view)?
+        }
         _ => Vec::new(),
     };
     for (_, kind, _) in &between {
@@ -300,7 +305,7 @@ pub(crate) fn emit(
                         (parent, item.key)
                     };
                     let list = snapshot.out_edges(source)?;
-                    let edge = find_edge(list.edges()?, kind, target);
+                    let edge = stored_edge(&list, kind, target)?;
                     let info = NodeInfo {
                         depth: item.depth,
                         via: Some(Via {
@@ -340,7 +345,7 @@ pub(crate) fn emit(
                     (earlier.key, later.key)
                 };
                 let list = snapshot.out_edges(source)?;
-                let stored = find_edge(list.edges()?, hop.kind, target);
+                let stored = stored_edge(&list, hop.kind, target)?;
                 let go = sink.edge(&EdgeInfo {
                     kind: hop.kind,
                     source: view(source)?.id(),
@@ -357,9 +362,14 @@ pub(crate) fn emit(
         }
     }
     if !summary.stopped {
+        // Sorted by source: each source's list is read once.
+        let mut list: Option<(NodeKey, AdjacencyGuard<'_>)> = None;
         for (source, kind, target) in &between {
-            let list = snapshot.out_edges(*source)?;
-            let stored = find_edge(list.edges()?, *kind, *target);
+            if !matches!(&list, Some((key, _)) if key == source) {
+                list = Some((*source, snapshot.out_edges(*source)?));
+            }
+            let Some((_, list)) = &list else { continue };
+            let stored = stored_edge(list, *kind, *target)?;
             let go = sink.edge(&EdgeInfo {
                 kind: *kind,
                 source: view(*source)?.id(),
@@ -378,13 +388,13 @@ pub(crate) fn emit(
     Ok(summary)
 }
 
-/// The stored edge of `kind` to `target` in an outgoing list, if any.
-fn find_edge<'a>(
-    mut edges: impl Iterator<Item = EdgeRef<'a>>,
+/// The stored edge of `kind` to `target` in an outgoing list, if any, with its facts.
+fn stored_edge<'a>(
+    list: &'a AdjacencyGuard<'_>,
     kind: EdgeKind,
     target: NodeKey,
-) -> Option<EdgeRef<'a>> {
-    edges.find(|e| e.kind() == kind && e.other() == target)
+) -> Result<Option<EdgeView<'a>>, QueryError> {
+    Ok(list.find(kind, target)?.map(|e| e.view()).transpose()?)
 }
 
 /// The IDs from the section root's first hop down to `key`'s parent.
@@ -517,25 +527,23 @@ fn facets(nodes: &[NodeView<'_>]) -> Facets {
 
 /// Every stored edge between two result nodes, sorted by the source's position, the kind
 /// and the target's position.
-fn edges_between(
+fn edges_between<'v>(
     snapshot: &Snapshot,
-    root: Option<NodeKey>,
+    root: Option<(NodeKey, NodeView<'v>)>,
     sections: &[Section],
     mode: Edges,
+    view: &impl Fn(NodeKey) -> Result<NodeView<'v>, QueryError>,
 ) -> Result<Vec<(NodeKey, EdgeKind, NodeKey)>, QueryError> {
-    let mut ordered: Vec<(NodeKey, (String, u32, String))> = Vec::new();
-    let mut seen = HashSet::new();
-    let keys = root
-        .into_iter()
-        .chain(sections.iter().flat_map(|s| s.items.iter().map(|i| i.key)));
-    for key in keys {
+    let mut ordered: Vec<(NodeKey, (&str, u32, &str))> = Vec::new();
+    let mut seen = HashSet::default();
+    let position = |v: NodeView<'v>| (v.file(), v.start_line(), v.id());
+    if let Some((key, v)) = root {
+        seen.insert(key);
+        ordered.push((key, position(v)));
+    }
+    for key in sections.iter().flat_map(|s| s.items.iter().map(|i| i.key)) {
         if seen.insert(key) {
-            let guard = existing(snapshot, key)?;
-            let v = guard.view()?;
-            ordered.push((
-                key,
-                (v.file().to_owned(), v.start_line(), v.id().to_owned()),
-            ));
+            ordered.push((key, position(view(key)?)));
         }
     }
     ordered.sort_by(|a, b| a.1.cmp(&b.1));

@@ -20,7 +20,7 @@
 
 use std::io;
 
-use tsgraph_engine::{EdgeKind, EdgeRef, NodeKind, NodeView};
+use tsgraph_engine::{EdgeKind, EdgeView, NodeKind, NodeView};
 
 /// Which question a result answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -244,7 +244,7 @@ pub struct Via<'a> {
     /// calls its parent) rather than from `id` to this node.
     pub from_node: bool,
     /// The stored edge, with its facts (call count, sites, resolution, context).
-    pub edge: Option<EdgeRef<'a>>,
+    pub edge: Option<EdgeView<'a>>,
 }
 
 /// What a query knows about one result node beyond its record.
@@ -307,7 +307,7 @@ pub struct EdgeInfo<'a> {
     /// CALLS: call sites (0 when unknown).
     pub count: u32,
     /// The stored edge with all its facts.
-    pub stored: Option<EdgeRef<'a>>,
+    pub stored: Option<EdgeView<'a>>,
 }
 
 /// A package reached by `deps`: one the package asked for depends on (direction out) or

@@ -2,7 +2,7 @@
 //! interface) asked for callers or callees answers for itself and each of its methods, one
 //! section per method.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 use tsgraph_engine::{EdgeKind, NodeKey, NodeKind, Snapshot};
 
@@ -74,7 +74,7 @@ fn bfs(
     direction: Direction,
     kinds: EdgeKinds,
 ) -> Result<Reached, QueryError> {
-    let mut seen: HashSet<NodeKey> = HashSet::from([root]);
+    let mut seen: HashSet<NodeKey> = HashSet::from_iter([root]);
     let mut items: Vec<Item> = Vec::new();
     let mut frontier: Vec<NodeKey> = vec![root];
     let mut truncated = false;
@@ -315,7 +315,7 @@ fn unresolved_calls_of(snapshot: &Snapshot, key: NodeKey) -> Result<usize, Query
     if name.is_empty() {
         return Ok(0);
     }
-    Ok(snapshot.unresolved_calls(name)?.len())
+    Ok(snapshot.unresolved_call_count(name)?)
 }
 
 /// The methods a class or interface contains, in position order.

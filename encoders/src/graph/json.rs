@@ -39,7 +39,7 @@
 
 use std::io::{self, Write};
 
-use tsgraph_query::engine::{EdgeKind, EdgeRef, NodeFlags, NodeView, Visibility};
+use tsgraph_query::engine::{EdgeKind, EdgeView, NodeFlags, NodeView, Visibility};
 use tsgraph_query::{
     Dependency, DependencyImport, EdgeInfo, Group, GroupLevel, Header, NodeInfo, QueryKind,
     ResultSink, Summary,
@@ -148,7 +148,7 @@ impl<W: Write> JsonSink<W> {
     }
 
     /// An edge's facts, without the closing brace.
-    fn edge_facts(&mut self, kind: EdgeKind, stored: Option<EdgeRef<'_>>) -> io::Result<()> {
+    fn edge_facts(&mut self, kind: EdgeKind, stored: Option<EdgeView<'_>>) -> io::Result<()> {
         match stored {
             Some(stored) => edge_fact_fields(&mut self.out, kind, stored, "calls"),
             None => Ok(()),
@@ -486,7 +486,7 @@ pub(super) fn string(out: &mut impl Write, value: &str) -> io::Result<()> {
 pub(super) fn edge_fact_fields(
     out: &mut impl Write,
     kind: EdgeKind,
-    stored: EdgeRef<'_>,
+    stored: EdgeView<'_>,
     count_key: &str,
 ) -> io::Result<()> {
     match kind {

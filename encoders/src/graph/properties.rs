@@ -4,7 +4,7 @@
 //! [`node_values`] and [`edge_values`] hand it, so the three formats carry the same facts.
 
 use tsgraph_query::EdgeInfo;
-use tsgraph_query::engine::{EdgeKind, EdgeRef, NodeView};
+use tsgraph_query::engine::{EdgeKind, EdgeView, NodeView};
 
 /// The type of a property, as graph engines declare it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,9 +50,9 @@ pub(super) enum Value<'a> {
     Int(u32),
     Bool(bool),
     /// The call-site lines of the edge.
-    Sites(EdgeRef<'a>),
+    Sites(EdgeView<'a>),
     /// The imported names of the edge.
-    Names(EdgeRef<'a>),
+    Names(EdgeView<'a>),
 }
 
 impl Value<'_> {

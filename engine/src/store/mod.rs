@@ -1,6 +1,7 @@
 //! The redb-backed graph store: opening (with an integrity check), schema checks, snapshots and
 //! batch writes, all behind the panic boundary of `guard.rs`.
 
+mod adjacency;
 mod guard;
 mod load;
 mod lock;
@@ -19,18 +20,19 @@ use redb::{ConcurrencyMode, Database, ReadOnlyDatabase, ReadableDatabase};
 use crate::delta::GraphDelta;
 use crate::error::{DbResultExt, StoreError};
 use crate::record::GraphBatch;
+pub use adjacency::{EdgeRef, EdgeView};
 use guard::{Boundary, Quiet};
 pub use load::{LoadedFile, Loader};
 use lock::WriterLock;
 pub(crate) use lock::lock_holder;
 pub use search::TermSet;
-pub use snapshot::{AdjacencyGuard, EdgeRef, FileStamp, NodeGuard, Snapshot};
+pub use snapshot::{AdjacencyGuard, FileStamp, NodeGuard, Snapshot};
 pub use space::TableSpace;
 use tables::{META, META_SCHEMA};
 
 /// The layout version of the store. Bump it whenever a table or record layout changes; a
 /// store of another version is refused with [`StoreError::SchemaMismatch`].
-pub const SCHEMA_VERSION: u32 = 6;
+pub const SCHEMA_VERSION: u32 = 7;
 
 /// Counts of what one write wrote.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -6,6 +6,7 @@ use redb::{
     ReadableTable, ReadableTableMetadata,
 };
 
+use super::adjacency::{EdgeRef, ListView};
 use super::guard::{Boundary, Quiet};
 use super::search::{ADDED_KEY, FST_KEY, REMOVED_KEY, TermSet};
 use super::tables::{
@@ -15,8 +16,8 @@ use super::tables::{
 use crate::error::{DbResultExt, StoreError};
 use crate::model::{EdgeKind, NodeKey};
 use crate::record::{
-    ArchivedAdjacency, ArchivedEdgeEntry, ArchivedEdgeFacts, ArchivedFileRecord, EdgeFacts,
-    NodeRecord, NodeView, UnresolvedCall, UnresolvedList,
+    ArchivedFileRecord, ArchivedUnresolvedList, NodeRecord, NodeView, UnresolvedCall,
+    UnresolvedList,
 };
 
 /// A consistent, read-only view of the graph. Holding it never blocks the writer; a write
@@ -245,6 +246,32 @@ impl Snapshot {
         })
     }
 
+    /// How many call sites left unresolved have the called name `name` (what
+    /// [`Snapshot::unresolved_calls`] would list, counted in place).
+    pub fn unresolved_call_count(&self, name: &str) -> Result<usize, StoreError> {
+        self.read("read unresolved calls", || {
+            let mut count = 0;
+            for file in self
+                .unresolved_names
+                .get(name)
+                .ctx("read unresolved names")?
+            {
+                let file = file.ctx("read unresolved names")?;
+                let file = file.value();
+                let Some(guard) = self.unresolved.get(file).ctx("read unresolved")? else {
+                    continue;
+                };
+                let list =
+                    rkyv::access::<ArchivedUnresolvedList, rkyv::rancor::Error>(guard.value())
+                        .map_err(|err| {
+                            StoreError::corrupted(format!("unresolved calls of {file}"), err)
+                        })?;
+                count += list.calls.iter().filter(|call| call.name == name).count();
+            }
+            Ok(count)
+        })
+    }
+
     /// The keys of the nodes of the file at `path`, the file node first.
     pub fn file_keys(&self, path: &str) -> Result<Option<Vec<NodeKey>>, StoreError> {
         self.read("read files", || {
@@ -315,8 +342,10 @@ impl Snapshot {
             }
             for entry in self.out_edges.iter().ctx("read out edges")? {
                 let (_, list) = entry.ctx("read out edges")?;
-                rkyv::access::<ArchivedAdjacency, rkyv::rancor::Error>(list.value())
-                    .map_err(|err| StoreError::corrupted("adjacency list", err))?;
+                let list = ListView::parse(list.value())?;
+                for index in 0..list.len() {
+                    list.get(index).view()?;
+                }
             }
             for entry in self.in_edges.iter().ctx("read in edges")? {
                 entry.ctx("read in edges")?;
@@ -411,7 +440,9 @@ enum Adjacency<'a> {
 }
 
 impl AdjacencyGuard<'_> {
-    /// Validates the list and iterates its entries, sorted by (kind, other end).
+    /// Checks the list and iterates its entries, sorted by (kind, other end). The checks
+    /// cover kinds, order and sizes; an edge's call sites and names are checked by
+    /// [`EdgeRef::view`].
     pub fn edges(&self) -> Result<impl ExactSizeIterator<Item = EdgeRef<'_>>, StoreError> {
         let stored = read_in(self.boundary, "read adjacency", || self.stored())?;
         let incoming: &[(u8, u32)] = match &self.guard {
@@ -419,30 +450,34 @@ impl AdjacencyGuard<'_> {
             Adjacency::Outgoing(_) => &[],
         };
         Ok(Edges {
-            outgoing: stored.iter().map(EdgeRef::stored),
-            incoming: incoming
-                .iter()
-                .map(|(kind, other)| EdgeRef::incoming(*kind, *other)),
+            outgoing: stored.iter(),
+            incoming: incoming.iter().map(|&(kind, other)| {
+                // Kinds were checked when the entries were gathered.
+                let kind = EdgeKind::from_u8(kind).unwrap_or(EdgeKind::References);
+                EdgeRef::incoming(kind, other)
+            }),
         })
     }
 
-    fn stored(&self) -> Result<&[ArchivedEdgeEntry], StoreError> {
-        let Adjacency::Outgoing(Some(guard)) = &self.guard else {
-            return Ok(&[]);
-        };
-        let list = rkyv::access::<ArchivedAdjacency, rkyv::rancor::Error>(guard.value())
-            .map_err(|err| StoreError::corrupted("adjacency list", err))?;
-        if let Some(bad) = list
-            .entries
-            .iter()
-            .find(|e| EdgeKind::from_u8(e.kind).is_none())
-        {
-            return Err(StoreError::corrupted(
-                "adjacency list",
-                format!("edge kind {}", bad.kind),
-            ));
+    /// The edge of `kind` to (outgoing) or from (incoming) `other`, if the list has it.
+    pub fn find(&self, kind: EdgeKind, other: NodeKey) -> Result<Option<EdgeRef<'_>>, StoreError> {
+        match &self.guard {
+            Adjacency::Incoming(entries) => Ok(entries
+                .binary_search(&(kind.as_u8(), other.0))
+                .ok()
+                .map(|_| EdgeRef::incoming(kind, other.0))),
+            Adjacency::Outgoing(None) => Ok(None),
+            Adjacency::Outgoing(Some(guard)) => read_in(self.boundary, "read adjacency", || {
+                ListView::open(guard.value())?.find(kind, other)
+            }),
         }
-        Ok(list.entries.as_slice())
+    }
+
+    fn stored(&self) -> Result<ListView<'_>, StoreError> {
+        match &self.guard {
+            Adjacency::Outgoing(Some(guard)) => ListView::parse(guard.value()),
+            _ => Ok(ListView::EMPTY),
+        }
     }
 }
 
@@ -472,78 +507,6 @@ where
     O: ExactSizeIterator<Item = EdgeRef<'a>>,
     I: ExactSizeIterator<Item = EdgeRef<'a>>,
 {
-}
-
-/// One edge of an adjacency list, read in place. Incoming edges carry no facts (the facts
-/// live once, with the source): their counts and lists read as empty.
-#[derive(Clone, Copy)]
-pub struct EdgeRef<'a> {
-    kind: EdgeKind,
-    other: u32,
-    facts: Option<&'a ArchivedEdgeFacts>,
-}
-
-impl<'a> EdgeRef<'a> {
-    fn stored(entry: &'a ArchivedEdgeEntry) -> EdgeRef<'a> {
-        // Kinds were validated by `AdjacencyGuard::edges`; the fallback is never taken.
-        let kind = EdgeKind::from_u8(entry.kind).unwrap_or(EdgeKind::References);
-        EdgeRef {
-            kind,
-            other: entry.other.to_native(),
-            facts: Some(&entry.facts),
-        }
-    }
-    fn incoming(kind: u8, other: u32) -> EdgeRef<'a> {
-        EdgeRef {
-            kind: EdgeKind::from_u8(kind).unwrap_or(EdgeKind::References),
-            other,
-            facts: None,
-        }
-    }
-    /// The edge kind.
-    pub fn kind(&self) -> EdgeKind {
-        self.kind
-    }
-    /// The node at the other end (target for outgoing lists, source for incoming ones).
-    pub fn other(&self) -> NodeKey {
-        NodeKey(self.other)
-    }
-    /// CALLS: number of call sites (0 on incoming lists).
-    pub fn count(&self) -> u32 {
-        self.facts.map_or(0, |f| f.count.to_native())
-    }
-    /// CALLS: call-site lines (empty on incoming lists).
-    pub fn sites(&self) -> impl ExactSizeIterator<Item = u32> + 'a {
-        let sites: &'a [rkyv::rend::unaligned::u32_ule] =
-            self.facts.map_or(&[], |f| f.sites.as_slice());
-        sites.iter().map(|line| line.to_native())
-    }
-    /// IMPORTS: imported names.
-    pub fn names(&self) -> impl ExactSizeIterator<Item = &'a str> + 'a {
-        let names: &'a [rkyv::string::ArchivedString] =
-            self.facts.map_or(&[], |f| f.names.as_slice());
-        names.iter().map(|name| name.as_str())
-    }
-    /// IMPORTS: `import type`.
-    pub fn type_only(&self) -> bool {
-        self.facts.is_some_and(|f| f.type_only)
-    }
-    /// USES_TYPE / REFERENCES: where.
-    pub fn context(&self) -> crate::model::UseContext {
-        crate::model::UseContext::from_stored(self.facts.map_or(0, |f| f.context))
-    }
-    /// CALLS: how the target was found.
-    pub fn resolution(&self) -> crate::model::Resolution {
-        crate::model::Resolution::from_stored(self.facts.map_or(0, |f| f.resolution))
-    }
-    /// Every fact as an owned value (the defaults on incoming lists).
-    pub fn facts(&self) -> Result<EdgeFacts, StoreError> {
-        match self.facts {
-            Some(facts) => rkyv::deserialize::<EdgeFacts, rkyv::rancor::Error>(facts)
-                .map_err(|err| StoreError::corrupted("edge facts", err)),
-            None => Ok(EdgeFacts::default()),
-        }
-    }
 }
 
 /// A file as the store last indexed it.

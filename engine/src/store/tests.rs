@@ -332,8 +332,9 @@ fn a_file_listed_twice_is_refused_and_an_edge_given_twice_is_stored_once() {
     let calls: Vec<(u32, Vec<u32>)> = list
         .edges()
         .unwrap()
-        .map(|e| (e.count(), e.sites().collect()))
-        .collect();
+        .map(|e| e.view().map(|e| (e.count(), e.sites().collect())))
+        .collect::<Result<_, _>>()
+        .unwrap();
     assert_eq!(calls, vec![(3, vec![1, 7])]);
     assert_eq!(
         edges(&snap, "c.ts:y", false).len(),

@@ -13,6 +13,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 use redb::{Database, ReadableTable, Table, WriteTransaction};
 
+use super::adjacency::{self, ListView};
 use super::search::{refresh_index, update_terms};
 use super::tables::{
     BLOBS, FILES, IDS, IN_EDGES, META, META_GENERATION, META_NEXT_KEY, META_SCHEMA, NAMES, NODES,
@@ -23,8 +24,8 @@ use crate::delta::GraphDelta;
 use crate::error::{DbResultExt, StoreError};
 use crate::model::EdgeKind;
 use crate::record::{
-    Adjacency, EdgeEntry, EdgeSpec, FileEntry, FileRecord, GraphBatch, NodeRecord, NodeView,
-    UnresolvedCall, UnresolvedList,
+    EdgeEntry, EdgeSpec, FileEntry, FileRecord, GraphBatch, NodeRecord, NodeView, UnresolvedCall,
+    UnresolvedList,
 };
 
 pub(super) fn create_tables(txn: &WriteTransaction) -> Result<(), StoreError> {
@@ -195,9 +196,7 @@ impl<'t> Tables<'t> {
 
     pub(super) fn out_list(&self, key: u32) -> Result<Vec<EdgeEntry>, StoreError> {
         match self.out_edges.get(key).ctx("read adjacency")? {
-            Some(bytes) => rkyv::from_bytes::<Adjacency, rkyv::rancor::Error>(bytes.value())
-                .map(|list| list.entries)
-                .map_err(|err| StoreError::corrupted("adjacency list", err)),
+            Some(bytes) => ListView::parse(bytes.value())?.to_entries(),
             None => Ok(Vec::new()),
         }
     }
@@ -660,12 +659,10 @@ pub(super) fn write_lists(
         }
         entries.sort_by_key(|e| (e.kind, e.other));
         merge_duplicates(&mut entries);
-        let list = Adjacency { entries };
-        let bytes = archive(&list, std::mem::take(buffer), || {
-            "adjacency list".to_owned()
-        })?;
-        table.insert(key, bytes.as_slice()).ctx("write adjacency")?;
-        *buffer = bytes;
+        adjacency::encode(&mut entries, buffer)?;
+        table
+            .insert(key, buffer.as_slice())
+            .ctx("write adjacency")?;
     }
     Ok(())
 }

@@ -108,6 +108,7 @@ fn dump(path: &Path) -> Result<String, StoreError> {
             ("in", snapshot.in_edges(key)?),
         ] {
             for edge in list.edges()? {
+                let edge = edge.view()?;
                 let sites: Vec<u32> = edge.sites().collect();
                 let names: Vec<&str> = edge.names().collect();
                 writeln!(

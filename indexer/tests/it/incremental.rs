@@ -213,6 +213,7 @@ fn dump(snapshot: &Snapshot) -> Vec<String> {
         ));
         let list = snapshot.out_edges(key).expect("out");
         for edge in list.edges().expect("edges") {
+            let edge = edge.view().expect("facts");
             out.push(format!(
                 "edge {} -{}-> {} count={} sites={:?} names={:?} type_only={} context={} resolution={}",
                 view.id(),

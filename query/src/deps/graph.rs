@@ -112,7 +112,7 @@ impl PackageGraph {
                     imports.entry((from, to)).or_default().push(FileImport {
                         from: file.path.clone(),
                         to: Some(path.to_owned()),
-                        line: edge.sites().min(),
+                        line: edge.view()?.sites().min(),
                     });
                 }
             }
