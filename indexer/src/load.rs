@@ -22,8 +22,9 @@ use crate::summary::IndexError;
 /// Files linked per part: enough that a part's fixed costs vanish, few enough that a part of
 /// large files stays a few megabytes.
 pub(crate) const PART_FILES: usize = 128;
-/// Node records written per call.
-const PART_NODES: usize = 16_384;
+/// Node records written per call: about a megabyte and a half of records, three of which
+/// (two queued, one being filled) are alive at once.
+const PART_NODES: usize = 4_096;
 /// Parts linked ahead of the writer.
 const PARTS_AHEAD: usize = 2;
 
