@@ -196,9 +196,9 @@ impl std::fmt::Debug for NodeView<'_> {
 /// The facts an edge carries beyond its kind and ends.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct EdgeFacts {
-    /// CALLS: number of call sites.
+    /// CALLS, INCLUDES, REFERENCES: how many times the source uses the target.
     pub count: u32,
-    /// CALLS: the call-site lines, ascending.
+    /// The lines of those uses (of the import statements for IMPORTS), ascending.
     pub sites: Vec<u32>,
     /// IMPORTS: the imported names (`default`, `*` for a namespace).
     pub names: Vec<String>,

@@ -64,13 +64,7 @@ pub fn index_project(
     store: &Store,
     options: &IndexOptions,
 ) -> Result<IndexSummary, IndexError> {
-    let (state, summary) = index_with_state(root, store, options)?;
-    // Freeing every file's summary takes a tenth of a second per million lines, which the
-    // caller need not wait for: a thread of its own does it (when none starts, the state is
-    // freed here, with the refused closure).
-    let freeing = std::thread::Builder::new().name("tsgraph-free".to_owned());
-    let _ = freeing.spawn(move || drop(state));
-    Ok(summary)
+    Ok(index_with_state(root, store, options)?.1)
 }
 
 /// [`index_project`], keeping the state for updates.

@@ -22,8 +22,8 @@ use crate::summary::IndexError;
 /// Files linked per part: enough that a part's fixed costs vanish, few enough that a part of
 /// large files stays a few megabytes.
 pub(crate) const PART_FILES: usize = 128;
-/// Node records written per call: about a megabyte and a half of records, three of which
-/// (two queued, one being filled) are alive at once.
+/// Node records written per call: about a megabyte and a half of records, up to four of
+/// which (two queued, one being filled, one being written) are alive at once.
 const PART_NODES: usize = 4_096;
 /// Parts linked ahead of the writer.
 const PARTS_AHEAD: usize = 2;
@@ -205,7 +205,8 @@ fn send_nodes(
         }
         keys.push(file_keys);
         if records.len() >= PART_NODES {
-            let part = Part::Nodes(std::mem::take(&mut records), first);
+            let full = std::mem::replace(&mut records, Vec::with_capacity(PART_NODES));
+            let part = Part::Nodes(full, first);
             first = next;
             *busy += started.elapsed();
             sender.send(Ok(part)).ok()?;

@@ -3,7 +3,8 @@
 //! groups, nodes (each with its via edge and chain) and edges are streamed — stopping as
 //! soon as the sink says so.
 
-// Keys are node keys, not chosen by an adversary: the fast hasher is safe here.
+// Sets of node keys and of a project's own file and package names: nothing an adversary
+// picks to collide, so the fast hasher is safe here.
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use tsgraph_engine::{
@@ -365,10 +366,10 @@ pub(crate) fn emit(
         // Sorted by source: each source's list is read once.
         let mut list: Option<(NodeKey, AdjacencyGuard<'_>)> = None;
         for (source, kind, target) in &between {
-            if !matches!(&list, Some((key, _)) if key == source) {
-                list = Some((*source, snapshot.out_edges(*source)?));
-            }
-            let Some((_, list)) = &list else { continue };
+            let list = match list {
+                Some((key, ref guard)) if key == *source => guard,
+                _ => &list.insert((*source, snapshot.out_edges(*source)?)).1,
+            };
             let stored = stored_edge(list, *kind, *target)?;
             let go = sink.edge(&EdgeInfo {
                 kind: *kind,

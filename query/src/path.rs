@@ -150,8 +150,7 @@ impl PathGraph<'_> {
     fn is_dispatch(&self, source: NodeKey, target: NodeKey) -> Result<bool, QueryError> {
         let list = self.snapshot.out_edges(source)?;
         Ok(list
-            .edges()?
-            .find(|e| e.kind() == EdgeKind::Calls && e.other() == target)
+            .find(EdgeKind::Calls, target)?
             .is_some_and(|e| e.resolution() == Resolution::Dispatch))
     }
 

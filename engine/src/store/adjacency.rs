@@ -14,8 +14,9 @@
 //! ```
 //!
 //! Entries are strictly ascending by (kind, other), so a list holds each edge once and one
-//! edge is found by binary search. Edges with nothing beyond kind, ends and context (CONTAINS,
-//! EXTENDS, IMPLEMENTS, USES_TYPE, REFERENCES) cost their 11 bytes and no more.
+//! edge is found by binary search. CONTAINS, EXTENDS, IMPLEMENTS and USES_TYPE edges have
+//! nothing beyond kind, ends and context and cost their 11 bytes; CALLS, INCLUDES and
+//! REFERENCES carry a count and sites, IMPORTS its sites, names and `import type`.
 
 use rkyv::{Archive, Deserialize, Serialize};
 
@@ -47,8 +48,14 @@ pub(crate) fn encode(
     entries: &mut [EdgeEntry],
     out: &mut rkyv::util::AlignedVec<16>,
 ) -> Result<(), StoreError> {
+    debug_assert!(
+        entries
+            .windows(2)
+            .all(|pair| (pair[0].kind, pair[0].other) < (pair[1].kind, pair[1].other)),
+        "adjacency entries must be sorted and distinct"
+    );
     let count = u32::try_from(entries.len())
-        .map_err(|_| StoreError::corrupted("adjacency list", "more than u32::MAX edges"))?;
+        .map_err(|_| StoreError::InvalidLoad("more than u32::MAX edges from one node".into()))?;
     out.clear();
     out.extend_from_slice(&count.to_le_bytes());
     out.resize(HEADER + ENTRY * entries.len(), 0);
@@ -66,7 +73,7 @@ pub(crate) fn encode(
                 .map_err(|err| StoreError::corrupted("adjacency list", err))?;
         }
         let end = u32::try_from(out.len() - details)
-            .map_err(|_| StoreError::corrupted("adjacency list", "details past 4 GiB"))?;
+            .map_err(|_| StoreError::InvalidLoad("edge facts of one node past 4 GiB".into()))?;
         let at = HEADER + ENTRY * index;
         let fixed = &mut out[at..at + ENTRY];
         fixed[0] = entry.kind;
@@ -82,9 +89,7 @@ fn corrupt(detail: String) -> StoreError {
     StoreError::corrupted("adjacency list", detail)
 }
 
-/// A stored list whose fixed part was checked: sizes, kinds, order and detail ranges by
-/// [`ListView::parse`], or only sizes by [`ListView::open`], after which only
-/// [`ListView::find`] may be used.
+/// A stored list whose fixed part was checked: sizes, kinds, order and detail ranges.
 #[derive(Clone, Copy)]
 pub(crate) struct ListView<'a> {
     fixed: &'a [u8],
@@ -101,7 +106,7 @@ impl<'a> ListView<'a> {
     /// Checks `bytes` as a stored list: sizes, and every entry's kind, order and detail
     /// range. The details themselves are checked when read.
     pub(crate) fn parse(bytes: &'a [u8]) -> Result<ListView<'a>, StoreError> {
-        let view = ListView::open(bytes)?;
+        let OpenedList(view) = OpenedList::open(bytes)?;
         let mut previous: Option<(u8, u32)> = None;
         let mut detail_start = 0;
         for index in 0..view.len() {
@@ -125,24 +130,6 @@ impl<'a> ListView<'a> {
             )));
         }
         Ok(view)
-    }
-
-    /// Checks only the sizes of `bytes` as a stored list, for a reader that looks up one
-    /// entry ([`ListView::find`] checks the entry it returns).
-    pub(crate) fn open(bytes: &'a [u8]) -> Result<ListView<'a>, StoreError> {
-        let count = bytes
-            .get(..HEADER)
-            .map(|n| u32::from_le_bytes([n[0], n[1], n[2], n[3]]) as usize)
-            .ok_or_else(|| corrupt(format!("{} bytes", bytes.len())))?;
-        let fixed_end = count
-            .checked_mul(ENTRY)
-            .and_then(|size| size.checked_add(HEADER))
-            .filter(|&end| end <= bytes.len())
-            .ok_or_else(|| corrupt(format!("{count} entries in {} bytes", bytes.len())))?;
-        Ok(ListView {
-            fixed: &bytes[HEADER..fixed_end],
-            details: &bytes[fixed_end..],
-        })
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -180,18 +167,56 @@ impl<'a> ListView<'a> {
         (0..self.len()).map(move |index| self.get(index))
     }
 
-    /// The entry of `kind` to `other`, by binary search. Only the entry found is checked, so
-    /// this works on a list that was only [opened](ListView::open).
+    /// Every entry with its facts as owned values (a writer changing the list).
+    pub(crate) fn to_entries(self) -> Result<Vec<EdgeEntry>, StoreError> {
+        self.iter()
+            .map(|edge| {
+                Ok(EdgeEntry {
+                    kind: edge.kind.as_u8(),
+                    other: edge.other,
+                    facts: edge.facts()?,
+                })
+            })
+            .collect()
+    }
+}
+
+/// A stored list of which only the sizes were checked, for a reader that looks up one edge
+/// in a long list without checking every entry: it offers only [`OpenedList::find`], which
+/// checks the entry it returns.
+pub(crate) struct OpenedList<'a>(ListView<'a>);
+
+impl<'a> OpenedList<'a> {
+    /// Checks only the sizes of `bytes` as a stored list.
+    pub(crate) fn open(bytes: &'a [u8]) -> Result<OpenedList<'a>, StoreError> {
+        let count = bytes
+            .get(..HEADER)
+            .map(|n| u32::from_le_bytes([n[0], n[1], n[2], n[3]]) as usize)
+            .ok_or_else(|| corrupt(format!("{} bytes", bytes.len())))?;
+        let fixed_end = count
+            .checked_mul(ENTRY)
+            .and_then(|size| size.checked_add(HEADER))
+            .filter(|&end| end <= bytes.len())
+            .ok_or_else(|| corrupt(format!("{count} entries in {} bytes", bytes.len())))?;
+        Ok(OpenedList(ListView {
+            fixed: &bytes[HEADER..fixed_end],
+            details: &bytes[fixed_end..],
+        }))
+    }
+
+    /// The entry of `kind` to `other`, by binary search; only the entry found is checked.
+    /// The order is trusted (a list whose order was damaged may miss an edge it has: the
+    /// store's page checksums are what keep its bytes as written).
     pub(crate) fn find(
         &self,
         kind: EdgeKind,
         other: NodeKey,
     ) -> Result<Option<EdgeRef<'a>>, StoreError> {
         let wanted = (kind.as_u8(), other.0);
-        let (mut low, mut high) = (0, self.len());
+        let (mut low, mut high) = (0, self.0.len());
         while low < high {
             let middle = low + (high - low) / 2;
-            let (k, o, _) = self.fixed_at(middle);
+            let (k, o, _) = self.0.fixed_at(middle);
             match (k, o).cmp(&wanted) {
                 std::cmp::Ordering::Less => low = middle + 1,
                 std::cmp::Ordering::Greater => high = middle,
@@ -204,28 +229,15 @@ impl<'a> ListView<'a> {
     /// Entry `index` (below [`ListView::len`]) after checking its detail range (its kind was
     /// compared with a valid one).
     fn checked(&self, index: usize) -> Result<EdgeRef<'a>, StoreError> {
-        let (_, _, end) = self.fixed_at(index);
+        let (_, _, end) = self.0.fixed_at(index);
         let start = match index {
             0 => 0,
-            _ => self.fixed_at(index - 1).2,
+            _ => self.0.fixed_at(index - 1).2,
         };
-        if start > end || end > self.details.len() {
+        if start > end || end > self.0.details.len() {
             return Err(corrupt(format!("entry {index}: detail end {end}")));
         }
-        Ok(self.get(index))
-    }
-
-    /// Every entry with its facts as owned values (a writer changing the list).
-    pub(crate) fn to_entries(self) -> Result<Vec<EdgeEntry>, StoreError> {
-        self.iter()
-            .map(|edge| {
-                Ok(EdgeEntry {
-                    kind: edge.kind.as_u8(),
-                    other: edge.other,
-                    facts: edge.facts()?,
-                })
-            })
-            .collect()
+        Ok(self.0.get(index))
     }
 }
 
@@ -251,6 +263,7 @@ impl<'a> EdgeRef<'a> {
             detail: &[],
         }
     }
+
     /// The edge kind.
     pub fn kind(&self) -> EdgeKind {
         self.kind
@@ -295,6 +308,16 @@ impl<'a> EdgeRef<'a> {
     }
 }
 
+impl std::fmt::Debug for EdgeRef<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EdgeRef")
+            .field("kind", &self.kind)
+            .field("other", &self.other)
+            .field("detail_bytes", &self.detail.len())
+            .finish()
+    }
+}
+
 /// One edge with all its facts, checked and read in place.
 #[derive(Clone, Copy)]
 pub struct EdgeView<'a> {
@@ -319,11 +342,13 @@ impl<'a> EdgeView<'a> {
     pub fn resolution(&self) -> Resolution {
         self.edge.resolution()
     }
-    /// CALLS: number of call sites (0 on incoming lists).
+    /// CALLS, INCLUDES, REFERENCES: how many times the source uses the target (0 on
+    /// incoming lists).
     pub fn count(&self) -> u32 {
         self.detail.map_or(0, |d| d.count.to_native())
     }
-    /// CALLS: call-site lines (empty on incoming lists).
+    /// The lines of those uses (of the import statements for IMPORTS), ascending; empty on
+    /// incoming lists.
     pub fn sites(&self) -> impl ExactSizeIterator<Item = u32> + 'a {
         let sites: &'a [rkyv::rend::unaligned::u32_ule] =
             self.detail.map_or(&[], |d| d.sites.as_slice());
@@ -338,6 +363,18 @@ impl<'a> EdgeView<'a> {
     /// IMPORTS: `import type`.
     pub fn type_only(&self) -> bool {
         self.detail.is_some_and(|d| d.type_only)
+    }
+}
+
+impl std::fmt::Debug for EdgeView<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EdgeView")
+            .field("kind", &self.kind())
+            .field("other", &self.edge.other)
+            .field("count", &self.count())
+            .field("sites", &self.sites().collect::<Vec<_>>())
+            .field("names", &self.names().collect::<Vec<_>>())
+            .finish()
     }
 }
 
@@ -402,26 +439,37 @@ mod tests {
         assert!(view.get(0).detail.is_empty());
         assert!(view.get(3).detail.is_empty());
         assert!(!view.get(1).detail.is_empty());
-        let calls = view.find(EdgeKind::Calls, NodeKey(1)).unwrap().unwrap();
+        let opened = OpenedList::open(&bytes).unwrap();
+        let calls = opened.find(EdgeKind::Calls, NodeKey(1)).unwrap().unwrap();
         let calls = calls.view().unwrap();
         assert_eq!(
             (calls.count(), calls.sites().collect::<Vec<_>>()),
             (3, vec![7, 9])
         );
         assert_eq!(calls.resolution(), Resolution::Dispatch);
-        assert!(view.find(EdgeKind::Calls, NodeKey(2)).unwrap().is_none());
-        assert!(view.find(EdgeKind::Extends, NodeKey(1)).unwrap().is_none());
-        // A list only opened finds the same, and refuses a found entry whose range is bad.
-        let opened = ListView::open(&bytes).unwrap();
-        let found = opened.find(EdgeKind::Imports, NodeKey(2)).unwrap().unwrap();
-        assert_eq!(
-            found.view().unwrap().names().collect::<Vec<_>>(),
-            ["default", "*"]
+        assert!(opened.find(EdgeKind::Calls, NodeKey(2)).unwrap().is_none());
+        assert!(
+            opened
+                .find(EdgeKind::Extends, NodeKey(1))
+                .unwrap()
+                .is_none()
         );
-        let mut bad = bytes.clone();
-        bad[HEADER + ENTRY + 10] = 0xff; // the IMPORTS entry's detail end, high byte
-        let opened = ListView::open(&bad).unwrap();
+        let found = opened.find(EdgeKind::Imports, NodeKey(2)).unwrap().unwrap();
+        let names: Vec<&str> = found.view().unwrap().names().collect();
+        assert_eq!(names, ["default", "*"]);
+        // A found entry whose range is bad is refused: its end past the details, or below
+        // the end of the entry before it.
+        let mut past = bytes.clone();
+        past[HEADER + ENTRY + 10] = 0xff; // the IMPORTS entry's detail end, high byte
+        let opened = OpenedList::open(&past).unwrap();
         assert!(opened.find(EdgeKind::Imports, NodeKey(2)).is_err());
+        let mut backwards = bytes.clone();
+        backwards[HEADER + 2 * ENTRY + 7..HEADER + 2 * ENTRY + 11].fill(0); // CALLS ends at 0
+        let opened = OpenedList::open(&backwards).unwrap();
+        let err = opened
+            .find(EdgeKind::Calls, NodeKey(1))
+            .expect_err("refused");
+        assert!(err.to_string().contains("detail end 0"), "{err}");
         let empty = encoded(&[]);
         assert_eq!(ListView::parse(&empty).unwrap().len(), 0);
     }
@@ -455,8 +503,10 @@ mod tests {
         let details = HEADER + ENTRY * view.len();
         bytes[details + calls_start..details + calls_end].fill(0xff);
         let view = ListView::parse(&bytes).unwrap();
-        assert!(view.get(0).view().is_ok());
-        let err = view.get(2).view().err().expect("refused");
+        // The IMPORTS detail just before the damaged one still reads.
+        let imports = view.get(1).view().unwrap();
+        assert_eq!(imports.names().count(), 2);
+        let err = view.get(2).view().expect_err("refused");
         assert!(err.is_corrupted(), "{err}");
     }
 }

@@ -16,6 +16,7 @@ use super::write::{
 };
 use super::{Store, StoreStats};
 use crate::error::{DbResultExt, StoreError};
+use crate::model::EdgeKind;
 use crate::record::{EdgeEntry, FileEntry, NodeRecord, UnresolvedCall};
 
 /// One file of a [`Loader`] part: its entry, the keys [`Loader::add_nodes`] gave its nodes,
@@ -90,6 +91,12 @@ impl Written {
         if !sources.contains(&source) {
             return Err(invalid(format!(
                 "an edge from node {source}, which none of the files given lists"
+            )));
+        }
+        if EdgeKind::from_u8(entry.kind).is_none() {
+            return Err(invalid(format!(
+                "an edge from node {source} of kind {}, which is no edge kind",
+                entry.kind
             )));
         }
         if entry.other >= self.next_key {

@@ -6,7 +6,7 @@ use redb::{
     ReadableTable, ReadableTableMetadata,
 };
 
-use super::adjacency::{EdgeRef, ListView};
+use super::adjacency::{EdgeRef, ListView, OpenedList};
 use super::guard::{Boundary, Quiet};
 use super::search::{ADDED_KEY, FST_KEY, REMOVED_KEY, TermSet};
 use super::tables::{
@@ -16,8 +16,8 @@ use super::tables::{
 use crate::error::{DbResultExt, StoreError};
 use crate::model::{EdgeKind, NodeKey};
 use crate::record::{
-    ArchivedFileRecord, ArchivedUnresolvedList, NodeRecord, NodeView, UnresolvedCall,
-    UnresolvedList,
+    ArchivedFileRecord, ArchivedUnresolvedCall, ArchivedUnresolvedList, NodeRecord, NodeView,
+    UnresolvedCall,
 };
 
 /// A consistent, read-only view of the graph. Holding it never blocks the writer; a write
@@ -219,38 +219,35 @@ impl Snapshot {
         &self,
         name: &str,
     ) -> Result<Vec<(String, UnresolvedCall)>, StoreError> {
-        self.read("read unresolved calls", || {
-            let mut out = Vec::new();
-            for file in self
-                .unresolved_names
-                .get(name)
-                .ctx("read unresolved names")?
-            {
-                let file = file.ctx("read unresolved names")?;
-                let file = file.value();
-                let Some(guard) = self.unresolved.get(file).ctx("read unresolved")? else {
-                    continue;
-                };
-                let list = rkyv::from_bytes::<UnresolvedList, rkyv::rancor::Error>(guard.value())
-                    .map_err(|err| {
-                    StoreError::corrupted(format!("unresolved calls of {file}"), err)
-                })?;
-                out.extend(
-                    list.calls
-                        .into_iter()
-                        .filter(|call| call.name == name)
-                        .map(|call| (file.to_owned(), call)),
-                );
-            }
-            Ok(out)
-        })
+        let mut out = Vec::new();
+        self.each_unresolved_call(name, |file, call| {
+            let call = rkyv::deserialize::<UnresolvedCall, rkyv::rancor::Error>(call)
+                .map_err(|err| StoreError::corrupted(format!("unresolved calls of {file}"), err))?;
+            out.push((file.to_owned(), call));
+            Ok(())
+        })?;
+        Ok(out)
     }
 
     /// How many call sites left unresolved have the called name `name` (what
     /// [`Snapshot::unresolved_calls`] would list, counted in place).
     pub fn unresolved_call_count(&self, name: &str) -> Result<usize, StoreError> {
+        let mut count = 0;
+        self.each_unresolved_call(name, |_, _| {
+            count += 1;
+            Ok(())
+        })?;
+        Ok(count)
+    }
+
+    /// Calls `each` with the file and the record, read in place, of every unresolved call of
+    /// `name`, ascending by file.
+    fn each_unresolved_call(
+        &self,
+        name: &str,
+        mut each: impl FnMut(&str, &ArchivedUnresolvedCall) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
         self.read("read unresolved calls", || {
-            let mut count = 0;
             for file in self
                 .unresolved_names
                 .get(name)
@@ -266,9 +263,11 @@ impl Snapshot {
                         .map_err(|err| {
                             StoreError::corrupted(format!("unresolved calls of {file}"), err)
                         })?;
-                count += list.calls.iter().filter(|call| call.name == name).count();
+                for call in list.calls.iter().filter(|call| call.name == name) {
+                    each(file, call)?;
+                }
             }
-            Ok(count)
+            Ok(())
         })
     }
 
@@ -342,9 +341,8 @@ impl Snapshot {
             }
             for entry in self.out_edges.iter().ctx("read out edges")? {
                 let (_, list) = entry.ctx("read out edges")?;
-                let list = ListView::parse(list.value())?;
-                for index in 0..list.len() {
-                    list.get(index).view()?;
+                for edge in ListView::parse(list.value())?.iter() {
+                    edge.view()?;
                 }
             }
             for entry in self.in_edges.iter().ctx("read in edges")? {
@@ -459,7 +457,8 @@ impl AdjacencyGuard<'_> {
         })
     }
 
-    /// The edge of `kind` to (outgoing) or from (incoming) `other`, if the list has it.
+    /// The edge of `kind` to (outgoing) or from (incoming) `other`, if the list has it, by
+    /// binary search: only that edge is checked, the list's order is trusted.
     pub fn find(&self, kind: EdgeKind, other: NodeKey) -> Result<Option<EdgeRef<'_>>, StoreError> {
         match &self.guard {
             Adjacency::Incoming(entries) => Ok(entries
@@ -468,7 +467,7 @@ impl AdjacencyGuard<'_> {
                 .map(|_| EdgeRef::incoming(kind, other.0))),
             Adjacency::Outgoing(None) => Ok(None),
             Adjacency::Outgoing(Some(guard)) => read_in(self.boundary, "read adjacency", || {
-                ListView::open(guard.value())?.find(kind, other)
+                OpenedList::open(guard.value())?.find(kind, other)
             }),
         }
     }

@@ -10,7 +10,7 @@ pub(crate) const IDS: TableDefinition<&str, u32> = TableDefinition::new("ids");
 pub(crate) const NAMES: MultimapTableDefinition<&str, u32> = MultimapTableDefinition::new("names");
 /// File path → archived `FileRecord`.
 pub(crate) const FILES: TableDefinition<&str, &[u8]> = TableDefinition::new("files");
-/// Node key → archived outgoing `Adjacency` (with edge facts).
+/// Node key → the node's outgoing edges with their facts (layout: `adjacency.rs`).
 pub(crate) const OUT_EDGES: TableDefinition<u32, &[u8]> = TableDefinition::new("out_edges");
 /// `(target key, source key, edge kind)` → nothing: one entry per edge, so an edge into a
 /// node with thousands of incoming edges is added or removed without rewriting them.

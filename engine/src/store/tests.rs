@@ -336,6 +336,17 @@ fn a_file_listed_twice_is_refused_and_an_edge_given_twice_is_stored_once() {
         .collect::<Result<_, _>>()
         .unwrap();
     assert_eq!(calls, vec![(3, vec![1, 7])]);
+    // One edge is found in either list without reading the others.
+    let y = snap.key_of("c.ts:y").unwrap().unwrap();
+    let found = list.find(EdgeKind::Calls, y).unwrap().unwrap();
+    assert_eq!(found.view().unwrap().count(), 3);
+    assert!(list.find(EdgeKind::References, y).unwrap().is_none());
+    let incoming = snap.in_edges(y).unwrap();
+    assert_eq!(
+        incoming.find(EdgeKind::Calls, x).unwrap().unwrap().other(),
+        x
+    );
+    assert!(incoming.find(EdgeKind::Calls, y).unwrap().is_none());
     assert_eq!(
         edges(&snap, "c.ts:y", false).len(),
         2,
@@ -581,6 +592,12 @@ fn a_bulk_load_refuses_bad_parts_and_a_dropped_one_changes_nothing() {
     assert!(err.contains("key 99"), "{err}");
     let err = refused(&|l| l.add_files(vec![file("c.ts", &[0, 1])], vec![(2, calls(0))]));
     assert!(err.contains("none of the files given"), "{err}");
+    let no_kind = crate::record::EdgeEntry {
+        kind: 200,
+        ..calls(1)
+    };
+    let err = refused(&|l| l.add_files(vec![file("c.ts", &[0, 1, 2])], vec![(0, no_kind.clone())]));
+    assert!(err.contains("kind 200"), "{err}");
     let err = refused(&|l| {
         l.add_files(vec![file("c.ts", &[0, 1])], Vec::new())?;
         l.add_files(vec![file("d.ts", &[1, 2])], Vec::new())
