@@ -10,7 +10,7 @@ use super::adjacency::{EdgeRef, ListView, OpenedList};
 use super::guard::{Boundary, Quiet};
 use super::search::{ADDED_KEY, FST_KEY, REMOVED_KEY, TermSet};
 use super::tables::{
-    BLOBS, FILES, IDS, IN_EDGES, META, NAMES, NODES, OUT_EDGES, SEARCH, TERMS, UNRESOLVED,
+    BLOBS, FILES, IDS, IN_EDGES, META, NODES, OUT_EDGES, SEARCH, TERMS, UNRESOLVED,
     UNRESOLVED_NAMES,
 };
 use crate::error::{DbResultExt, StoreError};
@@ -25,7 +25,6 @@ use crate::record::{
 pub struct Snapshot {
     nodes: Quiet<ReadOnlyTable<u32, &'static [u8]>>,
     ids: Quiet<ReadOnlyTable<&'static str, u32>>,
-    names: Quiet<ReadOnlyMultimapTable<&'static str, u32>>,
     files: Quiet<ReadOnlyTable<&'static str, &'static [u8]>>,
     out_edges: Quiet<ReadOnlyTable<u32, &'static [u8]>>,
     in_edges: Quiet<ReadOnlyTable<(u32, u32, u8), ()>>,
@@ -48,7 +47,6 @@ impl Snapshot {
             Ok(Snapshot {
                 nodes: Quiet::new(txn.open_table(NODES).ctx("open nodes")?),
                 ids: Quiet::new(txn.open_table(IDS).ctx("open ids")?),
-                names: Quiet::new(txn.open_multimap_table(NAMES).ctx("open names")?),
                 files: Quiet::new(txn.open_table(FILES).ctx("open files")?),
                 out_edges: Quiet::new(txn.open_table(OUT_EDGES).ctx("open out edges")?),
                 in_edges: Quiet::new(txn.open_table(IN_EDGES).ctx("open in edges")?),
@@ -100,26 +98,33 @@ impl Snapshot {
         })
     }
 
-    /// The keys of every node whose simple name is `name`, ascending.
+    /// The keys of every node whose simple name is `name`, ascending: the nodes of its
+    /// lowercased search term whose name is exactly `name` (the store keeps no second index
+    /// of exact names; a term's nodes share the name but for case).
     pub fn keys_named(&self, name: &str) -> Result<Vec<NodeKey>, StoreError> {
-        self.read("read names", || {
-            let mut keys = Vec::new();
-            for key in self.names.get(name).ctx("read names")? {
-                keys.push(NodeKey(key.ctx("read names")?.value()));
+        let mut keys = Vec::new();
+        for key in self.term_keys(&name.to_lowercase())? {
+            if let Some(guard) = self.node(key)?
+                && guard.view()?.name() == name
+            {
+                keys.push(key);
             }
-            Ok(keys)
-        })
+        }
+        Ok(keys)
     }
 
-    /// Every distinct simple name, ascending (for search and "did you mean").
+    /// Every distinct simple name, ascending (a scan of every node record).
     pub fn names(&self) -> Result<Vec<String>, StoreError> {
-        self.read("read names", || {
-            let mut names = Vec::new();
-            for entry in self.names.iter().ctx("read names")? {
-                let (name, _) = entry.ctx("read names")?;
-                names.push(name.value().to_owned());
+        self.read("read nodes", || {
+            let mut names = std::collections::BTreeSet::new();
+            for entry in self.nodes.iter().ctx("read nodes")? {
+                let (_, record) = entry.ctx("read nodes")?;
+                let view = NodeView::from_bytes(record.value())?;
+                if !names.contains(view.name()) {
+                    names.insert(view.name().to_owned());
+                }
             }
-            Ok(names)
+            Ok(names.into_iter().collect())
         })
     }
 
@@ -355,10 +360,10 @@ impl Snapshot {
             for entry in self.ids.iter().ctx("read ids")? {
                 entry.ctx("read ids")?;
             }
-            for entry in self.names.iter().ctx("read names")? {
-                let (_, keys) = entry.ctx("read names")?;
+            for entry in self.terms.iter().ctx("read search terms")? {
+                let (_, keys) = entry.ctx("read search terms")?;
                 for key in keys {
-                    key.ctx("read names")?;
+                    key.ctx("read search terms")?;
                 }
             }
             Ok(())

@@ -5,7 +5,7 @@ use redb::{ReadableTableMetadata, TableStats};
 
 use super::Store;
 use super::tables::{
-    BLOBS, FILES, IDS, IN_EDGES, META, NAMES, NODES, OUT_EDGES, SEARCH, TERMS, UNRESOLVED,
+    BLOBS, FILES, IDS, IN_EDGES, META, NODES, OUT_EDGES, SEARCH, TERMS, UNRESOLVED,
     UNRESOLVED_NAMES,
 };
 use crate::error::{DbResultExt, StoreError};
@@ -56,7 +56,7 @@ impl Store {
                 "in_edges" => IN_EDGES, "blobs" => BLOBS, "unresolved" => UNRESOLVED,
                 "search" => SEARCH, "meta" => META);
             measure!(open_multimap_table:
-                "names" => NAMES, "unresolved_names" => UNRESOLVED_NAMES, "terms" => TERMS);
+                "unresolved_names" => UNRESOLVED_NAMES, "terms" => TERMS);
             tables.sort_by(|a, b| b.total().cmp(&a.total()).then(a.table.cmp(b.table)));
             Ok(tables)
         })

@@ -6,8 +6,6 @@ use redb::{MultimapTableDefinition, TableDefinition};
 pub(crate) const NODES: TableDefinition<u32, &[u8]> = TableDefinition::new("nodes");
 /// Public node ID → node key.
 pub(crate) const IDS: TableDefinition<&str, u32> = TableDefinition::new("ids");
-/// Simple name → node keys (search and bare-name lookup).
-pub(crate) const NAMES: MultimapTableDefinition<&str, u32> = MultimapTableDefinition::new("names");
 /// File path → archived `FileRecord`.
 pub(crate) const FILES: TableDefinition<&str, &[u8]> = TableDefinition::new("files");
 /// Node key → the node's outgoing edges with their facts (layout: `adjacency.rs`).

@@ -469,7 +469,7 @@ fn space_lists_every_table_largest_first() {
     let empty = store.space().unwrap();
     store.replace_all(&two_files()).unwrap();
     let space = store.space().unwrap();
-    assert_eq!(space.len(), 12, "{space:?}");
+    assert_eq!(space.len(), 11, "{space:?}");
     assert!(space.windows(2).all(|w| w[0].total() >= w[1].total()));
     let stored = |tables: &[TableSpace], name: &str| {
         tables
@@ -628,4 +628,32 @@ fn a_bulk_load_refuses_bad_parts_and_a_dropped_one_changes_nothing() {
     assert_eq!(snap.node_count().unwrap(), 6);
     assert!(snap.key_of("c.ts:x").unwrap().is_none());
     assert!(snap.key_of("b.ts:log").unwrap().is_some());
+}
+
+#[test]
+fn names_are_looked_up_exactly_and_listed_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_or_create(dir.path().join("g.redb")).unwrap();
+    let batch = merged(&[
+        file_batch("a.ts", &["save", "Save"], &[]),
+        file_batch("b.ts", &["save"], &[]),
+    ]);
+    store.replace_all(&batch).unwrap();
+    let snap = store.snapshot().unwrap();
+    let ids = |name: &str| -> Vec<String> {
+        let keys = snap.keys_named(name).unwrap();
+        let node = |key| snap.node(key).unwrap().unwrap().record().unwrap().id;
+        keys.into_iter().map(node).collect()
+    };
+    assert_eq!(ids("save"), ["a.ts:save", "b.ts:save"]);
+    assert_eq!(ids("Save"), ["a.ts:Save"]);
+    assert!(ids("SAVE").is_empty());
+    assert_eq!(snap.names().unwrap(), ["Save", "a.ts", "b.ts", "save"]);
+    // Removing a file removes its names from the lookup.
+    store
+        .replace_files(&file_batch("a.ts", &[], &[]), &[])
+        .unwrap();
+    let snap = store.snapshot().unwrap();
+    assert!(snap.keys_named("Save").unwrap().is_empty());
+    assert_eq!(snap.keys_named("save").unwrap().len(), 1);
 }

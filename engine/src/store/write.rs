@@ -16,7 +16,7 @@ use redb::{Database, ReadableTable, Table, WriteTransaction};
 use super::adjacency::{self, ListView};
 use super::search::{refresh_index, update_terms};
 use super::tables::{
-    BLOBS, FILES, IDS, IN_EDGES, META, META_GENERATION, META_NEXT_KEY, META_SCHEMA, NAMES, NODES,
+    BLOBS, FILES, IDS, IN_EDGES, META, META_GENERATION, META_NEXT_KEY, META_SCHEMA, NODES,
     OUT_EDGES, SEARCH, TERMS, UNRESOLVED, UNRESOLVED_NAMES,
 };
 use super::{Generation, SCHEMA_VERSION, StoreStats, decode_u32};
@@ -31,7 +31,6 @@ use crate::record::{
 pub(super) fn create_tables(txn: &WriteTransaction) -> Result<(), StoreError> {
     txn.open_table(NODES).ctx("create nodes")?;
     txn.open_table(IDS).ctx("create ids")?;
-    txn.open_multimap_table(NAMES).ctx("create names")?;
     txn.open_table(FILES).ctx("create files")?;
     txn.open_table(OUT_EDGES).ctx("create out edges")?;
     txn.open_table(IN_EDGES).ctx("create in edges")?;
@@ -73,7 +72,6 @@ pub(super) fn clear_all(txn: &WriteTransaction) -> Result<(), StoreError> {
     txn.delete_table(IN_EDGES).ctx("clear in edges")?;
     txn.delete_table(BLOBS).ctx("clear blobs")?;
     txn.delete_table(UNRESOLVED).ctx("clear unresolved")?;
-    txn.delete_multimap_table(NAMES).ctx("clear names")?;
     txn.delete_multimap_table(UNRESOLVED_NAMES)
         .ctx("clear unresolved names")?;
     txn.delete_multimap_table(TERMS).ctx("clear terms")?;
@@ -162,7 +160,6 @@ pub(super) fn update_file_stamps(
 pub(super) struct Tables<'t> {
     pub(super) nodes: Table<'t, u32, &'static [u8]>,
     pub(super) ids: Table<'t, &'static str, u32>,
-    pub(super) names: redb::MultimapTable<'t, &'static str, u32>,
     pub(super) files: Table<'t, &'static str, &'static [u8]>,
     pub(super) out_edges: Table<'t, u32, &'static [u8]>,
     pub(super) in_edges: Table<'t, (u32, u32, u8), ()>,
@@ -179,7 +176,6 @@ impl<'t> Tables<'t> {
         Ok(Tables {
             nodes: txn.open_table(NODES).ctx("open nodes")?,
             ids: txn.open_table(IDS).ctx("open ids")?,
-            names: txn.open_multimap_table(NAMES).ctx("open names")?,
             files: txn.open_table(FILES).ctx("open files")?,
             out_edges: txn.open_table(OUT_EDGES).ctx("open out edges")?,
             in_edges: txn.open_table(IN_EDGES).ctx("open in edges")?,
@@ -401,10 +397,6 @@ fn apply(
         tables.out_edges.remove(key).ctx("remove out edges")?;
         tables.nodes.remove(key).ctx("remove node")?;
         tables.ids.remove(record.id.as_str()).ctx("remove id")?;
-        tables
-            .names
-            .remove(record.name.as_str(), key)
-            .ctx("remove name")?;
         update_terms(
             &mut tables.terms,
             Some(&mut touched_terms),
@@ -583,10 +575,6 @@ pub(super) fn insert_node(
         .insert(key, buffer.as_slice())
         .ctx("write node")?;
     tables.ids.insert(node.id.as_str(), key).ctx("write id")?;
-    tables
-        .names
-        .insert(node.name.as_str(), key)
-        .ctx("write name")?;
     update_terms(
         &mut tables.terms,
         touched,
