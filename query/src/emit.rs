@@ -123,6 +123,7 @@ pub(crate) fn emit(
     } else {
         sink.grouping(template.kind)
     };
+    let via_edges = sink.wants_via_edges();
     // Every node a section names, loaded once.
     let mut keys: Vec<NodeKey> = Vec::new();
     let mut seen: HashSet<NodeKey> = HashSet::default();
@@ -305,8 +306,15 @@ pub(crate) fn emit(
                     } else {
                         (parent, item.key)
                     };
-                    let list = snapshot.out_edges(source)?;
-                    let edge = stored_edge(&list, kind, target)?;
+                    let list = if via_edges {
+                        Some(snapshot.out_edges(source)?)
+                    } else {
+                        None
+                    };
+                    let edge = match &list {
+                        Some(list) => stored_edge(list, kind, target)?,
+                        None => None,
+                    };
                     let info = NodeInfo {
                         depth: item.depth,
                         via: Some(Via {

@@ -243,7 +243,8 @@ pub struct Via<'a> {
     /// Whether the stored edge points from this node to `id` (callers, impact: the caller
     /// calls its parent) rather than from `id` to this node.
     pub from_node: bool,
-    /// The stored edge, with its facts (call count, sites, resolution, context).
+    /// The stored edge, with its facts (call count, sites, resolution, context); `None` when
+    /// the sink does not want it ([`ResultSink::wants_via_edges`]).
     pub edge: Option<EdgeView<'a>>,
 }
 
@@ -366,6 +367,12 @@ pub trait ResultSink {
     /// How the nodes of a `kind` result should be grouped; asked once, before `begin`.
     fn grouping(&self, _kind: QueryKind) -> Grouping {
         Grouping::None
+    }
+    /// Whether the sink reads [`Via::edge`]: when it does not, the query skips one lookup
+    /// per result node (the stored edge with its facts) and hands `None`. Asked once, before
+    /// `begin`.
+    fn wants_via_edges(&self) -> bool {
+        true
     }
     /// The result's shape and counts; called once, first.
     fn begin(&mut self, header: &Header<'_>) -> io::Result<()>;

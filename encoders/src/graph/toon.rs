@@ -580,6 +580,11 @@ impl<W: Write> ResultSink for ToonSink<W> {
         Grouping::PackageKind
     }
 
+    // A node row says how it was reached (the via kind), not the via edge's facts.
+    fn wants_via_edges(&self) -> bool {
+        false
+    }
+
     fn begin(&mut self, header: &Header<'_>) -> io::Result<()> {
         self.kind = header.kind;
         self.file = if header.kind == QueryKind::FileSymbols {

@@ -759,3 +759,56 @@ impl crate::ResultSink for HeaderTotal {
         Ok(())
     }
 }
+
+/// A sink that records whether each node came with its via edge.
+struct ViaEdges {
+    wanted: bool,
+    seen: Vec<bool>,
+}
+
+impl crate::ResultSink for ViaEdges {
+    fn wants_via_edges(&self) -> bool {
+        self.wanted
+    }
+    fn begin(&mut self, _header: &crate::Header<'_>) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn node(
+        &mut self,
+        _node: &tsgraph_engine::NodeView<'_>,
+        info: &crate::NodeInfo<'_>,
+    ) -> std::io::Result<bool> {
+        if let Some(via) = info.via {
+            self.seen.push(via.edge.is_some());
+        }
+        Ok(true)
+    }
+    fn edge(&mut self, _edge: &crate::EdgeInfo<'_>) -> std::io::Result<bool> {
+        Ok(true)
+    }
+    fn finish(&mut self, _summary: &crate::Summary) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn a_sink_that_does_not_want_via_edges_gets_none_and_the_same_nodes() {
+    let (_dir, store) = store();
+    let snap = store.snapshot().unwrap();
+    let mut seen = Vec::new();
+    for wanted in [true, false] {
+        let mut sink = ViaEdges {
+            wanted,
+            seen: Vec::new(),
+        };
+        Query::new(&snap)
+            .callers(
+                key(&store, "a.ts:f3"),
+                &TraversalOptions::default(),
+                &mut sink,
+            )
+            .unwrap();
+        seen.push(sink.seen);
+    }
+    assert_eq!(seen, [vec![true; 4], vec![false; 4]]);
+}
