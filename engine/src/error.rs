@@ -89,6 +89,9 @@ pub enum StoreError {
     /// of its calls failed.
     #[error("bulk load: {0}")]
     InvalidLoad(String),
+    /// A write holds more than the store's format can address (32-bit counts and offsets).
+    #[error("too large for the store format: {0}")]
+    TooLarge(String),
     /// Any other redb error (an API misuse inside the engine, not a property of the file).
     #[error("{context}")]
     Database {

@@ -93,7 +93,7 @@ fn base() -> &'static Base {
 }
 
 /// Opens the store at `path` and reads all of it: every node and edge (as `tsgraph export`
-/// writes them), the name index with every key under each name, the file index with every
+/// writes them), every simple name with the keys of its nodes, the file index with every
 /// file's keys, and the metadata. The text is the same for two stores holding the same graph
 /// in the same layout.
 pub fn read_all(path: &Path) -> Result<String, String> {

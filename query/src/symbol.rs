@@ -110,11 +110,9 @@ type Named = (Candidate, NodeKey);
 /// ambiguous instead of answered for one of them.
 fn named(snapshot: &Snapshot, symbol: &str, ignore_case: bool) -> Result<Vec<Named>, QueryError> {
     let name = symbol.rsplit('.').next().unwrap_or(symbol);
-    let keys = if ignore_case {
-        snapshot.term_keys(&name.to_lowercase())?
-    } else {
-        snapshot.keys_named(name)?
-    };
+    // Every node's lowercased name is a search term; an exact lookup keeps the nodes whose
+    // name matches exactly (what `Snapshot::keys_named` does, without reading them twice).
+    let keys = snapshot.term_keys(&name.to_lowercase())?;
     let wanted = if ignore_case {
         symbol.to_lowercase()
     } else {
@@ -127,6 +125,9 @@ fn named(snapshot: &Snapshot, symbol: &str, ignore_case: bool) -> Result<Vec<Nam
             continue;
         };
         let view = guard.view()?;
+        if !ignore_case && view.name() != name {
+            continue;
+        }
         let mut path = without_kind_suffixes(view.symbol());
         if ignore_case {
             path = path.to_lowercase();

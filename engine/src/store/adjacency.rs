@@ -55,7 +55,7 @@ pub(crate) fn encode(
         "adjacency entries must be sorted and distinct"
     );
     let count = u32::try_from(entries.len())
-        .map_err(|_| StoreError::InvalidLoad("more than u32::MAX edges from one node".into()))?;
+        .map_err(|_| StoreError::TooLarge("more than u32::MAX edges from one node".into()))?;
     out.clear();
     out.extend_from_slice(&count.to_le_bytes());
     out.resize(HEADER + ENTRY * entries.len(), 0);
@@ -73,7 +73,7 @@ pub(crate) fn encode(
                 .map_err(|err| StoreError::corrupted("adjacency list", err))?;
         }
         let end = u32::try_from(out.len() - details)
-            .map_err(|_| StoreError::InvalidLoad("edge facts of one node past 4 GiB".into()))?;
+            .map_err(|_| StoreError::TooLarge("edge facts of one node past 4 GiB".into()))?;
         let at = HEADER + ENTRY * index;
         let fixed = &mut out[at..at + ENTRY];
         fixed[0] = entry.kind;

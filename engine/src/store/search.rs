@@ -26,6 +26,9 @@ const OVERLAY_LIMIT: usize = 4096;
 
 /// The terms a node is found by: its lowercased simple name and, when it differs, its
 /// lowercased symbol path without the `~Kind` disambiguators (`userservice.save`).
+///
+/// The name term is also how [`crate::Snapshot::keys_named`] finds nodes by exact name: it
+/// must stay, lowercased the same way on every write and lookup.
 pub(crate) fn terms_of(id: &str, file: &str, name: &str) -> (String, Option<String>) {
     let name_term = name.to_lowercase();
     let symbol = id.get(file.len() + 1..).unwrap_or("");

@@ -98,9 +98,10 @@ impl Snapshot {
         })
     }
 
-    /// The keys of every node whose simple name is `name`, ascending: the nodes of its
-    /// lowercased search term whose name is exactly `name` (the store keeps no second index
-    /// of exact names; a term's nodes share the name but for case).
+    /// The keys of every node whose simple name is `name`, ascending: the nodes under its
+    /// lowercased search term (every node's lowercased name is one) whose name is exactly
+    /// `name`. The term also holds nodes named otherwise in case, and nodes whose dotted
+    /// path lowercases to it; the store keeps no second index of exact names.
     pub fn keys_named(&self, name: &str) -> Result<Vec<NodeKey>, StoreError> {
         let mut keys = Vec::new();
         for key in self.term_keys(&name.to_lowercase())? {

@@ -560,7 +560,7 @@ fn apply(
     Ok((stats, delta))
 }
 
-/// Writes one node under `key`: its record, its ID and name, and its search terms (noted in
+/// Writes one node under `key`: its record, its ID, and its search terms (noted in
 /// `touched`, unless the index is rebuilt whole afterwards).
 pub(super) fn insert_node(
     tables: &mut Tables<'_>,

@@ -243,6 +243,10 @@ impl<S: ResultSink> ResultSink for Counted<S> {
         self.inner.grouping(kind)
     }
 
+    fn wants_via_edges(&self) -> bool {
+        self.inner.wants_via_edges()
+    }
+
     fn begin(&mut self, header: &Header<'_>) -> io::Result<()> {
         self.inner.begin(header)
     }
@@ -277,7 +281,18 @@ impl<S: ResultSink> ResultSink for Counted<S> {
 mod tests {
     use std::time::Duration;
 
-    use super::QueryLatency;
+    use tsgraph_encoders::graph::ToonSink;
+    use tsgraph_query::ResultSink;
+
+    use super::{Counted, QueryLatency};
+
+    #[test]
+    fn the_counting_sink_asks_what_the_sink_it_wraps_asks() {
+        // Timed queries must take the path the encoder takes (TOON skips via edges).
+        let mut buffer = Vec::new();
+        assert!(!Counted::new(ToonSink::new(&mut buffer)).wants_via_edges());
+        assert!(Counted::new(tsgraph_query::CollectSink::default()).wants_via_edges());
+    }
 
     #[test]
     fn percentiles_are_by_nearest_rank() {
