@@ -158,15 +158,13 @@ impl Loader<'_> {
     }
 
     /// Writes nodes under consecutive keys and returns the first: the node at index `i`
-    /// gets key `first + i`. An ID already written is [`StoreError::DuplicateId`].
+    /// gets key `first + i`. An ID already written is [`StoreError::DuplicateId`] (found by
+    /// the insert itself).
     pub fn add_nodes(&mut self, nodes: &[NodeRecord]) -> Result<u32, StoreError> {
         self.write(|tables, written| {
             let first = written.next_key;
             // Terms are indexed whole at commit (a fresh FST), so which changed is not kept.
             for node in nodes {
-                if tables.ids.get(node.id.as_str()).ctx("read ids")?.is_some() {
-                    return Err(StoreError::DuplicateId(node.id.clone()));
-                }
                 let key = written.next_key;
                 written.next_key = key
                     .checked_add(1)

@@ -320,12 +320,9 @@ impl Snapshot {
             {
                 let (edge, _) = entry.ctx("read in edges")?;
                 let (_, source, kind) = edge.value();
-                if EdgeKind::from_u8(kind).is_none() {
-                    return Err(StoreError::corrupted(
-                        "in edges",
-                        format!("edge kind {kind}"),
-                    ));
-                }
+                let kind = EdgeKind::from_u8(kind).ok_or_else(|| {
+                    StoreError::corrupted("in edges", format!("edge kind {kind}"))
+                })?;
                 entries.push((kind, source));
             }
             // The same order as outgoing lists: by kind, then the other end.
@@ -440,7 +437,7 @@ pub struct AdjacencyGuard<'a> {
 /// node.
 enum Adjacency<'a> {
     Outgoing(Option<Quiet<AccessGuard<'a, &'static [u8]>>>),
-    Incoming(Vec<(u8, u32)>),
+    Incoming(Vec<(EdgeKind, u32)>),
 }
 
 impl AdjacencyGuard<'_> {
@@ -449,17 +446,15 @@ impl AdjacencyGuard<'_> {
     /// [`EdgeRef::view`].
     pub fn edges(&self) -> Result<impl ExactSizeIterator<Item = EdgeRef<'_>>, StoreError> {
         let stored = read_in(self.boundary, "read adjacency", || self.stored())?;
-        let incoming: &[(u8, u32)] = match &self.guard {
+        let incoming: &[(EdgeKind, u32)] = match &self.guard {
             Adjacency::Incoming(entries) => entries,
             Adjacency::Outgoing(_) => &[],
         };
         Ok(Edges {
             outgoing: stored.iter(),
-            incoming: incoming.iter().map(|&(kind, other)| {
-                // Kinds were checked when the entries were gathered.
-                let kind = EdgeKind::from_u8(kind).unwrap_or(EdgeKind::References);
-                EdgeRef::incoming(kind, other)
-            }),
+            incoming: incoming
+                .iter()
+                .map(|&(kind, other)| EdgeRef::incoming(kind, other)),
         })
     }
 
@@ -468,7 +463,7 @@ impl AdjacencyGuard<'_> {
     pub fn find(&self, kind: EdgeKind, other: NodeKey) -> Result<Option<EdgeRef<'_>>, StoreError> {
         match &self.guard {
             Adjacency::Incoming(entries) => Ok(entries
-                .binary_search(&(kind.as_u8(), other.0))
+                .binary_search(&(kind, other.0))
                 .ok()
                 .map(|_| EdgeRef::incoming(kind, other.0))),
             Adjacency::Outgoing(None) => Ok(None),

@@ -223,6 +223,15 @@ fn a_failed_write_leaves_the_stored_graph_intact() {
     let mut dup = file_batch("c.ts", &["x"], &[]);
     dup.nodes.push(dup.nodes[1].clone());
     assert!(matches!(store.replace_all(&dup), Err(StoreError::DuplicateId(id)) if id == "c.ts:x"));
+    // An ID that a node of a file not rewritten still has.
+    let mut taken = file_batch("c.ts", &[], &[]);
+    taken.nodes.push(two_files().nodes[1].clone());
+    taken.nodes[1].file = "c.ts".to_owned();
+    let err = store.replace_files(&taken, &[]).unwrap_err();
+    assert!(
+        matches!(&err, StoreError::DuplicateId(id) if id == &taken.nodes[1].id),
+        "{err}"
+    );
     let snap = store.snapshot().unwrap();
     assert_eq!(snap.node_count().unwrap(), 6);
     assert!(snap.key_of("b.ts:log").unwrap().is_some());

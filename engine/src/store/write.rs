@@ -147,10 +147,8 @@ pub(super) fn update_file_stamps(
                 modified: *modified,
                 ..record
             };
-            buffer = archive(&record, buffer, || format!("file {path}"))?;
-            files
-                .insert(path.as_str(), buffer.as_slice())
-                .ctx("write file")?;
+            let bytes = archive(&record, &mut buffer, || format!("file {path}"))?;
+            files.insert(path.as_str(), bytes).ctx("write file")?;
         }
     }
     commit(txn)
@@ -254,11 +252,12 @@ impl<'t> Tables<'t> {
     }
 }
 
-fn archive<T>(
+/// Archives `value` into `buffer` (reused from call to call) and returns the bytes.
+fn archive<'b, T>(
     value: &T,
-    buffer: rkyv::util::AlignedVec<16>,
+    buffer: &'b mut rkyv::util::AlignedVec<16>,
     what: impl FnOnce() -> String,
-) -> Result<rkyv::util::AlignedVec<16>, StoreError>
+) -> Result<&'b [u8], StoreError>
 where
     T: for<'a> rkyv::Serialize<
             rkyv::api::high::HighSerializer<
@@ -268,10 +267,11 @@ where
             >,
         >,
 {
-    let mut buffer = buffer;
-    buffer.clear();
-    rkyv::api::high::to_bytes_in::<_, rkyv::rancor::Error>(value, buffer)
-        .map_err(|err| StoreError::corrupted(what(), err))
+    let mut reused = std::mem::take(buffer);
+    reused.clear();
+    *buffer = rkyv::api::high::to_bytes_in::<_, rkyv::rancor::Error>(value, reused)
+        .map_err(|err| StoreError::corrupted(what(), err))?;
+    Ok(buffer.as_slice())
 }
 
 /// The old side of a delta, gathered while the old nodes are detached.
@@ -437,9 +437,6 @@ fn apply(
         let key = match surviving.get(node.id.as_str()) {
             Some(&key) => key,
             None => {
-                if tables.ids.get(node.id.as_str()).ctx("read ids")?.is_some() {
-                    return Err(StoreError::DuplicateId(node.id.clone()));
-                }
                 let key = next_key;
                 next_key = next_key
                     .checked_add(1)
@@ -569,12 +566,17 @@ pub(super) fn insert_node(
     node: &NodeRecord,
     buffer: &mut rkyv::util::AlignedVec<16>,
 ) -> Result<(), StoreError> {
-    *buffer = archive(node, std::mem::take(buffer), || format!("node {}", node.id))?;
-    tables
-        .nodes
-        .insert(key, buffer.as_slice())
-        .ctx("write node")?;
-    tables.ids.insert(node.id.as_str(), key).ctx("write id")?;
+    let bytes = archive(node, buffer, || format!("node {}", node.id))?;
+    tables.nodes.insert(key, bytes).ctx("write node")?;
+    // An ID some node still has (the old nodes of rewritten files were detached first).
+    if tables
+        .ids
+        .insert(node.id.as_str(), key)
+        .ctx("write id")?
+        .is_some()
+    {
+        return Err(StoreError::DuplicateId(node.id.clone()));
+    }
     update_terms(
         &mut tables.terms,
         touched,
@@ -601,12 +603,10 @@ pub(super) fn write_file_record(
         keys,
         external,
     };
-    *buffer = archive(&record, std::mem::take(buffer), || {
-        format!("file {}", file.path)
-    })?;
+    let bytes = archive(&record, buffer, || format!("file {}", file.path))?;
     tables
         .files
-        .insert(file.path.as_str(), buffer.as_slice())
+        .insert(file.path.as_str(), bytes)
         .ctx("write file")?;
     Ok(())
 }
@@ -625,12 +625,10 @@ pub(super) fn write_unresolved(
             .ctx("write unresolved name")?;
     }
     let list = UnresolvedList { calls };
-    *buffer = archive(&list, std::mem::take(buffer), || {
-        format!("unresolved calls of {path}")
-    })?;
+    let bytes = archive(&list, buffer, || format!("unresolved calls of {path}"))?;
     tables
         .unresolved
-        .insert(path, buffer.as_slice())
+        .insert(path, bytes)
         .ctx("write unresolved")?;
     Ok(())
 }
