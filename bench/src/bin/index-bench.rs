@@ -111,10 +111,7 @@ fn print_peak(args: &Args, options: &IndexOptions, phase: &str) -> Result<()> {
             parse_project(&args.root, options).context("parse-only run failed")?;
         }
         INDEX => {
-            let tmp = tempfile::tempdir().context("cannot create a temporary folder")?;
-            let store = Store::open_or_create(tmp.path().join("graph.redb"))
-                .context("cannot create the store")?;
-            index_project(&args.root, &store, options).context("index run failed")?;
+            index_into_temporary_store(args, options)?;
         }
         other => bail!("--peak-of {other}: expected {PARSE} or {INDEX}"),
     }
@@ -310,12 +307,8 @@ fn run_once(args: &Args, options: &IndexOptions) -> Result<Run> {
         ms(parse.time)
     );
 
-    let tmp = tempfile::tempdir().context("cannot create a temporary folder for the store")?;
-    let path = tmp.path().join("graph.redb");
     let cpu = process_cpu_time();
-    let store = Store::open_or_create(&path)
-        .with_context(|| format!("cannot create the store {}", path.display()))?;
-    let index = index_project(&args.root, &store, options).context("index run failed")?;
+    let (index, store_size) = index_into_temporary_store(args, options)?;
     let index_cpu = process_cpu_time().saturating_sub(cpu);
     eprintln!(
         "index: {} files, {} nodes, {} edges, {}",
@@ -324,10 +317,6 @@ fn run_once(args: &Args, options: &IndexOptions) -> Result<Run> {
         index.edges,
         ms(index.total_time)
     );
-    drop(store);
-    let store_size = std::fs::metadata(&path)
-        .with_context(|| format!("cannot stat {}", path.display()))?
-        .len();
     Ok(Run {
         parse,
         parse_cpu,
@@ -335,6 +324,21 @@ fn run_once(args: &Args, options: &IndexOptions) -> Result<Run> {
         index_cpu,
         store_size,
     })
+}
+
+/// A full index of the project into a fresh store in a temporary folder, and the size the
+/// store file has once closed.
+fn index_into_temporary_store(args: &Args, options: &IndexOptions) -> Result<(IndexSummary, u64)> {
+    let tmp = tempfile::tempdir().context("cannot create a temporary folder for the store")?;
+    let path = tmp.path().join("graph.redb");
+    let store = Store::open_or_create(&path)
+        .with_context(|| format!("cannot create the store {}", path.display()))?;
+    let index = index_project(&args.root, &store, options).context("index run failed")?;
+    drop(store);
+    let store_size = std::fs::metadata(&path)
+        .with_context(|| format!("cannot stat {}", path.display()))?
+        .len();
+    Ok((index, store_size))
 }
 
 fn ms(d: Duration) -> String {
