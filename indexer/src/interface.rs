@@ -314,12 +314,12 @@ impl<'f> InterfaceHasher<'f> {
         self.tag(d.node.map_or(0xfe, |k| k.as_u8()));
         self.state.write_u16(d.node_flags);
         self.state.write_u32(d.flags);
-        if let Some(ty) = d.ty {
+        if let Some(ty) = d.ty.get() {
             self.ty(ty, depth + 1);
         }
         // A type is inferred from the initializer only when none is declared.
         if d.ty.is_none()
-            && let Some(init) = d.init
+            && let Some(init) = d.init.get()
         {
             self.expr(init, depth + 1);
         }
@@ -331,7 +331,7 @@ impl<'f> InterfaceHasher<'f> {
             self.tag(12);
             self.decl(*param, depth + 1);
         }
-        match d.ret {
+        match d.ret.get() {
             Some(ret) => self.ty(ret, depth + 1),
             None => {
                 for returned in &d.returns {
@@ -344,15 +344,15 @@ impl<'f> InterfaceHasher<'f> {
             self.tag(14);
             self.decl(*member, depth + 1);
         }
-        if let Some(base) = d.extends_expr {
+        if let Some(base) = d.extends_expr() {
             self.tag(15);
             self.expr(base, depth + 1);
         }
-        for ty in d.extends_types.iter().chain(&d.implements) {
+        for ty in d.extends_types().iter().chain(d.implements()) {
             self.tag(16);
             self.ty(*ty, depth + 1);
         }
-        for (name, value) in &d.this_assignments {
+        for (name, value) in d.this_assignments() {
             self.tag(17);
             self.name(*name);
             self.expr(*value, depth + 1);
@@ -397,9 +397,9 @@ impl<'f> InterfaceHasher<'f> {
                 // A local's value feeds inferred types (`const r = new A(); return r;`).
                 if let Some(local) = self.local_binding(*scope, *name) {
                     let d = facts.decl(local);
-                    if let Some(ty) = d.ty {
+                    if let Some(ty) = d.ty.get() {
                         self.ty(ty, depth + 1);
-                    } else if let Some(init) = d.init {
+                    } else if let Some(init) = d.init.get() {
                         self.expr(init, depth + 1);
                     } else {
                         // A local function or class: its signature and inferred returns.
@@ -420,16 +420,8 @@ impl<'f> InterfaceHasher<'f> {
                 self.tag(24);
                 self.expr(*object, depth + 1);
             }
-            Expr::Call {
-                callee,
-                args,
-                type_args,
-            }
-            | Expr::New {
-                callee,
-                args,
-                type_args,
-            } => {
+            expr @ (Expr::Call { callee, .. } | Expr::New { callee, .. }) => {
+                let (args, type_args) = expr.operands();
                 self.tag(25);
                 self.expr(*callee, depth + 1);
                 for arg in args {
@@ -478,7 +470,8 @@ impl<'f> InterfaceHasher<'f> {
         }
         let facts = self.facts;
         match facts.ty(id) {
-            TypeExpr::Ref { path, args, .. } => {
+            reference @ TypeExpr::Ref { .. } => {
+                let (_, path, args) = reference.reference_parts().unwrap_or_default();
                 self.tag(40);
                 if let Some(first) = path.first() {
                     self.wanted.push(*first);

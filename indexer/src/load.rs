@@ -197,7 +197,7 @@ fn send_nodes(
     let mut records: Vec<NodeRecord> = Vec::new();
     let mut first = 0;
     for (facts, file_nodes) in inputs.files.iter().zip(inputs.nodes) {
-        let mut file_keys = vec![NO_KEY; file_nodes.nodes.len()];
+        let mut file_keys = vec![NO_KEY; file_nodes.len()];
         for (index, record) in graph::node_records(facts, file_nodes, inputs.package_of) {
             file_keys[index as usize] = next;
             next = next.saturating_add(1);

@@ -9,7 +9,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::facts::{Expr, FileFacts, Name, TypeExpr};
+use crate::facts::{Expr, FileFacts, Name};
 use crate::interface::{ExportChange, Interface};
 use crate::resolve::{FileId, ModuleTarget};
 
@@ -128,14 +128,14 @@ impl Importer<'_> {
             .filter_map(|i| u32::try_from(i).ok())
             .any(|i| is_local(i) && !objects.contains(&i));
         bare_expr
-            || facts.types.iter().any(|ty| match ty {
-                TypeExpr::Ref { path, .. } => {
+            || facts.types.iter().any(|ty| match ty.reference_parts() {
+                Some((_, path, _)) => {
                     path.first() == Some(&local)
                         && path
                             .get(1)
                             .is_none_or(|member| changed.contains(facts.name(*member)))
                 }
-                _ => false,
+                None => false,
             })
     }
 }

@@ -636,13 +636,12 @@ impl IndexState {
     /// meaning are re-linked anyway.
     fn moved_nodes(&self, id: FileId, new: &FileNodes) -> Vec<String> {
         let facts = &self.files[id as usize];
-        let staying: HashSet<&str> = new.nodes.iter().map(|(node, _)| node.as_str()).collect();
+        let staying: HashSet<&str> = new.iter().map(|(node, _)| node).collect();
         self.nodes[id as usize]
-            .nodes
             .iter()
             .filter(|(node, decls)| {
                 let kind = decls.first().and_then(|d| facts.decl(*d).node);
-                !staying.contains(node.as_str())
+                !staying.contains(node)
                     || matches!(
                         kind,
                         Some(
@@ -653,13 +652,13 @@ impl IndexState {
                         )
                     )
             })
-            .map(|(node, _)| node.clone())
+            .map(|(node, _)| node.to_owned())
             .collect()
     }
 }
 
 fn node_ids(nodes: &FileNodes) -> impl Iterator<Item = String> + '_ {
-    nodes.nodes.iter().map(|(id, _)| id.clone())
+    nodes.iter().map(|(id, _)| id.to_owned())
 }
 
 /// The interface members a batch's member IMPLEMENTS edges point at.

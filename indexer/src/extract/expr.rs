@@ -276,11 +276,7 @@ impl<'t> Lower<'t, '_, '_> {
         let type_args = self.type_arguments(field(node, f.type_arguments), ctx);
         let args = self.arguments(field(node, f.arguments), ctx);
         let arg_count = args.len();
-        let call = self.push_expr(Expr::Call {
-            callee,
-            args: args.as_slice().into(),
-            type_args: type_args.into(),
-        });
+        let call = self.push_expr(Expr::call(false, callee, &args, &type_args));
         self.set_arg_contexts(call, &args);
         let _ = arg_count;
         let (site_expr, call_kind) = if kind == K::Super {
@@ -305,11 +301,7 @@ impl<'t> Lower<'t, '_, '_> {
         };
         let type_args = self.type_arguments(field(node, f.type_arguments), ctx);
         let args = self.arguments(field(node, f.arguments), ctx);
-        let expr = self.push_expr(Expr::New {
-            callee,
-            args: args.as_slice().into(),
-            type_args: type_args.into(),
-        });
+        let expr = self.push_expr(Expr::call(true, callee, &args, &type_args));
         self.set_arg_contexts(expr, &args);
         self.out.calls.push(CallSite {
             caller: ctx.owner,
@@ -359,7 +351,10 @@ impl<'t> Lower<'t, '_, '_> {
         }
         if let (Some(property), Some(class)) = (this_member, ctx.this_class) {
             let name = self.name_of(property);
-            self.decl_mut(class).this_assignments.push((name, right));
+            self.decl_mut(class)
+                .heritage_mut()
+                .this_assignments
+                .push((name, right));
         }
         if let Some(right_node) = right_node {
             self.value_ref(right_node, right, ctx, UseContext::Expression);

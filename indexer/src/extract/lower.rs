@@ -14,7 +14,8 @@ use tsgraph_engine::{NodeFlags, NodeKind, UseContext};
 use super::signature::{annotation, modifiers, parameters};
 use crate::facts::{
     Binding, BindingTarget, Decl, DeclId, DeclKind, Expr, ExprId, FILE_DECL, FileFacts,
-    MODULE_SCOPE, Name, Scope, ScopeId, ScopeKind, TypeExpr, TypeId, TypeUse, decl_flags, space,
+    MODULE_SCOPE, Name, OptIndex, Scope, ScopeId, ScopeKind, TypeExpr, TypeId, TypeUse, decl_flags,
+    space,
 };
 use crate::syntax::{Fields, Grammar, K, field};
 
@@ -97,10 +98,19 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
         if let Some(&name) = self.interner.get(text) {
             return name;
         }
-        let name = u32::try_from(self.out.names.len()).unwrap_or(u32::MAX);
-        self.out.names.push(text.to_owned());
+        let name = self.out.names.push(text);
         self.interner.insert(text, name);
         name
+    }
+
+    /// Keeps a text shown with a node (a type as written) in the file's text table; an empty
+    /// text is none.
+    pub(super) fn display_text(&mut self, text: &str) -> OptIndex {
+        if text.is_empty() {
+            OptIndex::NONE
+        } else {
+            self.out.texts.push(text).into()
+        }
     }
 
     /// Interns a name that is not a slice of the source (`default`, `()`).
@@ -482,7 +492,7 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
                 self.export_own(ctx, name, decl);
                 let type_ann = field(declarator, f.type_);
                 let declared = type_ann.map(|t| self.type_annotation(t, ctx));
-                self.decl_mut(decl).ty = declared;
+                self.decl_mut(decl).ty = declared.into();
                 self.function_value(function, ctx, Some(decl));
                 if let Some(declared) = declared {
                     self.decl_mut(decl).context = Some(crate::facts::Context::Typed(declared));
@@ -509,8 +519,9 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
                 self.export_own(ctx, name, decl);
                 if let Some(type_node) = field(declarator, f.type_) {
                     let ty = self.type_annotation(type_node, ctx);
-                    self.decl_mut(decl).ty = Some(ty);
-                    self.decl_mut(decl).type_text = annotation(Some(type_node), self.src);
+                    self.decl_mut(decl).ty = Some(ty).into();
+                    self.decl_mut(decl).type_text =
+                        self.display_text(&annotation(Some(type_node), self.src));
                     let from = self.node_owner(decl);
                     self.type_use(from, ty, UseContext::Variable);
                 }
@@ -526,11 +537,11 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
                         }
                         _ => self.expr(value, &init_ctx),
                     };
-                    self.decl_mut(decl).init = Some(init);
+                    self.decl_mut(decl).init = Some(init).into();
                     let range = self.range.take();
                     self.value_ref(value, init, ctx, UseContext::Variable);
                     self.range = range;
-                    if let Some(ty) = self.decl_mut(decl).ty
+                    if let Some(ty) = self.decl_mut(decl).ty.get()
                         && let Expr::Decl(object) = self.out.expr(init).clone()
                     {
                         self.decl_mut(object).context = Some(crate::facts::Context::Typed(ty));
@@ -584,8 +595,8 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
                     );
                 let decl = self.declare(kind, name, node, ctx, None);
                 let d = self.decl_mut(decl);
-                d.init = Some(source);
-                d.ty = ty;
+                d.init = Some(source).into();
+                d.ty = ty.into();
                 if destructured {
                     d.flags |= decl_flags::DESTRUCTURED;
                 }
@@ -715,7 +726,7 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
         let this_owner = if self.k(node) == K::ArrowFunction {
             None
         } else {
-            self.out.decls[decl as usize].this_owner
+            self.out.decls[decl as usize].this_owner.get()
         };
         self.callable(decl, node, ctx, named.is_some(), this_owner);
         self.push_expr(Expr::Decl(decl))
@@ -744,7 +755,7 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
                 d.flags |= decl_flags::ASYNC;
             }
             if this_owner.is_some() {
-                d.this_owner = this_owner;
+                d.this_owner = this_owner.into();
             }
         }
         if matches!(
@@ -755,7 +766,7 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
             self.decl_mut(decl).flags |= decl_flags::GENERATOR;
         }
         let scope = self.new_scope(ctx.scope, ScopeKind::Function, decl);
-        self.decl_mut(decl).body_scope = Some(scope);
+        self.decl_mut(decl).body_scope = Some(scope).into();
         let owner = if named {
             decl
         } else if let Some(wrapper) = ctx.wrapper {
@@ -793,16 +804,21 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
             self.decl_mut(param).path_parent = decl;
             self.bind(scope, name, space::VALUE, param);
             self.decl_mut(decl).params.push(param);
-            self.decl_mut(decl).params_text = thin_vec::thin_vec![self.text(single).to_owned()];
+            let text = self.out.texts.push(self.text(single));
+            self.decl_mut(decl).params_text = thin_vec::thin_vec![text];
         }
         if let Some(params) = field(node, f.parameters) {
-            self.decl_mut(decl).params_text = parameters(node, self.src).into();
+            let texts = parameters(node, self.src)
+                .iter()
+                .map(|text| self.out.texts.push(text))
+                .collect();
+            self.decl_mut(decl).params_text = texts;
             self.formal_parameters(params, decl, &inner, use_from);
         }
         if let Some(ret) = field(node, f.return_type) {
             let ty = self.type_annotation(ret, &inner);
-            self.decl_mut(decl).ret = Some(ty);
-            self.decl_mut(decl).type_text = annotation(Some(ret), self.src);
+            self.decl_mut(decl).ret = Some(ty).into();
+            self.decl_mut(decl).type_text = self.display_text(&annotation(Some(ret), self.src));
             self.type_use(use_from, ty, UseContext::Return);
         }
         if let Some(body) = field(node, f.body) {
@@ -862,8 +878,8 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
             {
                 let d = self.decl_mut(decl);
                 d.path_parent = function;
-                d.ty = ty;
-                d.init = default;
+                d.ty = ty.into();
+                d.init = default.into();
                 if is_rest {
                     d.flags |= decl_flags::REST;
                 }
@@ -880,7 +896,7 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
             let is_property = visibility != 0 || flags & NodeFlags::READONLY != 0;
             if is_property && ident.is_some() {
                 let class = self.out.decls[function as usize].this_owner;
-                if let Some(class) = class {
+                if let Some(class) = class.get() {
                     self.parameter_property(class, name, param, ty, flags, visibility, ctx);
                 }
             }
@@ -906,9 +922,9 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
         };
         let graph = named_class.then_some(NodeKind::Property);
         let field_decl = self.declare(DeclKind::Field, name, param, &member_ctx, graph);
-        let type_text = annotation(field(param, self.f.type_), self.src);
+        let type_text = self.display_text(&annotation(field(param, self.f.type_), self.src));
         let d = self.decl_mut(field_decl);
-        d.ty = ty;
+        d.ty = ty.into();
         d.node_flags |= flags & (NodeFlags::READONLY | NodeFlags::STATIC);
         d.visibility = visibility;
         d.type_text = type_text;
@@ -934,7 +950,7 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
                     .into_iter()
                     .next()
                     .map(|t| self.type_expr(t, ctx));
-                self.decl_mut(decl).ty = ty;
+                self.decl_mut(decl).ty = ty.into();
             }
             self.bind(ctx.scope, name, space::TYPE, decl);
             self.decl_mut(owner).type_params.push(decl);

@@ -80,7 +80,7 @@ impl<'t> Lower<'t, '_, '_> {
         let f = self.f;
         let range = self.range.take();
         let scope = self.new_scope(ctx.scope, ScopeKind::Class, decl);
-        self.decl_mut(decl).body_scope = Some(scope);
+        self.decl_mut(decl).body_scope = Some(scope).into();
         let named = self.out.decls[decl as usize].node.is_some();
         let class_ctx = Ctx {
             scope,
@@ -105,18 +105,20 @@ impl<'t> Lower<'t, '_, '_> {
                                         for arg in &args {
                                             self.type_use(use_from, *arg, UseContext::Heritage);
                                         }
-                                        self.decl_mut(decl).extends_types = args.into();
+                                        self.decl_mut(decl).heritage_mut().extends_types =
+                                            args.into();
                                     } else if is_expression(self.k(part)) {
                                         // The base expression runs where the class is defined.
                                         let base = self.expr(part, ctx);
-                                        self.decl_mut(decl).extends_expr = Some(base);
+                                        self.decl_mut(decl).heritage_mut().extends_expr =
+                                            Some(base);
                                     }
                                 }
                             }
                             K::ImplementsClause => {
                                 for ty in Self::named_children(clause) {
                                     let ty = self.type_expr(ty, &class_ctx);
-                                    self.decl_mut(decl).implements.push(ty);
+                                    self.decl_mut(decl).heritage_mut().implements.push(ty);
                                 }
                             }
                             _ => {}
@@ -195,7 +197,7 @@ impl<'t> Lower<'t, '_, '_> {
                 if kind != K::MethodDefinition || field(member, f.body).is_none() {
                     self.decl_mut(decl).flags |= crate::facts::decl_flags::AMBIENT;
                 }
-                self.decl_mut(decl).this_owner = Some(class);
+                self.decl_mut(decl).this_owner = Some(class).into();
                 if is_constructor {
                     // Calls in a constructor are credited to the class (a named one).
                     let ctor_ctx = Ctx {
@@ -219,7 +221,7 @@ impl<'t> Lower<'t, '_, '_> {
                     Some((function, K::ArrowFunction | K::FunctionExpression)) => {
                         let graph = named.then_some(NodeKind::Method);
                         let decl = self.declare(DeclKind::Method, name, member, ctx, graph);
-                        self.decl_mut(decl).this_owner = Some(class);
+                        self.decl_mut(decl).this_owner = Some(class).into();
                         self.function_value_in(function, ctx, decl, named);
                         decl
                     }
@@ -228,8 +230,9 @@ impl<'t> Lower<'t, '_, '_> {
                         let decl = self.declare(DeclKind::Field, name, member, ctx, graph);
                         if let Some(type_node) = field(member, f.type_) {
                             let ty = self.type_annotation(type_node, ctx);
-                            self.decl_mut(decl).ty = Some(ty);
-                            self.decl_mut(decl).type_text = annotation(Some(type_node), self.src);
+                            self.decl_mut(decl).ty = Some(ty).into();
+                            self.decl_mut(decl).type_text =
+                                self.display_text(&annotation(Some(type_node), self.src));
                             let from = self.node_owner(decl);
                             self.type_use(from, ty, UseContext::Property);
                         }
@@ -243,7 +246,7 @@ impl<'t> Lower<'t, '_, '_> {
                                 K::Class => self.class_value(unwrapped, ctx, None),
                                 _ => self.expr(value, ctx),
                             };
-                            self.decl_mut(decl).init = Some(init);
+                            self.decl_mut(decl).init = Some(init).into();
                             self.value_ref(value, init, ctx, UseContext::Property);
                         }
                         decl
@@ -260,7 +263,7 @@ impl<'t> Lower<'t, '_, '_> {
                 let decl = self.declare(DeclKind::IndexSig, name, member, ctx, None);
                 if let Some(ty) = field(member, f.type_) {
                     let ty = self.type_annotation(ty, ctx);
-                    self.decl_mut(decl).ty = Some(ty);
+                    self.decl_mut(decl).ty = Some(ty).into();
                 }
                 self.decl_mut(class).members.push(decl);
                 Some(decl)
@@ -288,10 +291,10 @@ impl<'t> Lower<'t, '_, '_> {
     ) -> ExprId {
         if self.k(function) == K::ArrowFunction {
             self.decl_mut(decl).flags |= crate::facts::decl_flags::ARROW;
-            self.decl_mut(decl).this_owner = None;
+            self.decl_mut(decl).this_owner = None.into();
         }
         let this_owner = self.out.decls[decl as usize].this_owner;
-        self.callable(decl, function, ctx, container, this_owner);
+        self.callable(decl, function, ctx, container, this_owner.get());
         self.push_expr(Expr::Decl(decl))
     }
 
@@ -313,7 +316,7 @@ impl<'t> Lower<'t, '_, '_> {
                     if this.k(child) == K::ExtendsTypeClause {
                         for base in Self::named_children(child) {
                             let ty = this.type_expr(base, inner);
-                            this.decl_mut(decl).extends_types.push(ty);
+                            this.decl_mut(decl).heritage_mut().extends_types.push(ty);
                         }
                     }
                 }
@@ -343,7 +346,7 @@ impl<'t> Lower<'t, '_, '_> {
                     } else {
                         this.type_expr(value, inner)
                     };
-                    this.decl_mut(decl).ty = Some(ty);
+                    this.decl_mut(decl).ty = Some(ty).into();
                 }
             },
         );
@@ -370,7 +373,7 @@ impl<'t> Lower<'t, '_, '_> {
         self.export_own(ctx, name, decl);
         let range = self.range.take();
         let scope = self.new_scope(ctx.scope, ScopeKind::TypeParams, decl);
-        self.decl_mut(decl).body_scope = Some(scope);
+        self.decl_mut(decl).body_scope = Some(scope).into();
         let inner = Ctx {
             scope,
             path_parent: decl,
@@ -409,8 +412,9 @@ impl<'t> Lower<'t, '_, '_> {
                     self.decl_mut(decl).node_flags |= flags;
                     if let Some(type_node) = field(member, f.type_) {
                         let ty = self.type_annotation(type_node, &member_ctx);
-                        self.decl_mut(decl).ty = Some(ty);
-                        self.decl_mut(decl).type_text = annotation(Some(type_node), self.src);
+                        self.decl_mut(decl).ty = Some(ty).into();
+                        self.decl_mut(decl).type_text =
+                            self.display_text(&annotation(Some(type_node), self.src));
                         let from = self.node_owner(decl);
                         self.type_use(from, ty, UseContext::Property);
                     }
@@ -439,7 +443,7 @@ impl<'t> Lower<'t, '_, '_> {
                     self.callable(decl, member, &member_ctx, false, None);
                     if let Some(ty) = field(member, f.type_) {
                         let ty = self.type_annotation(ty, &member_ctx);
-                        self.decl_mut(decl).ret = Some(ty);
+                        self.decl_mut(decl).ret = Some(ty).into();
                     }
                     decl
                 }
@@ -448,7 +452,7 @@ impl<'t> Lower<'t, '_, '_> {
                     let decl = self.declare(DeclKind::IndexSig, name, member, &member_ctx, None);
                     if let Some(ty) = field(member, f.type_) {
                         let ty = self.type_annotation(ty, &member_ctx);
-                        self.decl_mut(decl).ty = Some(ty);
+                        self.decl_mut(decl).ty = Some(ty).into();
                     }
                     decl
                 }
@@ -489,7 +493,7 @@ impl<'t> Lower<'t, '_, '_> {
                 let member_decl = self.declare(DeclKind::EnumMember, name, member, &inner, None);
                 if let Some(value) = value {
                     let init = self.expr(value, &inner);
-                    self.decl_mut(member_decl).init = Some(init);
+                    self.decl_mut(member_decl).init = Some(init).into();
                 }
                 self.decl_mut(decl).members.push(member_decl);
             }
@@ -533,7 +537,7 @@ impl<'t> Lower<'t, '_, '_> {
                 self.decl_mut(outer).members.push(decl);
             }
             let scope = self.new_scope(current.scope, ScopeKind::Namespace, decl);
-            self.decl_mut(decl).body_scope = Some(scope);
+            self.decl_mut(decl).body_scope = Some(scope).into();
             current = Ctx {
                 scope,
                 path_parent: decl,
@@ -598,7 +602,7 @@ impl<'t> Lower<'t, '_, '_> {
                         name,
                         scope: ctx.scope,
                     });
-                    self.decl_mut(prop).init = Some(value);
+                    self.decl_mut(prop).init = Some(value).into();
                     self.value_ref(member, value, ctx, UseContext::Property);
                     prop
                 }
@@ -623,7 +627,7 @@ impl<'t> Lower<'t, '_, '_> {
                     let name = self.intern_static("...");
                     let prop = self.declare(DeclKind::ObjectProp, name, member, &member_ctx, None);
                     let value = self.expr(member, ctx);
-                    self.decl_mut(prop).init = Some(value);
+                    self.decl_mut(prop).init = Some(value).into();
                     prop
                 }
                 K::Comment => continue,
@@ -652,7 +656,7 @@ impl<'t> Lower<'t, '_, '_> {
             K::ArrowFunction | K::FunctionExpression | K::GeneratorFunction => {
                 let graph = is_named.then_some(NodeKind::Method);
                 let method = self.declare(DeclKind::Method, name, member, ctx, graph);
-                self.decl_mut(method).this_owner = Some(object);
+                self.decl_mut(method).this_owner = Some(object).into();
                 self.decl_mut(method).context = Some(Context::Prop { object, name });
                 self.function_value_in(unwrapped, ctx, method, is_named);
                 method
@@ -670,7 +674,7 @@ impl<'t> Lower<'t, '_, '_> {
                     self.decl_mut(inner_decl).context = Some(Context::Prop { object, name });
                 }
                 let init = self.wrap_outer(value, unwrapped, inner, ctx);
-                self.decl_mut(prop).init = Some(init);
+                self.decl_mut(prop).init = Some(init).into();
                 prop
             }
             K::Class => {
@@ -694,7 +698,7 @@ impl<'t> Lower<'t, '_, '_> {
                 let graph = (is_named && !is_literal).then_some(NodeKind::Property);
                 let prop = self.declare(DeclKind::ObjectProp, name, member, ctx, graph);
                 let init = self.expr(value, ctx);
-                self.decl_mut(prop).init = Some(init);
+                self.decl_mut(prop).init = Some(init).into();
                 self.value_ref(value, init, ctx, UseContext::Property);
                 prop
             }

@@ -199,18 +199,18 @@ pub fn syntax_errors(path: &str, source: &[u8]) -> Vec<(u32, u32, u64)> {
 /// The summary of a file before its contents are walked: its File declaration and module
 /// scope.
 fn file_facts(path: &str, source: &[u8], hash: u64) -> FileFacts {
-    let file_name = path.rsplit('/').next().unwrap_or(path).to_owned();
+    let file_name = path.rsplit('/').next().unwrap_or(path);
     let lines = line_count(source);
     let mut facts = FileFacts {
         path: path.to_owned(),
         hash,
         bytes: source.len() as u64,
         lines,
-        names: vec![file_name],
         ..FileFacts::default()
     };
+    facts.names.push(file_name);
     facts.decls.push(Decl {
-        body_scope: Some(MODULE_SCOPE),
+        body_scope: Some(MODULE_SCOPE).into(),
         node: Some(tsgraph_engine::NodeKind::File),
         start_line: 1,
         end_line: lines.max(1),

@@ -142,7 +142,7 @@ impl<'t> Lower<'t, '_, '_> {
         let name = self.name_of(*name_node);
         let decl = self.declare(DeclKind::Variable, name, node, ctx, None);
         let init = self.alias_target(*value, ctx);
-        self.decl_mut(decl).init = Some(init);
+        self.decl_mut(decl).init = Some(init).into();
         self.bind(ctx.scope, name, space::ALL, decl);
         self.export_own(ctx, name, decl);
     }
@@ -271,7 +271,7 @@ impl<'t> Lower<'t, '_, '_> {
                     ..inner
                 };
                 let object = self.object_value(unwrapped, &init_ctx, Some(decl));
-                self.decl_mut(decl).init = Some(object);
+                self.decl_mut(decl).init = Some(object).into();
                 self.push_export(ctx, default, ExportTarget::Decl(decl));
             }
             _ => {

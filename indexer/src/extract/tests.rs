@@ -47,9 +47,11 @@ fn declarations_scopes_and_call_sites() {
     assert_eq!(call.kind, CallKind::Call);
     assert_eq!(call.line, 4);
     assert_eq!(facts.name(facts.decl(call.caller).name), "put");
-    let Expr::Call { callee, args, .. } = facts.expr(call.expr) else {
+    let call_expr = facts.expr(call.expr);
+    let Expr::Call { callee, .. } = call_expr else {
         panic!("a call expression");
     };
+    let (args, _) = call_expr.operands();
     assert_eq!(args.len(), 1);
     assert!(matches!(facts.expr(*callee), Expr::Ident { .. }));
     assert_eq!(facts.imports[0].specifier, "./db");

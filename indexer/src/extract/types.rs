@@ -63,19 +63,11 @@ impl<'t> Lower<'t, '_, '_> {
         match self.k(node) {
             K::TypeIdentifier | K::Identifier => {
                 let name = self.name_of(node);
-                self.push_type(TypeExpr::Ref {
-                    path: thin_vec::thin_vec![name],
-                    args: thin_vec::ThinVec::new(),
-                    scope: ctx.scope,
-                })
+                self.push_type(TypeExpr::reference(ctx.scope, &[name], &[]))
             }
             K::NestedTypeIdentifier | K::NestedIdentifier | K::MemberExpression => {
                 let path = self.qualified_name(node);
-                self.push_type(TypeExpr::Ref {
-                    path: path.into(),
-                    args: thin_vec::ThinVec::new(),
-                    scope: ctx.scope,
-                })
+                self.push_type(TypeExpr::reference(ctx.scope, &path, &[]))
             }
             K::GenericType => {
                 let path = match field(node, f.name) {
@@ -83,11 +75,7 @@ impl<'t> Lower<'t, '_, '_> {
                     None => Vec::new(),
                 };
                 let args = self.type_arguments(field(node, f.type_arguments), ctx);
-                self.push_type(TypeExpr::Ref {
-                    path: path.into(),
-                    args: args.into(),
-                    scope: ctx.scope,
-                })
+                self.push_type(TypeExpr::reference(ctx.scope, &path, &args))
             }
             K::PredefinedType => {
                 let prim = match self.text(node) {
@@ -178,7 +166,7 @@ impl<'t> Lower<'t, '_, '_> {
                     && let Some(ret) = field(node, f.type_)
                 {
                     let ret = self.type_expr(ret, &sig_ctx);
-                    self.decl_mut(decl).ret = Some(ret);
+                    self.decl_mut(decl).ret = Some(ret).into();
                 }
                 self.range = range;
                 self.push_type(TypeExpr::Decl(decl))

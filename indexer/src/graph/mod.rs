@@ -142,13 +142,13 @@ pub(crate) fn node_records(
     package_of: &PackageOf<'_>,
 ) -> Vec<(u32, NodeRecord)> {
     let (module, package) = package_of(&facts.path);
-    let mut records = Vec::with_capacity(file_nodes.nodes.len());
-    for (index, (id, decls)) in file_nodes.nodes.iter().enumerate() {
+    let mut records = Vec::with_capacity(file_nodes.len());
+    for (index, (id, decls)) in file_nodes.iter().enumerate() {
         let Some(first) = decls.first() else { continue };
         let d = facts.decl(*first);
         let Some(kind) = d.node else { continue };
         let mut record = NodeRecord::new(
-            id.clone(),
+            id.to_owned(),
             kind,
             facts.name(d.name).to_owned(),
             facts.path.clone(),
@@ -166,8 +166,14 @@ pub(crate) fn node_records(
         record.module = module.clone();
         record.package = package.clone();
         record.visibility = d.visibility;
-        record.parameters = d.params_text.to_vec();
-        record.type_text = d.type_text.clone();
+        let parameters = |d: &crate::facts::Decl| -> Vec<String> {
+            d.params_text
+                .iter()
+                .map(|text| facts.text(*text).to_owned())
+                .collect()
+        };
+        record.parameters = parameters(d);
+        record.type_text = facts.text(d.type_text).to_owned();
         let mut flags = 0u16;
         for decl in decls {
             let other = facts.decl(*decl);
@@ -175,10 +181,10 @@ pub(crate) fn node_records(
             record.start_line = record.start_line.min(other.start_line);
             record.end_line = record.end_line.max(other.end_line);
             if record.parameters.is_empty() {
-                record.parameters = other.params_text.to_vec();
+                record.parameters = parameters(other);
             }
             if record.type_text.is_empty() {
-                record.type_text = other.type_text.clone();
+                record.type_text = facts.text(other.type_text).to_owned();
             }
         }
         if d.flags & crate::facts::decl_flags::ASYNC != 0 {
@@ -211,11 +217,7 @@ impl<'p, 'a> Builder<'p, 'a> {
         if self.program.is_builtin(decl.file) {
             return None;
         }
-        let local = self.nodes[decl.file as usize]
-            .node_of
-            .get(decl.decl as usize)
-            .copied()
-            .flatten()?;
+        let local = self.nodes[decl.file as usize].node_of(decl.decl)?;
         Some((decl.file, local))
     }
 
@@ -226,7 +228,7 @@ impl<'p, 'a> Builder<'p, 'a> {
     }
 
     fn id(&self, node: NodeRef) -> &str {
-        &self.nodes[node.0 as usize].nodes[node.1 as usize].0
+        self.nodes[node.0 as usize].id(node.1)
     }
 
     fn new(
@@ -299,7 +301,7 @@ impl<'p, 'a> Builder<'p, 'a> {
     fn contains(&mut self, file: FileId, facts: &FileFacts) {
         let nodes = &self.nodes[file as usize];
         let mut pairs = Vec::new();
-        for (local, (_, decls)) in nodes.nodes.iter().enumerate() {
+        for (local, (_, decls)) in nodes.iter().enumerate() {
             let Some(first) = decls.first() else { continue };
             if *first == crate::facts::FILE_DECL {
                 continue;
@@ -628,8 +630,11 @@ impl<'p, 'a> Builder<'p, 'a> {
             return;
         }
         match facts.ty(ty) {
-            TypeExpr::Ref { path, args, scope } => {
-                if let Some(decl) = self.resolver.resolve_type_path(file, *scope, path)
+            reference @ TypeExpr::Ref { .. } => {
+                let Some((scope, path, args)) = reference.reference_parts() else {
+                    return;
+                };
+                if let Some(decl) = self.resolver.resolve_type_path(file, scope, path)
                     && matches!(
                         self.program.decl(decl).kind,
                         DeclKind::Class
@@ -658,16 +663,16 @@ impl<'p, 'a> Builder<'p, 'a> {
                 let d = facts.decl(*decl);
                 if matches!(d.kind, DeclKind::CallSig | DeclKind::ConstructSig) {
                     for param in &d.params {
-                        if let Some(param_ty) = facts.decl(*param).ty {
+                        if let Some(param_ty) = facts.decl(*param).ty.get() {
                             self.named_types(file, facts, param_ty, out, depth + 1);
                         }
                     }
-                    if let Some(ret) = d.ret {
+                    if let Some(ret) = d.ret.get() {
                         self.named_types(file, facts, ret, out, depth + 1);
                     }
                 } else {
                     for member in &d.members {
-                        if let Some(member_ty) = facts.decl(*member).ty {
+                        if let Some(member_ty) = facts.decl(*member).ty.get() {
                             self.named_types(file, facts, member_ty, out, depth + 1);
                         }
                     }

@@ -464,7 +464,7 @@ impl<'a> Resolver<'_, 'a> {
         if d.ty.is_some() {
             return false;
         }
-        let Some(mut expr) = d.init else {
+        let Some(mut expr) = d.init.get() else {
             return false;
         };
         let facts = self.program.file(decl.file);

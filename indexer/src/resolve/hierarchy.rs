@@ -193,9 +193,9 @@ fn resolve_clauses(resolver: &Resolver<'_, '_>, file: FileId) -> Vec<Clause> {
                         base: true,
                     });
                 }
-                supers(&decl.implements, &mut out);
+                supers(decl.implements(), &mut out);
             }
-            DeclKind::Interface => supers(&decl.extends_types, &mut out),
+            DeclKind::Interface => supers(decl.extends_types(), &mut out),
             _ => {}
         }
     }

@@ -190,7 +190,7 @@ impl<'a> Resolver<'_, 'a> {
                 }
             }
             DeclKind::Interface => {
-                for base in &d.extends_types {
+                for base in d.extends_types() {
                     let base = self.eval_type(owner.file, *base, env);
                     let mut found = Vec::new();
                     self.collect_members(&base, name, &mut found, depth + 1);
@@ -210,7 +210,7 @@ impl<'a> Resolver<'_, 'a> {
                     if self.program.text(owner.file, m.name) != "..." {
                         continue;
                     }
-                    let Some(init) = m.init else { continue };
+                    let Some(init) = m.init.get() else { continue };
                     let spread = self.type_of_expr(owner.file, init);
                     let mut found = Vec::new();
                     self.collect_members(&spread, name, &mut found, depth + 1);
@@ -268,14 +268,14 @@ impl<'a> Resolver<'_, 'a> {
 
     fn base_instance_with(&self, class: DeclRef, env: &Env) -> Option<Ty> {
         let d = self.program.decl(class);
-        let base = d.extends_expr?;
+        let base = d.extends_expr()?;
         let base_ty = self.type_of_expr(class.file, base);
         match base_ty {
             Ty::Class(base) => {
                 let params = &self.program.decl(base).type_params;
                 let args: Vec<(DeclRef, Ty)> = params
                     .iter()
-                    .zip(&d.extends_types)
+                    .zip(d.extends_types())
                     .map(|(p, t)| {
                         (
                             DeclRef::new(base.file, *p),

@@ -74,8 +74,7 @@ impl ProgramTables {
         let globals = builtins
             .names
             .iter()
-            .enumerate()
-            .map(|(i, n)| (n.as_str().into(), u32::try_from(i).unwrap_or(u32::MAX)))
+            .map(|(name, text)| (text.into(), name))
             .collect();
         ProgramTables {
             globals,

@@ -178,11 +178,8 @@ impl<'a> Resolver<'_, 'a> {
                 let receiver = self.type_of_expr(file, *object);
                 self.element_type(&receiver)
             }
-            Expr::Call {
-                callee,
-                args,
-                type_args,
-            } => {
+            expr @ Expr::Call { callee, .. } => {
+                let (args, type_args) = expr.operands();
                 // `f.call(…)` / `f.apply(…)` call `f`.
                 if let Expr::Member { object, name } = facts.expr(*callee)
                     && matches!(facts.name(*name), "call" | "apply")
@@ -195,9 +192,8 @@ impl<'a> Resolver<'_, 'a> {
                 let callee = self.type_of_expr(file, *callee);
                 self.call_result(&callee, file, args, type_args)
             }
-            Expr::New {
-                callee, type_args, ..
-            } => {
+            expr @ Expr::New { callee, .. } => {
+                let (_, type_args) = expr.operands();
                 let callee = self.type_of_expr(file, *callee);
                 self.construct_result(&callee, file, type_args)
             }
@@ -261,7 +257,7 @@ impl<'a> Resolver<'_, 'a> {
                 ScopeKind::Function => {
                     let owner = facts.decl(current.owner);
                     if owner.flags & decl_flags::ARROW == 0 {
-                        let Some(this_owner) = owner.this_owner else {
+                        let Some(this_owner) = owner.this_owner.get() else {
                             return Ty::Unknown;
                         };
                         let target = DeclRef::new(file, this_owner);
@@ -395,7 +391,7 @@ impl<'a> Resolver<'_, 'a> {
             | DeclKind::TypeAlias
             | DeclKind::TypeLiteral
             | DeclKind::TypeParam => Ty::Unknown,
-            DeclKind::IndexSig => match d.ty {
+            DeclKind::IndexSig => match d.ty.get() {
                 Some(ty) => self.eval_type(file, ty, env),
                 None => Ty::Unknown,
             },
@@ -404,7 +400,7 @@ impl<'a> Resolver<'_, 'a> {
             | DeclKind::Field
             | DeclKind::PropertySig
             | DeclKind::ObjectProp => {
-                if let Some(ty) = d.ty {
+                if let Some(ty) = d.ty.get() {
                     let declared = self.eval_type(file, ty, env);
                     if d.flags & decl_flags::REST != 0 {
                         return self.element_type(&declared);
@@ -420,7 +416,7 @@ impl<'a> Resolver<'_, 'a> {
                         return contextual;
                     }
                 }
-                if let Some(init) = d.init {
+                if let Some(init) = d.init.get() {
                     return self.type_of_expr(file, init);
                 }
                 if d.kind == DeclKind::Field {
@@ -442,7 +438,7 @@ impl<'a> Resolver<'_, 'a> {
         self.guarded(field, Busy::Field, || {
             union(
                 class_decl
-                    .this_assignments
+                    .this_assignments()
                     .iter()
                     .filter(|(name, _)| *name == d.name)
                     .map(|(_, value)| self.type_of_expr(field.file, *value))
@@ -455,7 +451,7 @@ impl<'a> Resolver<'_, 'a> {
     /// promise when it is async).
     pub(crate) fn return_type(&self, func: DeclRef, env: &Env) -> Ty {
         let d = self.program.decl(func);
-        if let Some(ret) = d.ret {
+        if let Some(ret) = d.ret.get() {
             return self.eval_type(func.file, ret, env);
         }
         if d.flags & decl_flags::GENERATOR != 0 {
@@ -619,7 +615,7 @@ impl<'a> Resolver<'_, 'a> {
         let mut inferred: Vec<(DeclRef, Ty)> = Vec::new();
         for (index, param) in d.params.iter().enumerate() {
             let p = self.program.file(func.file).decl(*param);
-            let Some(declared) = p.ty else { continue };
+            let Some(declared) = p.ty.get() else { continue };
             let actual = if p.flags & decl_flags::REST != 0 {
                 union(
                     args.iter()
@@ -663,8 +659,11 @@ impl<'a> Resolver<'_, 'a> {
         }
         let facts = self.program.file(file);
         match facts.ty(declared) {
-            TypeExpr::Ref { path, args, scope } => {
-                let Some(target) = self.resolve_type_path(file, *scope, path) else {
+            reference @ TypeExpr::Ref { .. } => {
+                let Some((scope, path, args)) = reference.reference_parts() else {
+                    return;
+                };
+                let Some(target) = self.resolve_type_path(file, scope, path) else {
                     return;
                 };
                 if params.contains(&target) {
@@ -697,7 +696,7 @@ impl<'a> Resolver<'_, 'a> {
             TypeExpr::Decl(sig) => {
                 let sig = DeclRef::new(file, *sig);
                 let sig_decl = self.program.decl(sig);
-                if let (Some(ret), Ty::Func(func, env)) = (sig_decl.ret, actual) {
+                if let (Some(ret), Ty::Func(func, env)) = (sig_decl.ret.get(), actual) {
                     let returned = self.return_type(*func, env);
                     self.unify(file, ret, &returned, params, out, depth + 1);
                 }
@@ -722,7 +721,7 @@ impl<'a> Resolver<'_, 'a> {
         if !from_context.is_unknown() {
             return from_context;
         }
-        match p.init {
+        match p.init.get() {
             Some(init) => self.type_of_expr(param.file, init),
             None => Ty::Unknown,
         }
@@ -747,7 +746,7 @@ impl<'a> Resolver<'_, 'a> {
                 };
                 let param = DeclRef::new(sig.file, param);
                 let pd = self.program.decl(param);
-                match pd.ty {
+                match pd.ty.get() {
                     Some(ty) => {
                         let declared = self.eval_type(sig.file, ty, env);
                         if pd.flags & decl_flags::REST != 0 {
@@ -821,7 +820,7 @@ impl<'a> Resolver<'_, 'a> {
             Context::Typed(ty) => self.eval_type(decl.file, ty, &empty_env()),
             Context::Return(func) => {
                 let f = self.program.decl(DeclRef::new(decl.file, func));
-                match f.ret {
+                match f.ret.get() {
                     Some(ret) => self.eval_type(decl.file, ret, &empty_env()),
                     None => Ty::Unknown,
                 }
@@ -841,7 +840,10 @@ impl<'a> Resolver<'_, 'a> {
     fn eval_type_inner(&self, file: FileId, ty: TypeId, env: &Env) -> Ty {
         let facts = self.program.file(file);
         match facts.ty(ty) {
-            TypeExpr::Ref { path, args, scope } => self.eval_ref(file, *scope, path, args, env),
+            reference @ TypeExpr::Ref { .. } => match reference.reference_parts() {
+                Some((scope, path, args)) => self.eval_ref(file, scope, path, args, env),
+                None => Ty::Unknown,
+            },
             TypeExpr::Decl(decl) => {
                 let decl = DeclRef::new(file, *decl);
                 match self.program.decl(decl).kind {
@@ -965,7 +967,7 @@ impl<'a> Resolver<'_, 'a> {
                 Ty::Object(target, self.bind_params(target, arg_tys, env))
             }
             DeclKind::TypeAlias => {
-                let Some(value) = d.ty else {
+                let Some(value) = d.ty.get() else {
                     return Ty::Unknown;
                 };
                 let alias_env = self.bind_params(target, arg_tys, env);
@@ -977,7 +979,7 @@ impl<'a> Resolver<'_, 'a> {
                 if let Some((_, ty)) = env.iter().rev().find(|(p, _)| *p == target) {
                     return ty.clone();
                 }
-                match d.ty {
+                match d.ty.get() {
                     Some(constraint) => self.eval_type(target.file, constraint, env),
                     None => Ty::Unknown,
                 }
