@@ -751,25 +751,14 @@ mod tests {
     /// memory while it is linked; a field added inline to them costs megabytes.
     #[test]
     fn summary_records_stay_small() {
-        assert!(
-            size_of::<Decl>() <= 128,
-            "Decl is {} bytes",
-            size_of::<Decl>()
-        );
-        assert!(
-            size_of::<Expr>() <= 16,
-            "Expr is {} bytes",
-            size_of::<Expr>()
-        );
-        assert!(
-            size_of::<TypeExpr>() <= 24,
-            "TypeExpr is {} bytes",
-            size_of::<TypeExpr>()
-        );
-        assert!(
-            size_of::<Scope>() <= 24,
-            "Scope is {} bytes",
-            size_of::<Scope>()
-        );
+        let sizes = [
+            ("Decl", size_of::<Decl>(), 128),
+            ("Expr", size_of::<Expr>(), 16),
+            ("TypeExpr", size_of::<TypeExpr>(), 24),
+            ("Scope", size_of::<Scope>(), 24),
+        ];
+        for (record, size, limit) in sizes {
+            assert!(size <= limit, "{record} is {size} bytes, more than {limit}");
+        }
     }
 }
