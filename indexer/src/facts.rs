@@ -101,8 +101,6 @@ pub(crate) struct Decl {
     pub(crate) path_parent: DeclId,
     /// The scope the declaration's name is bound in.
     pub(crate) scope: ScopeId,
-    /// The scope of its body or members, if it has one.
-    pub(crate) body_scope: OptIndex,
     /// The graph node this declaration becomes, if any (locals, parameters and anonymous
     /// functions are not nodes).
     pub(crate) node: Option<NodeKind>,
@@ -154,7 +152,6 @@ impl Decl {
             name,
             path_parent,
             scope,
-            body_scope: OptIndex::NONE,
             node: None,
             start_line: 0,
             end_line: 0,
@@ -204,7 +201,9 @@ impl Decl {
 
 /// An optional index (of a scope, declaration, expression or type) in four bytes rather than
 /// eight: [`Decl`] has five, and a 1M-line project half a million declarations.
+/// Persisted as an `Option<u32>`, whose `None` postcard writes in one byte rather than five.
 #[derive(Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "Option<u32>", into = "Option<u32>")]
 pub(crate) struct OptIndex(u32);
 
 impl OptIndex {
@@ -233,6 +232,12 @@ impl From<Option<u32>> for OptIndex {
     /// `Some(u32::MAX)`, which no file has as an index, reads back as `None`.
     fn from(index: Option<u32>) -> OptIndex {
         OptIndex(index.unwrap_or(u32::MAX))
+    }
+}
+
+impl From<OptIndex> for Option<u32> {
+    fn from(index: OptIndex) -> Option<u32> {
+        index.get()
     }
 }
 
@@ -490,7 +495,7 @@ impl TypeExpr {
             [single] => (*single, true),
             _ => (0, false),
         };
-        let mut operands = ThinVec::new();
+        let mut operands = ThinVec::with_capacity(if inline { 0 } else { path.len() } + args.len());
         if !inline {
             operands.extend_from_slice(path);
         }
@@ -611,8 +616,9 @@ pub(crate) struct TypeUse {
     pub(crate) context: UseContext,
 }
 
-/// A file's interned names, end to end in one string: one allocation for all of them rather
-/// than one each (a 1M-line project has some 430,000).
+/// Strings end to end in one string, numbered in the order they were added: a file's
+/// interned names, its display texts, its node IDs. One allocation for all of them rather
+/// than one each (a 1M-line project has some 430,000 names).
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub(crate) struct Names {
     text: String,
@@ -650,7 +656,7 @@ impl Names {
         })
     }
 
-    fn shrink_to_fit(&mut self) {
+    pub(crate) fn shrink_to_fit(&mut self) {
         self.text.shrink_to_fit();
         self.ends.shrink_to_fit();
     }

@@ -257,18 +257,17 @@ impl Loader<'_> {
             let mut lists: HashMap<u32, Vec<EdgeEntry>> = HashMap::new();
             let mut added = Vec::new();
             for (source, entry) in edges {
-                let list = tables.out_list_in(&mut lists, source)?;
-                if !list
-                    .iter()
-                    .any(|e| e.kind == entry.kind && e.other == entry.other)
-                {
-                    tables
-                        .in_edges
-                        .insert((entry.other, source, entry.kind), ())
-                        .ctx("write in edge")?;
+                // Every stored edge has its incoming entry, so the insert tells a new edge
+                // from one already in the list.
+                let new = tables
+                    .in_edges
+                    .insert((entry.other, source, entry.kind), ())
+                    .ctx("write in edge")?
+                    .is_none();
+                if new {
                     added.push(entry.kind);
                 }
-                list.push(entry);
+                tables.out_list_in(&mut lists, source)?.push(entry);
             }
             written.stats.edges += added.len();
             write_lists(&mut tables.out_edges, lists, &mut written.buffer)?;

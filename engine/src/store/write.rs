@@ -338,14 +338,9 @@ fn apply(
         }
     }
     let old_set: HashSet<u32> = old_keys.iter().copied().collect();
+    // A batch naming one ID twice fails in `insert_node`, as the old nodes are detached
+    // first.
     let new_ids: HashSet<&str> = batch.nodes.iter().map(|n| n.id.as_str()).collect();
-    if new_ids.len() != batch.nodes.len() {
-        let mut seen = HashSet::new();
-        let dup = batch.nodes.iter().find(|n| !seen.insert(n.id.as_str()));
-        return Err(StoreError::DuplicateId(
-            dup.map(|n| n.id.clone()).unwrap_or_default(),
-        ));
-    }
 
     // Detach the old nodes. Their outgoing edges go (the batch brings the new ones); edges
     // into them from untouched files stay when the target's ID survives (it keeps its key),

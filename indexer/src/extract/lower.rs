@@ -766,7 +766,6 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
             self.decl_mut(decl).flags |= decl_flags::GENERATOR;
         }
         let scope = self.new_scope(ctx.scope, ScopeKind::Function, decl);
-        self.decl_mut(decl).body_scope = Some(scope).into();
         let owner = if named {
             decl
         } else if let Some(wrapper) = ctx.wrapper {

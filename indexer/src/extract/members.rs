@@ -6,7 +6,9 @@ use tsgraph_engine::{NodeFlags, NodeKind, UseContext};
 
 use super::lower::{Ctx, Lower, is_expression};
 use super::signature::{annotation, modifiers, string_value};
-use crate::facts::{Context, DeclId, DeclKind, Expr, ExprId, Name, ScopeKind, TypeExpr, space};
+use crate::facts::{
+    Context, DeclId, DeclKind, Expr, ExprId, Name, OptIndex, ScopeKind, TypeExpr, space,
+};
 use crate::syntax::{K, field};
 
 impl<'t> Lower<'t, '_, '_> {
@@ -80,7 +82,6 @@ impl<'t> Lower<'t, '_, '_> {
         let f = self.f;
         let range = self.range.take();
         let scope = self.new_scope(ctx.scope, ScopeKind::Class, decl);
-        self.decl_mut(decl).body_scope = Some(scope).into();
         let named = self.out.decls[decl as usize].node.is_some();
         let class_ctx = Ctx {
             scope,
@@ -291,7 +292,7 @@ impl<'t> Lower<'t, '_, '_> {
     ) -> ExprId {
         if self.k(function) == K::ArrowFunction {
             self.decl_mut(decl).flags |= crate::facts::decl_flags::ARROW;
-            self.decl_mut(decl).this_owner = None.into();
+            self.decl_mut(decl).this_owner = OptIndex::NONE;
         }
         let this_owner = self.out.decls[decl as usize].this_owner;
         self.callable(decl, function, ctx, container, this_owner.get());
@@ -373,7 +374,6 @@ impl<'t> Lower<'t, '_, '_> {
         self.export_own(ctx, name, decl);
         let range = self.range.take();
         let scope = self.new_scope(ctx.scope, ScopeKind::TypeParams, decl);
-        self.decl_mut(decl).body_scope = Some(scope).into();
         let inner = Ctx {
             scope,
             path_parent: decl,
@@ -537,7 +537,6 @@ impl<'t> Lower<'t, '_, '_> {
                 self.decl_mut(outer).members.push(decl);
             }
             let scope = self.new_scope(current.scope, ScopeKind::Namespace, decl);
-            self.decl_mut(decl).body_scope = Some(scope).into();
             current = Ctx {
                 scope,
                 path_parent: decl,

@@ -210,7 +210,6 @@ fn file_facts(path: &str, source: &[u8], hash: u64) -> FileFacts {
     };
     facts.names.push(file_name);
     facts.decls.push(Decl {
-        body_scope: Some(MODULE_SCOPE).into(),
         node: Some(tsgraph_engine::NodeKind::File),
         start_line: 1,
         end_line: lines.max(1),

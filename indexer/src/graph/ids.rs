@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use tsgraph_engine::NodeFlags;
 
-use crate::facts::{DeclId, DeclKind, FILE_DECL, FileFacts, decl_flags};
+use crate::facts::{DeclId, DeclKind, FILE_DECL, FileFacts, Names, OptIndex, decl_flags};
 
 /// The nodes of one file: each node's ID and the declarations it stands for.
 ///
@@ -19,39 +19,33 @@ use crate::facts::{DeclId, DeclKind, FILE_DECL, FileFacts, decl_flags};
 /// the per-node form held 35 MB).
 #[derive(Debug, Default)]
 pub(crate) struct FileNodes {
-    /// The IDs end to end; node `i`'s ends at `id_ends[i]`.
-    ids: String,
-    id_ends: Vec<u32>,
+    /// The IDs, node `i`'s as name `i`.
+    ids: Names,
     /// Each node's declarations, the representative first; node `i`'s end at `decl_ends[i]`.
     decls: Vec<DeclId>,
     decl_ends: Vec<u32>,
-    /// Per declaration: the index of its node, or [`NO_NODE`].
-    node_of: Vec<u32>,
+    /// Per declaration: the index of its node, if it is one.
+    node_of: Vec<OptIndex>,
 }
-
-const NO_NODE: u32 = u32::MAX;
 
 impl FileNodes {
     /// How many nodes the file has.
     pub(crate) fn len(&self) -> usize {
-        self.id_ends.len()
-    }
-
-    fn span(ends: &[u32], index: usize) -> std::ops::Range<usize> {
-        let start = index
-            .checked_sub(1)
-            .map_or(0, |before| ends[before] as usize);
-        start..ends[index] as usize
+        self.decl_ends.len()
     }
 
     /// Node `index`'s ID.
     pub(crate) fn id(&self, index: u32) -> &str {
-        &self.ids[Self::span(&self.id_ends, index as usize)]
+        self.ids.get(index).unwrap_or("")
     }
 
     /// Node `index`'s declarations, the representative first.
     pub(crate) fn decls(&self, index: u32) -> &[DeclId] {
-        &self.decls[Self::span(&self.decl_ends, index as usize)]
+        let index = index as usize;
+        let start = index
+            .checked_sub(1)
+            .map_or(0, |before| self.decl_ends[before]);
+        &self.decls[start as usize..self.decl_ends[index] as usize]
     }
 
     /// Every node's ID and declarations, in node order.
@@ -64,10 +58,7 @@ impl FileNodes {
 
     /// The node `decl` is part of, if it is one.
     pub(crate) fn node_of(&self, decl: DeclId) -> Option<u32> {
-        self.node_of
-            .get(decl as usize)
-            .copied()
-            .filter(|node| *node != NO_NODE)
+        self.node_of.get(decl as usize)?.get()
     }
 
     /// The node standing for `decl`, or for the nearest enclosing declaration that is one
@@ -86,13 +77,10 @@ impl FileNodes {
     }
 
     fn push(&mut self, id: &str, decls: &[DeclId]) {
-        let node = u32::try_from(self.len()).unwrap_or(NO_NODE);
+        let node = self.ids.push(id);
         for decl in decls {
-            self.node_of[*decl as usize] = node;
+            self.node_of[*decl as usize] = node.into();
         }
-        self.ids.push_str(id);
-        self.id_ends
-            .push(u32::try_from(self.ids.len()).unwrap_or(u32::MAX));
         self.decls.extend_from_slice(decls);
         self.decl_ends
             .push(u32::try_from(self.decls.len()).unwrap_or(u32::MAX));
@@ -140,7 +128,7 @@ pub(crate) fn assign(facts: &FileFacts) -> FileNodes {
         entry.push(id);
     }
     let mut out = FileNodes {
-        node_of: vec![NO_NODE; facts.decls.len()],
+        node_of: vec![OptIndex::NONE; facts.decls.len()],
         ..FileNodes::default()
     };
     let mut id = String::new();
@@ -160,7 +148,6 @@ pub(crate) fn assign(facts: &FileFacts) -> FileNodes {
         }
     }
     out.ids.shrink_to_fit();
-    out.id_ends.shrink_to_fit();
     out.decls.shrink_to_fit();
     out.decl_ends.shrink_to_fit();
     out

@@ -86,7 +86,8 @@ struct Patterns {
     below: Vec<String>,
     /// Whether every path matches (the include entry `""`, the config's folder at the root).
     all: bool,
-    /// The patterns with wildcards, with their text for error messages.
+    /// The patterns with wildcards until `build` compiles them (their text is kept only for
+    /// the error messages of those that do not compile).
     globs: Vec<String>,
     compiled: Option<GlobSet>,
 }
@@ -123,9 +124,10 @@ impl Patterns {
     }
 
     fn build(mut self, errors: &mut PatternErrors) -> Patterns {
-        if !self.globs.is_empty() {
+        let globs = std::mem::take(&mut self.globs);
+        if !globs.is_empty() {
             let mut builder = GlobSetBuilder::new();
-            for text in &self.globs {
+            for text in &globs {
                 match compile(text) {
                     Ok(glob) => {
                         builder.add(glob);
