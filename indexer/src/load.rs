@@ -4,9 +4,10 @@
 //! through an [`engine loader`](tsgraph_engine::Loader), in one transaction. Memory holds the
 //! summaries and a few parts; linking and writing overlap.
 //!
-//! Node keys are the loader's: consecutive from 0 in the order nodes are added. The linking
-//! thread adds every file's nodes first, in file order (exactly the keys a one-batch write
-//! gives), so it knows every key before it links the first edge.
+//! Node keys are the loader's: consecutive from 0 in the order nodes are added. The writer
+//! adds every file's nodes first, in file order (exactly the keys a one-batch write gives);
+//! the linker counts the same keys without making the records, so it links from the start
+//! while the nodes are written, up to [`PARTS_AHEAD`] parts ahead.
 
 use std::time::{Duration, Instant};
 
@@ -14,7 +15,7 @@ use crossbeam_channel::{Receiver, Sender, bounded};
 use tsgraph_engine::{EdgeKind, NodeRecord, Store};
 
 use crate::facts::FileFacts;
-use crate::graph::{self, FileNodes, KeyedPart, LinkStats, NO_KEY, NodeKeys, PackageOf};
+use crate::graph::{self, FileNodes, KeyedPart, LinkStats, NodeKeys, PackageOf};
 use crate::persist;
 use crate::resolve::{FileId, Hierarchy, ModuleTarget, Program, ProgramTables, Resolver};
 use crate::summary::IndexError;
@@ -22,11 +23,11 @@ use crate::summary::IndexError;
 /// Files linked per part: enough that a part's fixed costs vanish, few enough that a part of
 /// large files stays a few megabytes.
 pub(crate) const PART_FILES: usize = 128;
-/// Node records written per call: about a megabyte and a half of records, up to four of
-/// which (two queued, one being filled, one being written) are alive at once.
+/// Node records written per call: about a megabyte and a half of records.
 const PART_NODES: usize = 4_096;
-/// Parts linked ahead of the writer.
-const PARTS_AHEAD: usize = 2;
+/// Parts linked ahead of the writer, so that the linker keeps working while the writer
+/// writes the nodes (a part is about a megabyte).
+const PARTS_AHEAD: usize = 4;
 
 /// What a full index reads to link: the state's summaries and tables.
 pub(crate) struct LinkInputs<'a> {
@@ -63,9 +64,10 @@ impl Loaded {
 }
 
 enum Part {
-    /// Node records, with the key the first must get.
-    Nodes(Vec<NodeRecord>, u32),
-    Files(KeyedPart),
+    /// Linked files, the first of which is file `.1` (the rest follow in order). Their
+    /// summaries are encoded by whichever thread would otherwise wait: the linker when
+    /// the writer is behind (a part is queued), else the writer.
+    Files(KeyedPart, usize),
     /// Every part's edges from other files' nodes, merged into their lists last.
     Foreign(Vec<(u32, tsgraph_engine::EdgeEntry)>),
 }
@@ -80,10 +82,13 @@ pub(crate) fn load(
 ) -> Result<Loaded, IndexError> {
     let mut loader = store.replace_all_in_parts()?;
     let mut loaded = Loaded::default();
+    let keys = graph::node_keys(inputs.files, inputs.nodes);
     let (sender, receiver) = bounded(PARTS_AHEAD);
     let linked = std::thread::scope(|scope| {
-        let linker = scope.spawn(move || link_parts(inputs, part_files.max(1), &sender));
-        let written = write_parts(&receiver, &mut loader, &mut loaded);
+        let keys = &keys;
+        let linker = scope.spawn(move || link_parts(inputs, keys, part_files.max(1), &sender));
+        let written = write_nodes(inputs, keys, &mut loader, &mut loaded)
+            .and_then(|()| write_parts(&receiver, inputs.files, &mut loader, &mut loaded));
         // A failed write stops the linker: its next send finds no receiver.
         drop(receiver);
         let linked = linker.join().unwrap_or_else(|panic| {
@@ -107,8 +112,56 @@ pub(crate) fn load(
     Ok(loaded)
 }
 
+/// Writes every file's node records, [`PART_NODES`] at a time, under the keys `keys` gave
+/// the linker: each record's key is checked against them, and each call's first key against
+/// the store's.
+fn write_nodes(
+    inputs: &LinkInputs<'_>,
+    keys: &NodeKeys,
+    loader: &mut tsgraph_engine::Loader<'_>,
+    loaded: &mut Loaded,
+) -> Result<(), IndexError> {
+    let writing = Instant::now();
+    let mut records: Vec<NodeRecord> = Vec::with_capacity(PART_NODES);
+    let mut next: u32 = 0;
+    let mut flush = |records: &mut Vec<NodeRecord>, loaded: &mut Loaded| {
+        let expected = u32::try_from(loaded.nodes).unwrap_or(u32::MAX);
+        let first = loader.add_nodes(records)?;
+        if first != expected {
+            return Err(IndexError::Link(format!(
+                "the store gave node key {first} where {expected} was expected"
+            )));
+        }
+        loaded.nodes += records.len();
+        records.clear();
+        Ok(())
+    };
+    for ((facts, file_nodes), file_keys) in inputs.files.iter().zip(inputs.nodes).zip(keys) {
+        for (index, record) in graph::node_records(facts, file_nodes, inputs.package_of) {
+            let counted = file_keys.get(index as usize).copied();
+            if counted != Some(next) {
+                return Err(IndexError::Link(format!(
+                    "node {} was counted as key {counted:?} but is written as {next}",
+                    record.id
+                )));
+            }
+            next = next.saturating_add(1);
+            records.push(record);
+        }
+        if records.len() >= PART_NODES {
+            flush(&mut records, loaded)?;
+        }
+    }
+    if !records.is_empty() {
+        flush(&mut records, loaded)?;
+    }
+    loaded.write_time += writing.elapsed();
+    Ok(())
+}
+
 fn write_parts(
     receiver: &Receiver<Result<Part, IndexError>>,
+    summaries: &[FileFacts],
     loader: &mut tsgraph_engine::Loader<'_>,
     loaded: &mut Loaded,
 ) -> Result<(), IndexError> {
@@ -116,16 +169,8 @@ fn write_parts(
         let part = part?;
         let writing = Instant::now();
         match part {
-            Part::Nodes(records, expected) => {
-                let first = loader.add_nodes(&records)?;
-                if first != expected {
-                    return Err(IndexError::Link(format!(
-                        "the store gave node key {first} where {expected} was expected"
-                    )));
-                }
-                loaded.nodes += records.len();
-            }
-            Part::Files(part) => {
+            Part::Files(mut part, first) => {
+                encode_summaries(&mut part, summaries, first);
                 loaded.count_edges(part.edges.iter().map(|(_, entry)| entry.kind));
                 loader.add_files(part.files, part.edges)?;
             }
@@ -139,19 +184,16 @@ fn write_parts(
     Ok(())
 }
 
-/// The linking thread: every node (keys counted as the loader will give them), then the
-/// files part by part. Stops early when the writer is gone. Returns its busy time and the
-/// link counts.
+/// The linking thread: the files part by part, their edges by the keys `keys` gives (the
+/// writer writes the nodes meanwhile). Stops early when the writer is gone. Returns its busy
+/// time and the link counts.
 fn link_parts(
     inputs: &LinkInputs<'_>,
+    keys: &NodeKeys,
     part_files: usize,
     sender: &Sender<Result<Part, IndexError>>,
 ) -> Result<(Duration, LinkStats), IndexError> {
     let mut busy = Duration::ZERO;
-    let keys = match send_nodes(inputs, sender, &mut busy) {
-        Some(keys) => keys,
-        None => return Ok((busy, LinkStats::default())),
-    };
     let program = Program::new(inputs.files, inputs.builtins, inputs.modules, inputs.tables);
     let resolver = Resolver::new(&program);
     let mut stats = LinkStats::default();
@@ -161,11 +203,11 @@ fn link_parts(
         .collect();
     for chunk in ids.chunks(part_files) {
         let linking = Instant::now();
-        let part = graph::link_keyed(&resolver, inputs.hierarchy, inputs.nodes, &keys, chunk)
+        let part = graph::link_keyed(&resolver, inputs.hierarchy, inputs.nodes, keys, chunk)
             .map_err(IndexError::Link)
             .map(|mut part| {
-                for (file, &id) in part.files.iter_mut().zip(chunk) {
-                    file.blob = Some(persist::encode(&inputs.files[id as usize]));
+                if !sender.is_empty() {
+                    encode_summaries(&mut part, inputs.files, chunk_first(chunk));
                 }
                 stats.absorb(&part.stats);
                 foreign.append(&mut part.foreign);
@@ -174,7 +216,11 @@ fn link_parts(
         resolver.forget_expression_types();
         busy += linking.elapsed();
         let failed = part.is_err();
-        if sender.send(part.map(Part::Files)).is_err() || failed {
+        if sender
+            .send(part.map(|part| Part::Files(part, chunk_first(chunk))))
+            .is_err()
+            || failed
+        {
             return Ok((busy, stats));
         }
     }
@@ -184,40 +230,20 @@ fn link_parts(
     Ok((busy, stats))
 }
 
-/// Sends every file's node records in parts and returns the keys they will get, or `None`
-/// when the writer is gone.
-fn send_nodes(
-    inputs: &LinkInputs<'_>,
-    sender: &Sender<Result<Part, IndexError>>,
-    busy: &mut Duration,
-) -> Option<NodeKeys> {
-    let mut started = Instant::now();
-    let mut keys: NodeKeys = Vec::with_capacity(inputs.files.len());
-    let mut next: u32 = 0;
-    let mut records: Vec<NodeRecord> = Vec::new();
-    let mut first = 0;
-    for (facts, file_nodes) in inputs.files.iter().zip(inputs.nodes) {
-        let mut file_keys = vec![NO_KEY; file_nodes.len()];
-        for (index, record) in graph::node_records(facts, file_nodes, inputs.package_of) {
-            file_keys[index as usize] = next;
-            next = next.saturating_add(1);
-            records.push(record);
-        }
-        keys.push(file_keys);
-        if records.len() >= PART_NODES {
-            let full = std::mem::replace(&mut records, Vec::with_capacity(PART_NODES));
-            let part = Part::Nodes(full, first);
-            first = next;
-            *busy += started.elapsed();
-            sender.send(Ok(part)).ok()?;
-            started = Instant::now();
+/// The index of a part's first file.
+fn chunk_first(chunk: &[FileId]) -> usize {
+    chunk.first().map_or(0, |&id| id as usize)
+}
+
+/// Gives each file of `part` (files `first..` of `summaries`) its encoded summary, unless it
+/// has one.
+fn encode_summaries(part: &mut KeyedPart, summaries: &[FileFacts], first: usize) {
+    let facts = summaries.get(first..).unwrap_or_default();
+    for (file, facts) in part.files.iter_mut().zip(facts) {
+        if file.blob.is_none() {
+            file.blob = Some(persist::encode(facts));
         }
     }
-    *busy += started.elapsed();
-    if !records.is_empty() {
-        sender.send(Ok(Part::Nodes(records, first))).ok()?;
-    }
-    Some(keys)
 }
 
 #[cfg(test)]

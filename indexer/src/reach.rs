@@ -15,10 +15,10 @@ use crate::resolve::{FileId, ModuleTarget};
 
 /// The files `changes` reach (see the module documentation). `importers` maps each file to
 /// the files importing it.
-pub(crate) fn dependents(
-    files: &[FileFacts],
-    modules: &[Vec<ModuleTarget>],
-    interfaces: &[Interface],
+pub(crate) fn dependents<'a>(
+    files: &'a [FileFacts],
+    modules: &'a [Vec<ModuleTarget>],
+    interface: &dyn Fn(FileId) -> &'a Interface,
     importers: &HashMap<FileId, Vec<FileId>>,
     changes: &HashMap<FileId, ExportChange>,
 ) -> HashSet<FileId> {
@@ -31,7 +31,7 @@ pub(crate) fn dependents(
             let reached = Importer {
                 facts: &files[importer as usize],
                 modules: &modules[importer as usize],
-                exposed: &interfaces[importer as usize].exposed_imports,
+                exposed: &interface(importer).exposed_imports,
             };
             let Some(passed) = reached.change_from(file, &change) else {
                 continue;

@@ -73,7 +73,10 @@ pub fn sync_project(
     store: &Store,
     options: &IndexOptions,
 ) -> Result<SyncSummary, IndexError> {
-    sync_store(root, store, options, &mut None, &|_| false)
+    let mut state = None;
+    let synced = sync_store(root, store, options, &mut state, &|_| false);
+    crate::free_in_background(state);
+    synced
 }
 
 /// Files on disk that differ from the store, as changes to apply.

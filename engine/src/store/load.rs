@@ -9,10 +9,10 @@ use std::collections::{HashMap, HashSet};
 
 use redb::{ReadableTable, WriteTransaction};
 
-use super::search::rebuild_fst;
+use super::search::index_all_terms;
 use super::tables::META_NEXT_KEY;
 use super::write::{
-    Tables, clear_all, commit, insert_node, write_file_record, write_lists, write_unresolved,
+    Tables, clear_all, commit, insert_record, store_unresolved_list, write_file_record, write_lists,
 };
 use super::{Store, StoreStats};
 use crate::error::{DbResultExt, StoreError};
@@ -163,13 +163,13 @@ impl Loader<'_> {
     pub fn add_nodes(&mut self, nodes: &[NodeRecord]) -> Result<u32, StoreError> {
         self.write(|tables, written| {
             let first = written.next_key;
-            // Terms are indexed whole at commit (a fresh FST), so which changed is not kept.
+            // Search terms are indexed whole at commit, each written once.
             for node in nodes {
                 let key = written.next_key;
                 written.next_key = key
                     .checked_add(1)
                     .ok_or_else(|| invalid("node keys exhausted".to_owned()))?;
-                insert_node(tables, None, key, node, &mut written.buffer)?;
+                insert_record(tables, key, node, &mut written.buffer)?;
             }
             written.listed.resize(written.next_key as usize, false);
             written.stats.nodes += nodes.len();
@@ -210,6 +210,25 @@ impl Loader<'_> {
             for (source, entry) in &edges {
                 written.check_edge(&sources, *source, entry)?;
             }
+            // Keyed by something else than the order of writing, these take their keys
+            // sorted: neighbours share B-tree pages.
+            let mut called: Vec<(&str, &str)> = files
+                .iter()
+                .flat_map(|file| {
+                    let path = file.entry.path.as_str();
+                    file.unresolved
+                        .iter()
+                        .map(move |call| (call.name.as_str(), path))
+                })
+                .collect();
+            called.sort_unstable();
+            called.dedup();
+            for (name, path) in called {
+                tables
+                    .unresolved_names
+                    .insert(name, path)
+                    .ctx("write unresolved name")?;
+            }
             for file in files {
                 let path = file.entry.path.as_str();
                 if tables.files.get(path).ctx("read files")?.is_some() {
@@ -223,17 +242,21 @@ impl Loader<'_> {
                         .ctx("write blob")?;
                 }
                 if !file.unresolved.is_empty() {
-                    write_unresolved(tables, path, file.unresolved, &mut written.buffer)?;
+                    store_unresolved_list(tables, path, file.unresolved, &mut written.buffer)?;
                 }
                 written.stats.files += 1;
             }
             written.stats.edges += edges.len();
+            let mut incoming: Vec<(u32, u32, u8)> = edges
+                .iter()
+                .map(|(source, entry)| (entry.other, *source, entry.kind))
+                .collect();
+            incoming.sort_unstable();
+            for key in incoming {
+                tables.in_edges.insert(key, ()).ctx("write in edge")?;
+            }
             let mut lists: HashMap<u32, Vec<EdgeEntry>> = HashMap::new();
             for (source, entry) in edges {
-                tables
-                    .in_edges
-                    .insert((entry.other, source, entry.kind), ())
-                    .ctx("write in edge")?;
                 lists.entry(source).or_default().push(entry);
             }
             write_lists(&mut tables.out_edges, lists, &mut written.buffer)
@@ -292,7 +315,7 @@ impl Loader<'_> {
                     .insert(key.as_str(), value.as_slice())
                     .ctx("write meta")?;
             }
-            rebuild_fst(&tables.terms, &mut tables.search)
+            index_all_terms(&tables.nodes, &mut tables.terms, &mut tables.search)
         })?;
         let Loader {
             store,

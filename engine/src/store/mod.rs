@@ -32,7 +32,7 @@ use tables::{META, META_SCHEMA};
 
 /// The layout version of the store. Bump it whenever a table or record layout changes; a
 /// store of another version is refused with [`StoreError::SchemaMismatch`].
-pub const SCHEMA_VERSION: u32 = 8;
+pub const SCHEMA_VERSION: u32 = 9;
 
 /// Counts of what one write wrote.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -105,7 +105,7 @@ const LOCK_POLL: Duration = Duration::from_millis(50);
 /// redb's default, 1 GiB, is held in full by a large index: the write of a 1M-line project
 /// then cost 1 GiB of resident memory. 16 MiB instead of 64 MiB took 47 MiB off the peak of a
 /// 1M-line index without slowing it.
-const WRITER_CACHE_BYTES: usize = 16 * 1024 * 1024;
+const WRITER_CACHE_BYTES: usize = 8 * 1024 * 1024;
 
 /// The page cache of a read-only handle, which answers queries. It fills only with the pages
 /// read; beyond it a page costs a `pread` from the OS page cache (a fifth of the query time

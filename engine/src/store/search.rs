@@ -11,7 +11,7 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use redb::{MultimapTable, ReadableMultimapTable, ReadableTable, Table};
+use redb::{ReadableTable, Table};
 
 use crate::error::{DbResultExt, StoreError};
 
@@ -42,10 +42,38 @@ pub(crate) fn terms_of(id: &str, file: &str, name: &str) -> (String, Option<Stri
     (name_term, path_term)
 }
 
+/// The stored keys of one term: ascending u32 little endian, none twice.
+pub(crate) struct Postings<'a>(&'a [u8]);
+
+impl<'a> Postings<'a> {
+    /// Checks `bytes` as a stored posting list.
+    pub(crate) fn parse(bytes: &'a [u8]) -> Result<Postings<'a>, StoreError> {
+        let postings = Postings(bytes);
+        let ascending = bytes.len().is_multiple_of(4)
+            && postings
+                .keys()
+                .zip(postings.keys().skip(1))
+                .all(|(a, b)| a < b);
+        if !ascending {
+            return Err(StoreError::corrupted(
+                "search terms",
+                "a posting list that is not ascending u32 keys",
+            ));
+        }
+        Ok(postings)
+    }
+
+    pub(crate) fn keys(&self) -> impl Iterator<Item = u32> + 'a {
+        self.0
+            .chunks_exact(4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+}
+
 /// Adds (or, with `add` false, removes) the terms of one node, noting each in `touched`
 /// (`None` when the index is rebuilt whole afterwards).
 pub(crate) fn update_terms(
-    terms: &mut MultimapTable<'_, &'static str, u32>,
+    terms: &mut Table<'_, &'static str, &'static [u8]>,
     touched: Option<&mut BTreeSet<String>>,
     key: u32,
     (id, file, name): (&str, &str, &str),
@@ -54,10 +82,24 @@ pub(crate) fn update_terms(
     let (name_term, path_term) = terms_of(id, file, name);
     let mut touched = touched;
     for term in std::iter::once(name_term).chain(path_term) {
-        if add {
-            terms.insert(term.as_str(), key).ctx("write search term")?;
+        let mut keys: Vec<u32> = match terms.get(term.as_str()).ctx("read search terms")? {
+            Some(postings) => Postings::parse(postings.value())?.keys().collect(),
+            None => Vec::new(),
+        };
+        match (keys.binary_search(&key), add) {
+            (Err(at), true) => keys.insert(at, key),
+            (Ok(at), false) => {
+                keys.remove(at);
+            }
+            _ => {}
+        }
+        if keys.is_empty() {
+            terms.remove(term.as_str()).ctx("remove search term")?;
         } else {
-            terms.remove(term.as_str(), key).ctx("remove search term")?;
+            let bytes: Vec<u8> = keys.iter().flat_map(|k| k.to_le_bytes()).collect();
+            terms
+                .insert(term.as_str(), bytes.as_slice())
+                .ctx("write search term")?;
         }
         if let Some(touched) = touched.as_deref_mut() {
             touched.insert(term);
@@ -70,7 +112,7 @@ pub(crate) fn update_terms(
 /// `touched`: the overlay takes the difference, or the FST is rebuilt when there is none yet
 /// or the overlay would grow past its limit.
 pub(crate) fn refresh_index(
-    terms: &MultimapTable<'_, &'static str, u32>,
+    terms: &Table<'_, &'static str, &'static [u8]>,
     search: &mut Table<'_, &'static str, &'static [u8]>,
     touched: &BTreeSet<String>,
 ) -> Result<(), StoreError> {
@@ -84,11 +126,7 @@ pub(crate) fn refresh_index(
                 let set = fst::Set::new(bytes.value())
                     .map_err(|err| StoreError::corrupted("search index", err))?;
                 for term in touched {
-                    let live = terms
-                        .get(term.as_str())
-                        .ctx("read search terms")?
-                        .next()
-                        .is_some();
+                    let live = terms.get(term.as_str()).ctx("read search terms")?.is_some();
                     added.remove(term);
                     removed.remove(term);
                     match (live, set.contains(term)) {
@@ -154,10 +192,10 @@ fn decode_terms(mut bytes: &[u8]) -> Result<BTreeSet<String>, StoreError> {
     Ok(terms)
 }
 
-/// Rebuilds the FST of every distinct term (the multimap iterates them in byte order, which
-/// is the order the FST builder needs).
+/// Rebuilds the FST of every term (the table iterates them in byte order, which is the
+/// order the FST builder needs).
 pub(crate) fn rebuild_fst(
-    terms: &MultimapTable<'_, &'static str, u32>,
+    terms: &Table<'_, &'static str, &'static [u8]>,
     search: &mut Table<'_, &'static str, &'static [u8]>,
 ) -> Result<(), StoreError> {
     let mut builder = fst::SetBuilder::memory();
@@ -167,6 +205,82 @@ pub(crate) fn rebuild_fst(
             .insert(term.value())
             .map_err(|err| StoreError::corrupted("search terms", err))?;
     }
+    store_fst(search, builder)
+}
+
+/// Writes the terms of every node in `nodes` (a table without terms yet, as a bulk load
+/// leaves it) and the FST of them. The pairs are gathered and sorted first, so each term is
+/// written once, with all its keys, in ascending order; another thread builds the FST from
+/// the same sorted run meanwhile.
+pub(crate) fn index_all_terms(
+    nodes: &Table<'_, u32, &'static [u8]>,
+    terms: &mut Table<'_, &'static str, &'static [u8]>,
+    search: &mut Table<'_, &'static str, &'static [u8]>,
+) -> Result<(), StoreError> {
+    let mut pairs = TermPairs::default();
+    for entry in nodes.iter().ctx("read nodes")? {
+        let (key, bytes) = entry.ctx("read nodes")?;
+        let node = crate::record::NodeView::from_bytes(bytes.value())?;
+        let (name_term, path_term) = terms_of(node.id(), node.file(), node.name());
+        pairs.push(&name_term, key.value());
+        if let Some(path_term) = path_term {
+            pairs.push(&path_term, key.value());
+        }
+    }
+    pairs.sort();
+    let pairs = &pairs;
+    let (written, fst) = std::thread::scope(|scope| {
+        let fst = scope.spawn(|| {
+            let mut builder = fst::SetBuilder::memory();
+            let mut previous: Option<&str> = None;
+            for (term, _) in pairs.iter() {
+                if previous != Some(term) {
+                    builder.insert(term)?;
+                    previous = Some(term);
+                }
+            }
+            Ok::<_, fst::Error>(builder)
+        });
+        let written = write_postings(pairs, terms);
+        match fst.join() {
+            Ok(fst) => (written, fst),
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    });
+    written?;
+    let builder = fst.map_err(|err| StoreError::corrupted("search terms", err))?;
+    store_fst(search, builder)
+}
+
+/// Writes each term of the sorted `pairs` once, with all its keys.
+fn write_postings(
+    pairs: &TermPairs,
+    terms: &mut Table<'_, &'static str, &'static [u8]>,
+) -> Result<(), StoreError> {
+    let mut postings: Vec<u8> = Vec::new();
+    let mut sorted = pairs.iter().peekable();
+    while let Some((term, first)) = sorted.next() {
+        postings.clear();
+        postings.extend_from_slice(&first.to_le_bytes());
+        let mut last = first;
+        while let Some((_, key)) = sorted.next_if(|(next, _)| *next == term) {
+            if key != last {
+                postings.extend_from_slice(&key.to_le_bytes());
+                last = key;
+            }
+        }
+        terms
+            .insert(term, postings.as_slice())
+            .ctx("write search term")?;
+    }
+    Ok(())
+}
+
+/// Stores the FST `builder` made as the search index, with an empty overlay.
+fn store_fst(
+    search: &mut Table<'_, &'static str, &'static [u8]>,
+    builder: fst::SetBuilder<Vec<u8>>,
+) -> Result<(), StoreError> {
     let bytes = builder
         .into_inner()
         .map_err(|err| StoreError::corrupted("search terms", err))?;
@@ -176,6 +290,43 @@ pub(crate) fn rebuild_fst(
     search.remove(ADDED_KEY).ctx("write search index")?;
     search.remove(REMOVED_KEY).ctx("write search index")?;
     Ok(())
+}
+
+/// `(term, key)` pairs with the terms in one buffer: a million short strings without a
+/// million allocations, twelve bytes a pair besides the text.
+#[derive(Default)]
+struct TermPairs {
+    text: String,
+    /// Start and end of the term in `text`, and key.
+    pairs: Vec<(u32, u32, u32)>,
+}
+
+impl TermPairs {
+    fn push(&mut self, term: &str, key: u32) {
+        let start = self.text.len();
+        self.text.push_str(term);
+        // Past 4 GiB of terms the offsets would wrap; saturating keeps the slice in bounds
+        // (such a store is far beyond what one transaction writes).
+        let offset = |at: usize| u32::try_from(at).unwrap_or(u32::MAX);
+        self.pairs
+            .push((offset(start), offset(self.text.len()), key));
+    }
+
+    fn term(&self, (start, end, _): (u32, u32, u32)) -> &str {
+        self.text.get(start as usize..end as usize).unwrap_or("")
+    }
+
+    /// Sorts the pairs by term (bytes), then key.
+    fn sort(&mut self) {
+        let mut pairs = std::mem::take(&mut self.pairs);
+        pairs.sort_unstable_by(|&a, &b| self.term(a).cmp(self.term(b)).then(a.2.cmp(&b.2)));
+        self.pairs = pairs;
+    }
+
+    /// The pairs in their order.
+    fn iter(&self) -> impl Iterator<Item = (&str, u32)> + '_ {
+        self.pairs.iter().map(|&pair| (self.term(pair), pair.2))
+    }
 }
 
 /// The set of search terms of a snapshot (the FST with its overlay), validated when it was
@@ -289,6 +440,35 @@ mod tests {
             bytes.extend_from_slice(term.as_bytes());
         }
         bytes
+    }
+
+    #[test]
+    fn posting_lists_are_ascending_keys_and_anything_else_is_corruption() {
+        let bytes: Vec<u8> = [3u32, 7, 900]
+            .iter()
+            .flat_map(|k| k.to_le_bytes())
+            .collect();
+        let keys: Vec<u32> = Postings::parse(&bytes).unwrap().keys().collect();
+        assert_eq!(keys, vec![3, 7, 900]);
+        assert!(Postings::parse(&bytes[..5]).is_err(), "a torn key");
+        let repeated: Vec<u8> = [3u32, 3].iter().flat_map(|k| k.to_le_bytes()).collect();
+        assert!(Postings::parse(&repeated).is_err());
+        let descending: Vec<u8> = [7u32, 3].iter().flat_map(|k| k.to_le_bytes()).collect();
+        assert!(Postings::parse(&descending).is_err());
+    }
+
+    #[test]
+    fn term_pairs_come_out_by_term_bytes_then_key() {
+        let mut pairs = TermPairs::default();
+        for (term, key) in [("b", 2), ("a", 9), ("B", 1), ("b", 1), ("ab", 0), ("a", 4)] {
+            pairs.push(term, key);
+        }
+        pairs.sort();
+        let sorted: Vec<(&str, u32)> = pairs.iter().collect();
+        assert_eq!(
+            sorted,
+            vec![("B", 1), ("a", 4), ("a", 9), ("ab", 0), ("b", 1), ("b", 2)]
+        );
     }
 
     #[test]

@@ -2,13 +2,13 @@
 //! through the store's panic boundary.
 
 use redb::{
-    AccessGuard, ReadOnlyMultimapTable, ReadOnlyTable, ReadableDatabase, ReadableMultimapTable,
-    ReadableTable, ReadableTableMetadata,
+    AccessGuard, ReadOnlyMultimapTable, ReadOnlyTable, ReadableDatabase, ReadableTable,
+    ReadableTableMetadata,
 };
 
 use super::adjacency::{EdgeRef, ListView, OpenedList};
 use super::guard::{Boundary, Quiet};
-use super::search::{ADDED_KEY, FST_KEY, REMOVED_KEY, TermSet};
+use super::search::{ADDED_KEY, FST_KEY, Postings, REMOVED_KEY, TermSet};
 use super::tables::{
     BLOBS, FILES, IDS, IN_EDGES, META, NODES, OUT_EDGES, SEARCH, TERMS, UNRESOLVED,
     UNRESOLVED_NAMES,
@@ -31,7 +31,7 @@ pub struct Snapshot {
     blobs: Quiet<ReadOnlyTable<&'static str, &'static [u8]>>,
     unresolved: Quiet<ReadOnlyTable<&'static str, &'static [u8]>>,
     unresolved_names: Quiet<ReadOnlyMultimapTable<&'static str, &'static str>>,
-    terms: Quiet<ReadOnlyMultimapTable<&'static str, u32>>,
+    terms: Quiet<ReadOnlyTable<&'static str, &'static [u8]>>,
     search: Quiet<ReadOnlyTable<&'static str, &'static [u8]>>,
     meta: Quiet<ReadOnlyTable<&'static str, &'static [u8]>>,
     boundary: Boundary,
@@ -56,7 +56,7 @@ impl Snapshot {
                     txn.open_multimap_table(UNRESOLVED_NAMES)
                         .ctx("open unresolved names")?,
                 ),
-                terms: Quiet::new(txn.open_multimap_table(TERMS).ctx("open search terms")?),
+                terms: Quiet::new(txn.open_table(TERMS).ctx("open search terms")?),
                 search: Quiet::new(txn.open_table(SEARCH).ctx("open search index")?),
                 meta: Quiet::new(txn.open_table(META).ctx("open meta")?),
                 boundary: boundary.clone(),
@@ -149,11 +149,13 @@ impl Snapshot {
     /// The keys of the nodes found by the search term `term` (lowercase), ascending.
     pub fn term_keys(&self, term: &str) -> Result<Vec<NodeKey>, StoreError> {
         self.read("read search terms", || {
-            let mut keys = Vec::new();
-            for key in self.terms.get(term).ctx("read search terms")? {
-                keys.push(NodeKey(key.ctx("read search terms")?.value()));
+            match self.terms.get(term).ctx("read search terms")? {
+                Some(postings) => Ok(Postings::parse(postings.value())?
+                    .keys()
+                    .map(NodeKey)
+                    .collect()),
+                None => Ok(Vec::new()),
             }
-            Ok(keys)
         })
     }
 
@@ -359,10 +361,8 @@ impl Snapshot {
                 entry.ctx("read ids")?;
             }
             for entry in self.terms.iter().ctx("read search terms")? {
-                let (_, keys) = entry.ctx("read search terms")?;
-                for key in keys {
-                    key.ctx("read search terms")?;
-                }
+                let (_, postings) = entry.ctx("read search terms")?;
+                Postings::parse(postings.value())?;
             }
             Ok(())
         })

@@ -54,9 +54,8 @@ impl Store {
             measure!(open_table:
                 "nodes" => NODES, "ids" => IDS, "files" => FILES, "out_edges" => OUT_EDGES,
                 "in_edges" => IN_EDGES, "blobs" => BLOBS, "unresolved" => UNRESOLVED,
-                "search" => SEARCH, "meta" => META);
-            measure!(open_multimap_table:
-                "unresolved_names" => UNRESOLVED_NAMES, "terms" => TERMS);
+                "search" => SEARCH, "meta" => META, "terms" => TERMS);
+            measure!(open_multimap_table: "unresolved_names" => UNRESOLVED_NAMES);
             tables.sort_by(|a, b| b.total().cmp(&a.total()).then(a.table.cmp(b.table)));
             Ok(tables)
         })

@@ -20,8 +20,9 @@ pub(crate) const UNRESOLVED: TableDefinition<&str, &[u8]> = TableDefinition::new
 /// Called name → files with unresolved calls of that name.
 pub(crate) const UNRESOLVED_NAMES: MultimapTableDefinition<&str, &str> =
     MultimapTableDefinition::new("unresolved_names");
-/// Lowercased simple name or symbol path → node keys (the search index's postings).
-pub(crate) const TERMS: MultimapTableDefinition<&str, u32> = MultimapTableDefinition::new("terms");
+/// Lowercased simple name or symbol path → the keys of the nodes it finds (the search
+/// index's postings: ascending u32 little endian, `search::Postings`).
+pub(crate) const TERMS: TableDefinition<&str, &[u8]> = TableDefinition::new("terms");
 /// The search index's FST of every term (one blob, rebuilt with each write).
 pub(crate) const SEARCH: TableDefinition<&str, &[u8]> = TableDefinition::new("search");
 /// Metadata: schema version, next key, project root, config hash, counts.

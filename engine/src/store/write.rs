@@ -38,7 +38,7 @@ pub(super) fn create_tables(txn: &WriteTransaction) -> Result<(), StoreError> {
     txn.open_table(UNRESOLVED).ctx("create unresolved")?;
     txn.open_multimap_table(UNRESOLVED_NAMES)
         .ctx("create unresolved names")?;
-    txn.open_multimap_table(TERMS).ctx("create terms")?;
+    txn.open_table(TERMS).ctx("create terms")?;
     txn.open_table(SEARCH).ctx("create search")?;
     let mut meta = txn.open_table(META).ctx("create meta")?;
     meta.insert(META_SCHEMA, SCHEMA_VERSION.to_le_bytes().as_slice())
@@ -74,7 +74,7 @@ pub(super) fn clear_all(txn: &WriteTransaction) -> Result<(), StoreError> {
     txn.delete_table(UNRESOLVED).ctx("clear unresolved")?;
     txn.delete_multimap_table(UNRESOLVED_NAMES)
         .ctx("clear unresolved names")?;
-    txn.delete_multimap_table(TERMS).ctx("clear terms")?;
+    txn.delete_table(TERMS).ctx("clear terms")?;
     txn.delete_table(SEARCH).ctx("clear search")?;
     create_tables(txn)?;
     txn.open_table(META)
@@ -164,7 +164,7 @@ pub(super) struct Tables<'t> {
     pub(super) blobs: Table<'t, &'static str, &'static [u8]>,
     pub(super) unresolved: Table<'t, &'static str, &'static [u8]>,
     pub(super) unresolved_names: redb::MultimapTable<'t, &'static str, &'static str>,
-    pub(super) terms: redb::MultimapTable<'t, &'static str, u32>,
+    pub(super) terms: Table<'t, &'static str, &'static [u8]>,
     pub(super) search: Table<'t, &'static str, &'static [u8]>,
     pub(super) meta: Table<'t, &'static str, &'static [u8]>,
 }
@@ -182,7 +182,7 @@ impl<'t> Tables<'t> {
             unresolved_names: txn
                 .open_multimap_table(UNRESOLVED_NAMES)
                 .ctx("open unresolved names")?,
-            terms: txn.open_multimap_table(TERMS).ctx("open terms")?,
+            terms: txn.open_table(TERMS).ctx("open terms")?,
             search: txn.open_table(SEARCH).ctx("open search")?,
             meta: txn.open_table(META).ctx("open meta")?,
         })
@@ -561,6 +561,24 @@ pub(super) fn insert_node(
     node: &NodeRecord,
     buffer: &mut rkyv::util::AlignedVec<16>,
 ) -> Result<(), StoreError> {
+    insert_record(tables, key, node, buffer)?;
+    update_terms(
+        &mut tables.terms,
+        touched,
+        key,
+        (&node.id, &node.file, &node.name),
+        true,
+    )
+}
+
+/// Writes one node's record and ID under `key`, without its search terms (a bulk load
+/// indexes them at its commit).
+pub(super) fn insert_record(
+    tables: &mut Tables<'_>,
+    key: u32,
+    node: &NodeRecord,
+    buffer: &mut rkyv::util::AlignedVec<16>,
+) -> Result<(), StoreError> {
     let bytes = archive(node, buffer, || format!("node {}", node.id))?;
     tables.nodes.insert(key, bytes).ctx("write node")?;
     // An ID some node still has (the old nodes of rewritten files were detached first).
@@ -572,13 +590,7 @@ pub(super) fn insert_node(
     {
         return Err(StoreError::DuplicateId(node.id.clone()));
     }
-    update_terms(
-        &mut tables.terms,
-        touched,
-        key,
-        (&node.id, &node.file, &node.name),
-        true,
-    )
+    Ok(())
 }
 
 /// Writes a file's record: its stamps, its nodes' keys and the packages it imports.
@@ -619,6 +631,17 @@ pub(super) fn write_unresolved(
             .insert(call.name.as_str(), path)
             .ctx("write unresolved name")?;
     }
+    store_unresolved_list(tables, path, calls, buffer)
+}
+
+/// Writes a file's unresolved call sites without indexing their names (a bulk load indexes
+/// them at its commit).
+pub(super) fn store_unresolved_list(
+    tables: &mut Tables<'_>,
+    path: &str,
+    calls: Vec<UnresolvedCall>,
+    buffer: &mut rkyv::util::AlignedVec<16>,
+) -> Result<(), StoreError> {
     let list = UnresolvedList { calls };
     let bytes = archive(&list, buffer, || format!("unresolved calls of {path}"))?;
     tables
@@ -633,6 +656,9 @@ pub(super) fn write_lists(
     lists: HashMap<u32, Vec<EdgeEntry>>,
     buffer: &mut rkyv::util::AlignedVec<16>,
 ) -> Result<(), StoreError> {
+    // In key order: a bulk load's lists then append to the table.
+    let mut lists: Vec<(u32, Vec<EdgeEntry>)> = lists.into_iter().collect();
+    lists.sort_unstable_by_key(|(key, _)| *key);
     for (key, mut entries) in lists {
         if entries.is_empty() {
             table.remove(key).ctx("remove adjacency")?;

@@ -11,10 +11,10 @@ use std::collections::{BTreeMap, HashMap};
 
 use tsgraph_engine::{
     EdgeEntry, EdgeFacts, EdgeKind, EdgeSpec, FileEntry, GraphBatch, LoadedFile, NodeFlags,
-    NodeRecord, Resolution, UnresolvedCall, UseContext,
+    NodeKind, NodeRecord, Resolution, UnresolvedCall, UseContext,
 };
 
-use crate::facts::{DeclKind, Expr, ExprId, FileFacts, TypeExpr, TypeId};
+use crate::facts::{DeclId, DeclKind, Expr, ExprId, FileFacts, TypeExpr, TypeId};
 use crate::resolve::{
     CallTarget, DeclRef, FileId, Hierarchy, ModuleTarget, Program, Provenance, Resolver, Ty,
     Unresolved,
@@ -144,9 +144,10 @@ pub(crate) fn node_records(
     let (module, package) = package_of(&facts.path);
     let mut records = Vec::with_capacity(file_nodes.len());
     for (index, (id, decls)) in file_nodes.iter().enumerate() {
-        let Some(first) = decls.first() else { continue };
+        let Some((first, kind)) = recorded(facts, decls) else {
+            continue;
+        };
         let d = facts.decl(*first);
-        let Some(kind) = d.node else { continue };
         let mut record = NodeRecord::new(
             id.to_owned(),
             kind,
@@ -196,6 +197,35 @@ pub(crate) fn node_records(
     records
 }
 
+/// The keys a bulk load gives the nodes of `files` (consecutive from 0, in file order, only
+/// to nodes with a record: those of [`node_records`]), without making the records.
+pub(crate) fn node_keys(files: &[FileFacts], nodes: &[FileNodes]) -> NodeKeys {
+    let mut next: u32 = 0;
+    files
+        .iter()
+        .zip(nodes)
+        .map(|(facts, file_nodes)| {
+            file_nodes
+                .iter()
+                .map(|(_, decls)| match recorded(facts, decls) {
+                    Some(_) => {
+                        let key = next;
+                        next = next.saturating_add(1);
+                        key
+                    }
+                    None => NO_KEY,
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// A node's representative declaration and kind, when it is a graph node (has a record).
+fn recorded<'d>(facts: &FileFacts, decls: &'d [DeclId]) -> Option<(&'d DeclId, NodeKind)> {
+    let first = decls.first()?;
+    Some((first, facts.decl(*first).node?))
+}
+
 /// A node: (file, index among the file's nodes).
 type NodeRef = (u32, u32);
 
@@ -222,7 +252,7 @@ impl<'p, 'a> Builder<'p, 'a> {
     }
 
     /// The node credited for code of `decl` (itself or the nearest enclosing node).
-    fn owner_node(&self, file: FileId, decl: crate::facts::DeclId) -> NodeRef {
+    fn owner_node(&self, file: FileId, decl: DeclId) -> NodeRef {
         let facts = self.program.file(file);
         (file, self.nodes[file as usize].owner_node(facts, decl))
     }
