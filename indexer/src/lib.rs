@@ -64,20 +64,7 @@ pub fn index_project(
     store: &Store,
     options: &IndexOptions,
 ) -> Result<IndexSummary, IndexError> {
-    let (state, summary) = index_with_state(root, store, options)?;
-    free_in_background(Some(state));
-    Ok(summary)
-}
-
-/// Drops a state on a thread of its own: freeing a large project's summaries takes a tenth of
-/// a second or more, which a caller done with them (the CLI exits next) need not wait for.
-pub(crate) fn free_in_background(state: Option<IndexState>) {
-    if let Some(state) = state {
-        // When no thread can be started, the closure (and the state) is dropped right here.
-        let _ = std::thread::Builder::new()
-            .name("tsgraph-free".to_owned())
-            .spawn(move || drop(state));
-    }
+    Ok(index_with_state(root, store, options)?.1)
 }
 
 /// [`index_project`], keeping the state for updates.

@@ -9,13 +9,14 @@
 //! the linker counts the same keys without making the records, so it links from the start
 //! while the nodes are written, up to [`PARTS_AHEAD`] parts ahead.
 
+use std::ops::Range;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, bounded};
 use tsgraph_engine::{EdgeKind, NodeRecord, Store};
 
 use crate::facts::FileFacts;
-use crate::graph::{self, FileNodes, KeyedPart, LinkStats, NodeKeys, PackageOf};
+use crate::graph::{self, FileNodes, KeyedPart, LinkStats, NO_KEY, NodeKeys, PackageOf};
 use crate::persist;
 use crate::resolve::{FileId, Hierarchy, ModuleTarget, Program, ProgramTables, Resolver};
 use crate::summary::IndexError;
@@ -25,8 +26,8 @@ use crate::summary::IndexError;
 pub(crate) const PART_FILES: usize = 128;
 /// Node records written per call: about a megabyte and a half of records.
 const PART_NODES: usize = 4_096;
-/// Parts linked ahead of the writer, so that the linker keeps working while the writer
-/// writes the nodes (a part is about a megabyte).
+/// Parts linked ahead of the writer (a part is about a megabyte): while the writer writes the
+/// nodes, the linker links this many parts and then waits.
 const PARTS_AHEAD: usize = 4;
 
 /// What a full index reads to link: the state's summaries and tables.
@@ -47,9 +48,11 @@ pub(crate) struct Loaded {
     /// Edges written, by [`EdgeKind`] byte.
     pub(crate) edges_by_kind: [usize; EdgeKind::ALL.len()],
     pub(crate) stats: LinkStats,
-    /// Linking, on its thread.
+    /// Linking (and encoding the summaries the writer would otherwise wait for), on its
+    /// thread.
     pub(crate) link_time: Duration,
-    /// Writing, on the caller's thread (overlapping the linking).
+    /// Writing, on the caller's thread (overlapping the linking): making and writing the node
+    /// records, encoding the summaries the linker left, writing the parts, committing.
     pub(crate) write_time: Duration,
 }
 
@@ -64,10 +67,10 @@ impl Loaded {
 }
 
 enum Part {
-    /// Linked files, the first of which is file `.1` (the rest follow in order). Their
-    /// summaries are encoded by whichever thread would otherwise wait: the linker when
-    /// the writer is behind (a part is queued), else the writer.
-    Files(KeyedPart, usize),
+    /// Linked files, those of the range of file ids `.1`, in order. Their summaries are
+    /// encoded by whichever thread would otherwise wait: the linker when the writer is behind
+    /// (a part is queued), else the writer.
+    Files(KeyedPart, Range<usize>),
     /// Every part's edges from other files' nodes, merged into their lists last.
     Foreign(Vec<(u32, tsgraph_engine::EdgeEntry)>),
 }
@@ -155,6 +158,13 @@ fn write_nodes(
     if !records.is_empty() {
         flush(&mut records, loaded)?;
     }
+    let counted = keys.iter().flatten().filter(|&&key| key != NO_KEY).count();
+    if counted != loaded.nodes {
+        return Err(IndexError::Link(format!(
+            "{counted} node keys were counted for {} records",
+            loaded.nodes
+        )));
+    }
     loaded.write_time += writing.elapsed();
     Ok(())
 }
@@ -169,8 +179,8 @@ fn write_parts(
         let part = part?;
         let writing = Instant::now();
         match part {
-            Part::Files(mut part, first) => {
-                encode_summaries(&mut part, summaries, first);
+            Part::Files(mut part, files) => {
+                encode_summaries(&mut part, summaries, files);
                 loaded.count_edges(part.edges.iter().map(|(_, entry)| entry.kind));
                 loader.add_files(part.files, part.edges)?;
             }
@@ -207,7 +217,7 @@ fn link_parts(
             .map_err(IndexError::Link)
             .map(|mut part| {
                 if !sender.is_empty() {
-                    encode_summaries(&mut part, inputs.files, chunk_first(chunk));
+                    encode_summaries(&mut part, inputs.files, chunk_range(chunk));
                 }
                 stats.absorb(&part.stats);
                 foreign.append(&mut part.foreign);
@@ -217,7 +227,7 @@ fn link_parts(
         busy += linking.elapsed();
         let failed = part.is_err();
         if sender
-            .send(part.map(|part| Part::Files(part, chunk_first(chunk))))
+            .send(part.map(|part| Part::Files(part, chunk_range(chunk))))
             .is_err()
             || failed
         {
@@ -230,16 +240,21 @@ fn link_parts(
     Ok((busy, stats))
 }
 
-/// The index of a part's first file.
-fn chunk_first(chunk: &[FileId]) -> usize {
-    chunk.first().map_or(0, |&id| id as usize)
+/// The file ids of a part (consecutive).
+fn chunk_range(chunk: &[FileId]) -> Range<usize> {
+    let first = chunk.first().map_or(0, |&id| id as usize);
+    first..first + chunk.len()
 }
 
-/// Gives each file of `part` (files `first..` of `summaries`) its encoded summary, unless it
-/// has one.
-fn encode_summaries(part: &mut KeyedPart, summaries: &[FileFacts], first: usize) {
-    let facts = summaries.get(first..).unwrap_or_default();
+/// Gives each file of `part` (the files `files` of `summaries`, in order) its encoded
+/// summary, unless it has one.
+fn encode_summaries(part: &mut KeyedPart, summaries: &[FileFacts], files: Range<usize>) {
+    let facts = summaries.get(files).unwrap_or_default();
     for (file, facts) in part.files.iter_mut().zip(facts) {
+        debug_assert_eq!(
+            file.entry.path, facts.path,
+            "a part's files are its range's"
+        );
         if file.blob.is_none() {
             file.blob = Some(persist::encode(facts));
         }
@@ -283,12 +298,16 @@ mod tests {
         ),
     ];
 
-    fn state() -> IndexState {
+    fn summaries() -> Vec<crate::facts::FileFacts> {
         let mut extractor = crate::extract::Extractor::new().unwrap();
-        let facts = SOURCES
+        SOURCES
             .iter()
             .map(|(path, text)| crate::pool::extract_one(&mut extractor, path, text.as_bytes(), 1))
-            .collect();
+            .collect()
+    }
+
+    fn state() -> IndexState {
+        let facts = summaries();
         let paths: Vec<&str> = SOURCES.iter().map(|(path, _)| *path).collect();
         let model = ProjectModel::from_sources(&Default::default(), &paths);
         IndexState::with_model(Path::new("/nonexistent/load-test"), facts, model)
@@ -344,7 +363,13 @@ mod tests {
             let path = dir.path().join(format!("parts-{part_files}.redb"));
             let store = Store::open_or_create(path).unwrap();
             loaded = Some(state.load_into(&store, &[], part_files).unwrap());
-            assert_eq!(dump(&store.snapshot().unwrap()), expected, "{part_files}");
+            let snapshot = store.snapshot().unwrap();
+            assert_eq!(dump(&snapshot), expected, "{part_files}");
+            // Each file's summary, whichever thread encoded it.
+            for (path, _) in SOURCES {
+                let blob = snapshot.blob(path).unwrap().unwrap();
+                assert_eq!(crate::persist::decode(&blob).unwrap().path, *path);
+            }
         }
         let loaded = loaded.unwrap();
         let parts = Store::open(dir.path().join("parts-1.redb")).unwrap();
@@ -359,7 +384,32 @@ mod tests {
         let edges: usize = loaded.edges_by_kind.iter().sum();
         assert_eq!(edges, state.link_everything().edges.len());
         assert_eq!(loaded.nodes, whole.node_count().unwrap() as usize);
-        let blob = parts.blob("base.ts").unwrap().unwrap();
-        assert_eq!(crate::persist::decode(&blob).unwrap().path, "base.ts");
+        assert!(parts.blob("base.ts").unwrap().is_some());
+    }
+
+    #[test]
+    fn summaries_are_encoded_by_file_range_and_an_encoded_one_is_kept() {
+        let summaries = summaries();
+        let file = |path: &str, blob: Option<Vec<u8>>| tsgraph_engine::LoadedFile {
+            entry: tsgraph_engine::FileEntry {
+                path: path.to_owned(),
+                ..Default::default()
+            },
+            blob,
+            ..Default::default()
+        };
+        let mut part = super::KeyedPart {
+            files: vec![
+                file(SOURCES[2].0, None),
+                file(SOURCES[3].0, Some(b"kept".to_vec())),
+            ],
+            edges: Vec::new(),
+            foreign: Vec::new(),
+            stats: Default::default(),
+        };
+        super::encode_summaries(&mut part, &summaries, 2..4);
+        let decoded = crate::persist::decode(part.files[0].blob.as_ref().unwrap()).unwrap();
+        assert_eq!(decoded.path, SOURCES[2].0);
+        assert_eq!(part.files[1].blob.as_deref(), Some(b"kept".as_slice()));
     }
 }

@@ -690,8 +690,9 @@ fn implemented_members(batch: &GraphBatch) -> Vec<String> {
     out
 }
 
-/// Every file's node IDs: each depends on its file alone, so this thread and one more (the
-/// other cores are idle at this point) take chunks of files in turn.
+/// Every file's node IDs: each depends on its file alone, so this thread and one more take
+/// chunks of files in turn (two threads whatever `IndexOptions::threads` says, as reading
+/// stored summaries does: this runs between the parallel phases).
 fn assign_all_nodes(files: &[FileFacts]) -> Vec<FileNodes> {
     const CHUNK: usize = 32;
     let next = std::sync::atomic::AtomicUsize::new(0);
@@ -700,7 +701,7 @@ fn assign_all_nodes(files: &[FileFacts]) -> Vec<FileNodes> {
         loop {
             let chunk = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let start = chunk.saturating_mul(CHUNK);
-            let Some(files) = files.get(start..files.len().min(start + CHUNK)) else {
+            let Some(files) = files.get(start..files.len().min(start.saturating_add(CHUNK))) else {
                 return done;
             };
             if files.is_empty() {

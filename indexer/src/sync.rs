@@ -73,10 +73,7 @@ pub fn sync_project(
     store: &Store,
     options: &IndexOptions,
 ) -> Result<SyncSummary, IndexError> {
-    let mut state = None;
-    let synced = sync_store(root, store, options, &mut state, &|_| false);
-    crate::free_in_background(state);
-    synced
+    sync_store(root, store, options, &mut None, &|_| false)
 }
 
 /// Files on disk that differ from the store, as changes to apply.

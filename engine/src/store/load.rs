@@ -12,7 +12,8 @@ use redb::{ReadableTable, WriteTransaction};
 use super::search::index_all_terms;
 use super::tables::META_NEXT_KEY;
 use super::write::{
-    Tables, clear_all, commit, insert_record, store_unresolved_list, write_file_record, write_lists,
+    Tables, clear_all, commit, index_unresolved_names, insert_record, store_unresolved_list,
+    write_file_record, write_lists,
 };
 use super::{Store, StoreStats};
 use crate::error::{DbResultExt, StoreError};
@@ -210,9 +211,7 @@ impl Loader<'_> {
             for (source, entry) in &edges {
                 written.check_edge(&sources, *source, entry)?;
             }
-            // Keyed by something else than the order of writing, these take their keys
-            // sorted: neighbours share B-tree pages.
-            let mut called: Vec<(&str, &str)> = files
+            let called = files
                 .iter()
                 .flat_map(|file| {
                     let path = file.entry.path.as_str();
@@ -221,14 +220,7 @@ impl Loader<'_> {
                         .map(move |call| (call.name.as_str(), path))
                 })
                 .collect();
-            called.sort_unstable();
-            called.dedup();
-            for (name, path) in called {
-                tables
-                    .unresolved_names
-                    .insert(name, path)
-                    .ctx("write unresolved name")?;
-            }
+            index_unresolved_names(&mut tables.unresolved_names, called)?;
             for file in files {
                 let path = file.entry.path.as_str();
                 if tables.files.get(path).ctx("read files")?.is_some() {
@@ -247,6 +239,7 @@ impl Loader<'_> {
                 written.stats.files += 1;
             }
             written.stats.edges += edges.len();
+            // Keyed by target, these take their keys sorted: neighbours share B-tree pages.
             let mut incoming: Vec<(u32, u32, u8)> = edges
                 .iter()
                 .map(|(source, entry)| (entry.other, *source, entry.kind))

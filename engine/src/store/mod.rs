@@ -104,7 +104,8 @@ const LOCK_POLL: Duration = Duration::from_millis(50);
 /// redb's page cache (read cache and write buffer together) for a handle that writes.
 /// redb's default, 1 GiB, is held in full by a large index: the write of a 1M-line project
 /// then cost 1 GiB of resident memory. 16 MiB instead of 64 MiB took 47 MiB off the peak of a
-/// 1M-line index without slowing it.
+/// 1M-line index without slowing it; 8 MiB, once a bulk load wrote its lookup tables in key
+/// order, another 5 MiB (paired runs: 0.99× the time).
 const WRITER_CACHE_BYTES: usize = 8 * 1024 * 1024;
 
 /// The page cache of a read-only handle, which answers queries. It fills only with the pages

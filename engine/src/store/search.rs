@@ -1,5 +1,5 @@
 //! The search index: every node's lowercased simple name and dotted symbol path as a term,
-//! in a multimap (term → node keys) kept up to date with each write, and an FST set of the
+//! in a table (term → its nodes' keys) kept up to date with each write, and an FST set of the
 //! terms so that prefix, glob and fuzzy matching visit only the terms an automaton accepts
 //! instead of scanning every name.
 //!
@@ -9,7 +9,7 @@
 //! and readers merge the two; the FST is rebuilt when that overlay grows past
 //! [`OVERLAY_LIMIT`] terms.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use redb::{ReadableTable, Table};
 
@@ -42,14 +42,16 @@ pub(crate) fn terms_of(id: &str, file: &str, name: &str) -> (String, Option<Stri
     (name_term, path_term)
 }
 
-/// The stored keys of one term: ascending u32 little endian, none twice.
+/// The stored keys of one term: ascending u32 little endian, none twice, never empty (a term
+/// without nodes is removed).
 pub(crate) struct Postings<'a>(&'a [u8]);
 
 impl<'a> Postings<'a> {
     /// Checks `bytes` as a stored posting list.
     pub(crate) fn parse(bytes: &'a [u8]) -> Result<Postings<'a>, StoreError> {
         let postings = Postings(bytes);
-        let ascending = bytes.len().is_multiple_of(4)
+        let ascending = !bytes.is_empty()
+            && bytes.len().is_multiple_of(4)
             && postings
                 .keys()
                 .zip(postings.keys().skip(1))
@@ -57,10 +59,15 @@ impl<'a> Postings<'a> {
         if !ascending {
             return Err(StoreError::corrupted(
                 "search terms",
-                "a posting list that is not ascending u32 keys",
+                "a posting list that is not a non-empty run of ascending u32 keys",
             ));
         }
         Ok(postings)
+    }
+
+    /// The stored form of `keys` (ascending, distinct).
+    pub(crate) fn encode(keys: &[u32]) -> Vec<u8> {
+        keys.iter().flat_map(|key| key.to_le_bytes()).collect()
     }
 
     pub(crate) fn keys(&self) -> impl Iterator<Item = u32> + 'a {
@@ -70,42 +77,59 @@ impl<'a> Postings<'a> {
     }
 }
 
-/// Adds (or, with `add` false, removes) the terms of one node, noting each in `touched`
-/// (`None` when the index is rebuilt whole afterwards).
-pub(crate) fn update_terms(
-    terms: &mut Table<'_, &'static str, &'static [u8]>,
-    touched: Option<&mut BTreeSet<String>>,
-    key: u32,
-    (id, file, name): (&str, &str, &str),
-    add: bool,
-) -> Result<(), StoreError> {
-    let (name_term, path_term) = terms_of(id, file, name);
-    let mut touched = touched;
-    for term in std::iter::once(name_term).chain(path_term) {
-        let mut keys: Vec<u32> = match terms.get(term.as_str()).ctx("read search terms")? {
-            Some(postings) => Postings::parse(postings.value())?.keys().collect(),
-            None => Vec::new(),
-        };
-        match (keys.binary_search(&key), add) {
-            (Err(at), true) => keys.insert(at, key),
-            (Ok(at), false) => {
-                keys.remove(at);
+/// The term changes of one write: per term, the keys that leave its list and those that join
+/// it. Gathered over the whole write and applied once per term, so a term shared by many of
+/// the nodes a write replaces (`constructor`, `get`) has its list rewritten once, not once per
+/// node.
+#[derive(Default)]
+pub(crate) struct TermChanges(BTreeMap<String, (Vec<u32>, Vec<u32>)>);
+
+impl TermChanges {
+    /// Notes that the node `key` joins (`add`) or leaves the lists of its terms.
+    pub(crate) fn node(&mut self, key: u32, (id, file, name): (&str, &str, &str), add: bool) {
+        let (name_term, path_term) = terms_of(id, file, name);
+        for term in std::iter::once(name_term).chain(path_term) {
+            let (removed, added) = self.0.entry(term).or_default();
+            if add {
+                added.push(key);
+            } else {
+                removed.push(key);
             }
-            _ => {}
-        }
-        if keys.is_empty() {
-            terms.remove(term.as_str()).ctx("remove search term")?;
-        } else {
-            let bytes: Vec<u8> = keys.iter().flat_map(|k| k.to_le_bytes()).collect();
-            terms
-                .insert(term.as_str(), bytes.as_slice())
-                .ctx("write search term")?;
-        }
-        if let Some(touched) = touched.as_deref_mut() {
-            touched.insert(term);
         }
     }
-    Ok(())
+
+    /// Rewrites the list of every term changed (removals first, so a node that leaves and
+    /// joins again stays), dropping a term whose list empties, and returns the terms touched.
+    pub(crate) fn apply(
+        self,
+        terms: &mut Table<'_, &'static str, &'static [u8]>,
+    ) -> Result<BTreeSet<String>, StoreError> {
+        let mut touched = BTreeSet::new();
+        for (term, (mut removed, added)) in self.0 {
+            removed.sort_unstable();
+            let old: Vec<u32> = match terms.get(term.as_str()).ctx("read search terms")? {
+                Some(postings) => Postings::parse(postings.value())?.keys().collect(),
+                None => Vec::new(),
+            };
+            let mut keys: Vec<u32> = old
+                .iter()
+                .copied()
+                .filter(|k| removed.binary_search(k).is_err())
+                .collect();
+            keys.extend(added);
+            keys.sort_unstable();
+            keys.dedup();
+            if keys.is_empty() {
+                terms.remove(term.as_str()).ctx("remove search term")?;
+            } else if keys != old {
+                terms
+                    .insert(term.as_str(), Postings::encode(&keys).as_slice())
+                    .ctx("write search term")?;
+            }
+            touched.insert(term);
+        }
+        Ok(touched)
+    }
 }
 
 /// Brings the FST and its overlay level with the terms after a write that touched
@@ -217,34 +241,45 @@ pub(crate) fn index_all_terms(
     terms: &mut Table<'_, &'static str, &'static [u8]>,
     search: &mut Table<'_, &'static str, &'static [u8]>,
 ) -> Result<(), StoreError> {
+    if terms.first().ctx("read search terms")?.is_some() {
+        return Err(StoreError::InvalidLoad(
+            "search terms indexed whole into a table that has some".to_owned(),
+        ));
+    }
     let mut pairs = TermPairs::default();
     for entry in nodes.iter().ctx("read nodes")? {
         let (key, bytes) = entry.ctx("read nodes")?;
         let node = crate::record::NodeView::from_bytes(bytes.value())?;
         let (name_term, path_term) = terms_of(node.id(), node.file(), node.name());
-        pairs.push(&name_term, key.value());
+        pairs.push(&name_term, key.value())?;
         if let Some(path_term) = path_term {
-            pairs.push(&path_term, key.value());
+            pairs.push(&path_term, key.value())?;
         }
     }
     pairs.sort();
     let pairs = &pairs;
+    let build_fst = || {
+        let mut builder = fst::SetBuilder::memory();
+        let mut previous: Option<&str> = None;
+        for (term, _) in pairs.iter() {
+            if previous != Some(term) {
+                builder.insert(term)?;
+                previous = Some(term);
+            }
+        }
+        Ok::<_, fst::Error>(builder)
+    };
     let (written, fst) = std::thread::scope(|scope| {
-        let fst = scope.spawn(|| {
-            let mut builder = fst::SetBuilder::memory();
-            let mut previous: Option<&str> = None;
-            for (term, _) in pairs.iter() {
-                if previous != Some(term) {
-                    builder.insert(term)?;
-                    previous = Some(term);
+        // Without a thread to spare, the FST is built after the terms are written.
+        match std::thread::Builder::new().spawn_scoped(scope, build_fst) {
+            Ok(fst) => {
+                let written = write_postings(pairs, terms);
+                match fst.join() {
+                    Ok(fst) => (written, fst),
+                    Err(panic) => std::panic::resume_unwind(panic),
                 }
             }
-            Ok::<_, fst::Error>(builder)
-        });
-        let written = write_postings(pairs, terms);
-        match fst.join() {
-            Ok(fst) => (written, fst),
-            Err(panic) => std::panic::resume_unwind(panic),
+            Err(_) => (write_postings(pairs, terms), build_fst()),
         }
     });
     written?;
@@ -262,12 +297,9 @@ fn write_postings(
     while let Some((term, first)) = sorted.next() {
         postings.clear();
         postings.extend_from_slice(&first.to_le_bytes());
-        let mut last = first;
+        // A node's two terms differ (`terms_of`), so a term never has the same key twice.
         while let Some((_, key)) = sorted.next_if(|(next, _)| *next == term) {
-            if key != last {
-                postings.extend_from_slice(&key.to_le_bytes());
-                last = key;
-            }
+            postings.extend_from_slice(&key.to_le_bytes());
         }
         terms
             .insert(term, postings.as_slice())
@@ -302,14 +334,17 @@ struct TermPairs {
 }
 
 impl TermPairs {
-    fn push(&mut self, term: &str, key: u32) {
+    fn push(&mut self, term: &str, key: u32) -> Result<(), StoreError> {
         let start = self.text.len();
         self.text.push_str(term);
-        // Past 4 GiB of terms the offsets would wrap; saturating keeps the slice in bounds
-        // (such a store is far beyond what one transaction writes).
-        let offset = |at: usize| u32::try_from(at).unwrap_or(u32::MAX);
+        let offset = |at: usize| {
+            u32::try_from(at).map_err(|_| {
+                StoreError::InvalidLoad("the search terms of one load exceed 4 GiB".to_owned())
+            })
+        };
         self.pairs
-            .push((offset(start), offset(self.text.len()), key));
+            .push((offset(start)?, offset(self.text.len())?, key));
+        Ok(())
     }
 
     fn term(&self, (start, end, _): (u32, u32, u32)) -> &str {
@@ -461,7 +496,7 @@ mod tests {
     fn term_pairs_come_out_by_term_bytes_then_key() {
         let mut pairs = TermPairs::default();
         for (term, key) in [("b", 2), ("a", 9), ("B", 1), ("b", 1), ("ab", 0), ("a", 4)] {
-            pairs.push(term, key);
+            pairs.push(term, key).unwrap();
         }
         pairs.sort();
         let sorted: Vec<(&str, u32)> = pairs.iter().collect();

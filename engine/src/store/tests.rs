@@ -472,6 +472,43 @@ fn the_search_index_follows_every_write() {
 }
 
 #[test]
+fn a_term_shared_by_files_keeps_the_nodes_that_stay() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_or_create(dir.path().join("g.redb")).unwrap();
+    let with_get = |path| file_batch(path, &["get"], &[]);
+    store
+        .replace_all(&merged(&[
+            with_get("a.ts"),
+            with_get("b.ts"),
+            with_get("c.ts"),
+        ]))
+        .unwrap();
+    let keys = || store.snapshot().unwrap().term_keys("get").unwrap();
+    let before = keys();
+    assert_eq!(before.len(), 3);
+    // b.ts is written again with its `get` (same ID, same key: it leaves the list and joins it
+    // again in one write), c.ts without it.
+    store
+        .replace_files(
+            &merged(&[with_get("b.ts"), file_batch("c.ts", &["put"], &[])]),
+            &[],
+        )
+        .unwrap();
+    assert_eq!(keys(), before[..2].to_vec());
+    store
+        .replace_files(&GraphBatch::default(), &["a.ts", "b.ts"])
+        .unwrap();
+    assert!(keys().is_empty());
+    let snapshot = store.snapshot().unwrap();
+    let (all, _) = snapshot
+        .search_terms()
+        .unwrap()
+        .matching(fst::automaton::AlwaysMatch, 100);
+    assert!(!all.iter().any(|t| t == "get"), "{all:?}");
+    assert!(all.iter().any(|t| t == "put"), "{all:?}");
+}
+
+#[test]
 fn space_lists_every_table_largest_first() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open_or_create(dir.path().join("g.redb")).unwrap();
@@ -537,7 +574,32 @@ fn a_bulk_load_stores_what_one_batch_would() {
     let dir = tempfile::tempdir().unwrap();
     let whole = Store::open_or_create(dir.path().join("whole.redb")).unwrap();
     let parts = Store::open_or_create(dir.path().join("parts.redb")).unwrap();
-    let batch = two_files();
+    // Names shared across files, and a member found by its name and its dotted path.
+    let mut batch = merged(&[
+        file_batch(
+            "a.ts",
+            &["main", "helper"],
+            &[("a.ts:main", "a.ts:helper"), ("a.ts:main", "b.ts:save")],
+        ),
+        file_batch(
+            "b.ts",
+            &["save", "log", "main"],
+            &[("b.ts:save", "b.ts:log")],
+        ),
+    ]);
+    batch.nodes.push(NodeRecord::new(
+        "b.ts:Repo~class.save",
+        NodeKind::Method,
+        "save",
+        "b.ts",
+        9,
+        9,
+    ));
+    batch.edges.push(EdgeSpec::new(
+        "b.ts",
+        "b.ts:Repo~class.save",
+        EdgeKind::Contains,
+    ));
     let expected = whole.replace_all(&batch).unwrap();
     // A store with a graph already: the load replaces it.
     parts
@@ -567,7 +629,11 @@ fn a_bulk_load_stores_what_one_batch_would() {
     };
     let terms = all_terms(&b);
     assert_eq!(terms, all_terms(&a));
-    assert!(!terms.is_empty());
+    let found = |term: &str| b.term_keys(term).unwrap().len();
+    assert_eq!(
+        (found("main"), found("save"), found("repo.save")),
+        (2, 2, 1)
+    );
     for term in &terms {
         let keys = b.term_keys(term).unwrap();
         assert!(!keys.is_empty(), "{term}");

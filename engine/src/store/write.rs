@@ -9,12 +9,12 @@
 //! edge costs a B-tree update whatever the target's in-degree: an edit next to a hub called
 //! from thousands of places does not rewrite the hub's callers.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 use redb::{Database, ReadableTable, Table, WriteTransaction};
 
 use super::adjacency::{self, ListView};
-use super::search::{refresh_index, update_terms};
+use super::search::{TermChanges, refresh_index};
 use super::tables::{
     BLOBS, FILES, IDS, IN_EDGES, META, META_GENERATION, META_NEXT_KEY, META_SCHEMA, NODES,
     OUT_EDGES, SEARCH, TERMS, UNRESOLVED, UNRESOLVED_NAMES,
@@ -319,7 +319,7 @@ fn apply(
     track: bool,
 ) -> Result<(StoreStats, Option<GraphDelta>), StoreError> {
     let mut tables = Tables::open(txn)?;
-    let mut touched_terms = BTreeSet::new();
+    let mut term_changes = TermChanges::default();
 
     // The old nodes of every file the batch rewrites or removes.
     let mut old_keys: Vec<u32> = Vec::new();
@@ -338,7 +338,7 @@ fn apply(
         }
     }
     let old_set: HashSet<u32> = old_keys.iter().copied().collect();
-    // A batch naming one ID twice fails in `insert_node`, as the old nodes are detached
+    // A batch naming one ID twice fails in `insert_record`, as the old nodes are detached
     // first.
     let new_ids: HashSet<&str> = batch.nodes.iter().map(|n| n.id.as_str()).collect();
 
@@ -392,13 +392,7 @@ fn apply(
         tables.out_edges.remove(key).ctx("remove out edges")?;
         tables.nodes.remove(key).ctx("remove node")?;
         tables.ids.remove(record.id.as_str()).ctx("remove id")?;
-        update_terms(
-            &mut tables.terms,
-            Some(&mut touched_terms),
-            key,
-            (&record.id, &record.file, &record.name),
-            false,
-        )?;
+        term_changes.node(key, (&record.id, &record.file, &record.name), false);
         if survives {
             surviving.insert(record.id, key);
         }
@@ -439,13 +433,8 @@ fn apply(
                 key
             }
         };
-        insert_node(
-            &mut tables,
-            Some(&mut touched_terms),
-            key,
-            node,
-            &mut buffer,
-        )?;
+        insert_record(&mut tables, key, node, &mut buffer)?;
+        term_changes.node(key, (&node.id, &node.file, &node.name), true);
         batch_keys.insert(node.id.as_str(), key);
         file_keys.entry(node.file.as_str()).or_default().push(key);
     }
@@ -535,6 +524,7 @@ fn apply(
         }
         write_unresolved(&mut tables, path, calls, &mut buffer)?;
     }
+    let touched_terms = term_changes.apply(&mut tables.terms)?;
     refresh_index(&tables.terms, &mut tables.search, &touched_terms)?;
     let stats = StoreStats {
         nodes: batch.nodes.len(),
@@ -552,27 +542,8 @@ fn apply(
     Ok((stats, delta))
 }
 
-/// Writes one node under `key`: its record, its ID, and its search terms (noted in
-/// `touched`, unless the index is rebuilt whole afterwards).
-pub(super) fn insert_node(
-    tables: &mut Tables<'_>,
-    touched: Option<&mut BTreeSet<String>>,
-    key: u32,
-    node: &NodeRecord,
-    buffer: &mut rkyv::util::AlignedVec<16>,
-) -> Result<(), StoreError> {
-    insert_record(tables, key, node, buffer)?;
-    update_terms(
-        &mut tables.terms,
-        touched,
-        key,
-        (&node.id, &node.file, &node.name),
-        true,
-    )
-}
-
-/// Writes one node's record and ID under `key`, without its search terms (a bulk load
-/// indexes them at its commit).
+/// Writes one node's record and ID under `key` (its search terms are the caller's: a batch
+/// gathers them in a [`TermChanges`], a bulk load indexes them at its commit).
 pub(super) fn insert_record(
     tables: &mut Tables<'_>,
     key: u32,
@@ -625,13 +596,26 @@ pub(super) fn write_unresolved(
     calls: Vec<UnresolvedCall>,
     buffer: &mut rkyv::util::AlignedVec<16>,
 ) -> Result<(), StoreError> {
-    for call in &calls {
-        tables
-            .unresolved_names
-            .insert(call.name.as_str(), path)
-            .ctx("write unresolved name")?;
-    }
+    let called = calls
+        .iter()
+        .map(|call| (call.name.as_str(), path))
+        .collect();
+    index_unresolved_names(&mut tables.unresolved_names, called)?;
     store_unresolved_list(tables, path, calls, buffer)
+}
+
+/// Adds `(called name, path)` pairs to the name index, each once, in key order (neighbours
+/// share B-tree pages).
+pub(super) fn index_unresolved_names(
+    table: &mut redb::MultimapTable<'_, &'static str, &'static str>,
+    mut called: Vec<(&str, &str)>,
+) -> Result<(), StoreError> {
+    called.sort_unstable();
+    called.dedup();
+    for (name, path) in called {
+        table.insert(name, path).ctx("write unresolved name")?;
+    }
+    Ok(())
 }
 
 /// Writes a file's unresolved call sites without indexing their names (a bulk load indexes

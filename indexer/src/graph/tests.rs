@@ -695,3 +695,37 @@ export function any(r: Repository<string>) { r.list(); }
         ],
     );
 }
+
+#[test]
+fn node_keys_count_exactly_the_nodes_that_get_records() {
+    let mut extractor = Extractor::new().unwrap();
+    let source = "export function outer(a: number) {\n  const local = a + 1;\n  function inner() { return local; }\n  return inner();\n}\nexport class Box { size = 1; grow() { let step = 2; return this.size + step; } }\n";
+    let files: Vec<FileFacts> = ["a.ts", "b.ts"]
+        .iter()
+        .map(|path| crate::pool::extract_one(&mut extractor, path, source.as_bytes(), 1))
+        .collect();
+    let nodes: Vec<super::FileNodes> = files.iter().map(super::assign_nodes).collect();
+    let keys = super::node_keys(&files, &nodes);
+    let mut next = 0;
+    let mut without_record = 0;
+    for ((facts, file_nodes), file_keys) in files.iter().zip(&nodes).zip(&keys) {
+        assert_eq!(file_keys.len(), file_nodes.len());
+        let recorded: Vec<u32> = super::node_records(facts, file_nodes, &|_| Default::default())
+            .into_iter()
+            .map(|(index, _)| index)
+            .collect();
+        for (index, &key) in file_keys.iter().enumerate() {
+            if recorded.contains(&(index as u32)) {
+                assert_eq!(key, next, "{}", facts.path);
+                next += 1;
+            } else {
+                assert_eq!(key, super::NO_KEY);
+                without_record += 1;
+            }
+        }
+    }
+    // Two files of a function with an inner one, a class with a field and a method (locals
+    // are not nodes at all), counted across both files in order.
+    assert!(next >= 10, "both files' nodes are counted: {next}");
+    assert_eq!(next as usize + without_record, nodes.iter().map(|n| n.len()).sum::<usize>());
+}
