@@ -727,5 +727,8 @@ fn node_keys_count_exactly_the_nodes_that_get_records() {
     // Two files of a function with an inner one, a class with a field and a method (locals
     // are not nodes at all), counted across both files in order.
     assert!(next >= 10, "both files' nodes are counted: {next}");
-    assert_eq!(next as usize + without_record, nodes.iter().map(|n| n.len()).sum::<usize>());
+    assert_eq!(
+        next as usize + without_record,
+        nodes.iter().map(|n| n.len()).sum::<usize>()
+    );
 }
