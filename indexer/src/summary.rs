@@ -46,7 +46,9 @@ pub struct IndexSummary {
     /// overlap and may add up to more than `total_time`).
     pub link_time: Duration,
     /// Writing the graph into the store (the writing thread's busy time, overlapping the
-    /// linking).
+    /// linking): making and writing the node records, writing the linked parts, and the
+    /// commit with its search index. Encoding the files' summaries for the store falls to
+    /// whichever of the two threads would otherwise wait, so it counts in either.
     pub write_time: Duration,
     /// The whole run (wall time).
     pub total_time: Duration,
