@@ -47,7 +47,7 @@ pub(crate) fn resolve_imports(
     let mut stats = ImportStats::default();
     let modules = files
         .iter()
-        .map(|facts| resolve_counting(model, &by_path, facts, &mut stats))
+        .map(|facts| resolve_counting(model, &|path| by_path.get(path).copied(), facts, &mut stats))
         .collect();
     (modules, stats)
 }
@@ -55,15 +55,16 @@ pub(crate) fn resolve_imports(
 /// Resolves the imports of one file.
 pub(crate) fn resolve_file(
     model: &ProjectModel,
-    by_path: &HashMap<&str, u32>,
+    file_id: &dyn Fn(&str) -> Option<u32>,
     facts: &FileFacts,
 ) -> Vec<ModuleTarget> {
-    resolve_counting(model, by_path, facts, &mut ImportStats::default())
+    resolve_counting(model, file_id, facts, &mut ImportStats::default())
 }
 
+/// Resolves `facts`' imports, `file_id` giving the id of a file by path.
 fn resolve_counting(
     model: &ProjectModel,
-    by_path: &HashMap<&str, u32>,
+    file_id: &dyn Fn(&str) -> Option<u32>,
     facts: &FileFacts,
     stats: &mut ImportStats,
 ) -> Vec<ModuleTarget> {
@@ -74,10 +75,10 @@ fn resolve_counting(
         .iter()
         .map(
             |import| match model.resolve(&facts.path, &import.specifier) {
-                Resolution::File(path) => match by_path.get(path.as_str()) {
+                Resolution::File(path) => match file_id(path.as_str()) {
                     Some(index) => {
                         count("file");
-                        ModuleTarget::File(*index)
+                        ModuleTarget::File(index)
                     }
                     None => {
                         count("missing file");

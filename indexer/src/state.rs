@@ -457,10 +457,12 @@ impl IndexState {
             }
             self.modules = modules;
         } else if !touched.extracted.is_empty() {
-            let by_path = modules::paths_to_ids(&self.files);
+            // The kept path index, not one built per update (7,800 paths at 1M lines).
+            let by_path = &self.by_path;
+            let file_id = |path: &str| by_path.get(path).copied();
             for &id in &touched.extracted {
                 self.modules[id as usize] =
-                    modules::resolve_file(&self.model, &by_path, &self.files[id as usize]);
+                    modules::resolve_file(&self.model, &file_id, &self.files[id as usize]);
             }
         }
         // A file that came or went, or whose imports resolve elsewhere now, may export anything
