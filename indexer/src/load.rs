@@ -16,7 +16,7 @@ use crossbeam_channel::{Receiver, Sender, bounded};
 use tsgraph_engine::{EdgeKind, NodeRecord, Store};
 
 use crate::facts::FileFacts;
-use crate::graph::{self, FileNodes, KeyedPart, LinkStats, NO_KEY, NodeKeys, PackageOf};
+use crate::graph::{self, FileNodes, KeyedPart, LinkStats, NodeKeys, PackageOf};
 use crate::persist;
 use crate::resolve::{FileId, Hierarchy, ModuleTarget, Program, ProgramTables, Resolver};
 use crate::summary::IndexError;
@@ -158,13 +158,6 @@ fn write_nodes(
     if !records.is_empty() {
         flush(&mut records, loaded)?;
     }
-    let counted = keys.iter().flatten().filter(|&&key| key != NO_KEY).count();
-    if counted != loaded.nodes {
-        return Err(IndexError::Link(format!(
-            "{counted} node keys were counted for {} records",
-            loaded.nodes
-        )));
-    }
     loaded.write_time += writing.elapsed();
     Ok(())
 }
@@ -211,13 +204,14 @@ fn link_parts(
     let ids: Vec<FileId> = (0..inputs.nodes.len())
         .map(|i| FileId::try_from(i).unwrap_or(u32::MAX))
         .collect();
-    for chunk in ids.chunks(part_files) {
+    for (number, chunk) in ids.chunks(part_files).enumerate() {
+        let files = number * part_files..number * part_files + chunk.len();
         let linking = Instant::now();
         let part = graph::link_keyed(&resolver, inputs.hierarchy, inputs.nodes, keys, chunk)
             .map_err(IndexError::Link)
             .map(|mut part| {
                 if !sender.is_empty() {
-                    encode_summaries(&mut part, inputs.files, chunk_range(chunk));
+                    encode_summaries(&mut part, inputs.files, files.clone());
                 }
                 stats.absorb(&part.stats);
                 foreign.append(&mut part.foreign);
@@ -227,7 +221,7 @@ fn link_parts(
         busy += linking.elapsed();
         let failed = part.is_err();
         if sender
-            .send(part.map(|part| Part::Files(part, chunk_range(chunk))))
+            .send(part.map(|part| Part::Files(part, files)))
             .is_err()
             || failed
         {
@@ -238,12 +232,6 @@ fn link_parts(
         let _ = sender.send(Ok(Part::Foreign(foreign)));
     }
     Ok((busy, stats))
-}
-
-/// The file ids of a part (consecutive).
-fn chunk_range(chunk: &[FileId]) -> Range<usize> {
-    let first = chunk.first().map_or(0, |&id| id as usize);
-    first..first + chunk.len()
 }
 
 /// Gives each file of `part` (the files `files` of `summaries`, in order) its encoded

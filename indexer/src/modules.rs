@@ -1,7 +1,7 @@
 //! Every import of every file resolved through the project model, with the specifiers that
 //! resolved to nothing counted by reason.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use crate::facts::FileFacts;
 use crate::model::{ProjectModel, Resolution};
@@ -29,25 +29,17 @@ pub(crate) struct ImportStats {
     pub(crate) unresolved: Vec<UnresolvedImport>,
 }
 
-/// File ids by path (a removed file's empty path maps to some removed slot, never asked for).
-pub(crate) fn paths_to_ids(files: &[FileFacts]) -> HashMap<&str, u32> {
-    files
-        .iter()
-        .enumerate()
-        .map(|(i, f)| (f.path.as_str(), u32::try_from(i).unwrap_or(u32::MAX)))
-        .collect()
-}
-
-/// Resolves every import of `files` (indexed by file id).
+/// Resolves every import of `files` (indexed by file id), `file_id` giving the id of a file
+/// by path (the state's path index).
 pub(crate) fn resolve_imports(
     model: &ProjectModel,
     files: &[FileFacts],
+    file_id: &dyn Fn(&str) -> Option<u32>,
 ) -> (Vec<Vec<ModuleTarget>>, ImportStats) {
-    let by_path = paths_to_ids(files);
     let mut stats = ImportStats::default();
     let modules = files
         .iter()
-        .map(|facts| resolve_counting(model, &|path| by_path.get(path).copied(), facts, &mut stats))
+        .map(|facts| resolve_counting(model, file_id, facts, &mut stats))
         .collect();
     (modules, stats)
 }

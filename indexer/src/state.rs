@@ -207,7 +207,13 @@ impl IndexState {
         files.sort_by(|a, b| a.path.cmp(&b.path));
         let mut extractor = Extractor::new().map_err(|err| IndexError::Grammar(err.to_string()))?;
         let builtins = crate::resolve::builtin_facts(&mut extractor);
-        let (modules, import_stats) = modules::resolve_imports(&model, &files);
+        let by_path: HashMap<String, FileId> = files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.path.clone(), FileId::try_from(i).unwrap_or(u32::MAX)))
+            .collect();
+        let (modules, import_stats) =
+            modules::resolve_imports(&model, &files, &|path| by_path.get(path).copied());
         let tables = ProgramTables::build(&files, &builtins, &modules);
         let hierarchy = {
             let program = Program::new(&files, &builtins, &modules, &tables);
@@ -215,11 +221,6 @@ impl IndexState {
         };
         let nodes = assign_all_nodes(&files);
         let interfaces = files.iter().map(|_| OnceLock::new()).collect();
-        let by_path = files
-            .iter()
-            .enumerate()
-            .map(|(i, f)| (f.path.clone(), FileId::try_from(i).unwrap_or(u32::MAX)))
-            .collect();
         Ok((
             IndexState {
                 root: root.to_path_buf(),
@@ -447,7 +448,10 @@ impl IndexState {
                 .collect();
             let removed: Vec<&str> = touched.removed.iter().map(String::as_str).collect();
             self.model.update_files(&added, &removed);
-            let (modules, _) = modules::resolve_imports(&self.model, &self.files);
+            let by_path = &self.by_path;
+            let (modules, _) = modules::resolve_imports(&self.model, &self.files, &|path| {
+                by_path.get(path).copied()
+            });
             for (id, (old, new)) in self.modules.iter().zip(&modules).enumerate() {
                 if old != new {
                     touched

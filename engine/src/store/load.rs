@@ -211,16 +211,12 @@ impl Loader<'_> {
             for (source, entry) in &edges {
                 written.check_edge(&sources, *source, entry)?;
             }
-            let called = files
-                .iter()
-                .flat_map(|file| {
-                    let path = file.entry.path.as_str();
-                    file.unresolved
-                        .iter()
-                        .map(move |call| (call.name.as_str(), path))
-                })
-                .collect();
-            index_unresolved_names(&mut tables.unresolved_names, called)?;
+            index_unresolved_names(
+                &mut tables.unresolved_names,
+                files
+                    .iter()
+                    .map(|file| (file.entry.path.as_str(), file.unresolved.as_slice())),
+            )?;
             for file in files {
                 let path = file.entry.path.as_str();
                 if tables.files.get(path).ctx("read files")?.is_some() {

@@ -65,9 +65,10 @@ impl<'a> Postings<'a> {
         Ok(postings)
     }
 
-    /// The stored form of `keys` (ascending, distinct).
-    pub(crate) fn encode(keys: &[u32]) -> Vec<u8> {
-        keys.iter().flat_map(|key| key.to_le_bytes()).collect()
+    /// The stored form of `keys` (ascending, distinct), written into `out` (emptied first).
+    pub(crate) fn encode_into(keys: impl IntoIterator<Item = u32>, out: &mut Vec<u8>) {
+        out.clear();
+        out.extend(keys.into_iter().flat_map(u32::to_le_bytes));
     }
 
     pub(crate) fn keys(&self) -> impl Iterator<Item = u32> + 'a {
@@ -99,12 +100,14 @@ impl TermChanges {
     }
 
     /// Rewrites the list of every term changed (removals first, so a node that leaves and
-    /// joins again stays), dropping a term whose list empties, and returns the terms touched.
+    /// joins again stays), dropping a term whose list empties, and returns the terms touched
+    /// with whether each still finds a node.
     pub(crate) fn apply(
         self,
         terms: &mut Table<'_, &'static str, &'static [u8]>,
-    ) -> Result<BTreeSet<String>, StoreError> {
-        let mut touched = BTreeSet::new();
+    ) -> Result<BTreeMap<String, bool>, StoreError> {
+        let mut touched = BTreeMap::new();
+        let mut bytes = Vec::new();
         for (term, (mut removed, added)) in self.0 {
             removed.sort_unstable();
             let old: Vec<u32> = match terms.get(term.as_str()).ctx("read search terms")? {
@@ -122,11 +125,12 @@ impl TermChanges {
             if keys.is_empty() {
                 terms.remove(term.as_str()).ctx("remove search term")?;
             } else if keys != old {
+                Postings::encode_into(keys.iter().copied(), &mut bytes);
                 terms
-                    .insert(term.as_str(), Postings::encode(&keys).as_slice())
+                    .insert(term.as_str(), bytes.as_slice())
                     .ctx("write search term")?;
             }
-            touched.insert(term);
+            touched.insert(term, !keys.is_empty());
         }
         Ok(touched)
     }
@@ -138,7 +142,7 @@ impl TermChanges {
 pub(crate) fn refresh_index(
     terms: &Table<'_, &'static str, &'static [u8]>,
     search: &mut Table<'_, &'static str, &'static [u8]>,
-    touched: &BTreeSet<String>,
+    touched: &BTreeMap<String, bool>,
 ) -> Result<(), StoreError> {
     let mut added = read_terms(search, ADDED_KEY)?;
     let mut removed = read_terms(search, REMOVED_KEY)?;
@@ -149,8 +153,7 @@ pub(crate) fn refresh_index(
             Some(bytes) => {
                 let set = fst::Set::new(bytes.value())
                     .map_err(|err| StoreError::corrupted("search index", err))?;
-                for term in touched {
-                    let live = terms.get(term.as_str()).ctx("read search terms")?.is_some();
+                for (term, &live) in touched {
                     added.remove(term);
                     removed.remove(term);
                     match (live, set.contains(term)) {
@@ -295,12 +298,12 @@ fn write_postings(
     let mut postings: Vec<u8> = Vec::new();
     let mut sorted = pairs.iter().peekable();
     while let Some((term, first)) = sorted.next() {
-        postings.clear();
-        postings.extend_from_slice(&first.to_le_bytes());
         // A node's two terms differ (`terms_of`), so a term never has the same key twice.
-        while let Some((_, key)) = sorted.next_if(|(next, _)| *next == term) {
-            postings.extend_from_slice(&key.to_le_bytes());
-        }
+        let rest = std::iter::from_fn(|| sorted.next_if(|(next, _)| *next == term));
+        Postings::encode_into(
+            std::iter::once(first).chain(rest.map(|(_, key)| key)),
+            &mut postings,
+        );
         terms
             .insert(term, postings.as_slice())
             .ctx("write search term")?;
@@ -479,16 +482,18 @@ mod tests {
 
     #[test]
     fn posting_lists_are_ascending_keys_and_anything_else_is_corruption() {
-        let bytes: Vec<u8> = [3u32, 7, 900]
-            .iter()
-            .flat_map(|k| k.to_le_bytes())
-            .collect();
+        let encoded = |keys: &[u32]| {
+            let mut bytes = Vec::new();
+            Postings::encode_into(keys.iter().copied(), &mut bytes);
+            bytes
+        };
+        let bytes = encoded(&[3, 7, 900]);
         let keys: Vec<u32> = Postings::parse(&bytes).unwrap().keys().collect();
         assert_eq!(keys, vec![3, 7, 900]);
         assert!(Postings::parse(&bytes[..5]).is_err(), "a torn key");
-        let repeated: Vec<u8> = [3u32, 3].iter().flat_map(|k| k.to_le_bytes()).collect();
+        let repeated = encoded(&[3, 3]);
         assert!(Postings::parse(&repeated).is_err());
-        let descending: Vec<u8> = [7u32, 3].iter().flat_map(|k| k.to_le_bytes()).collect();
+        let descending = encoded(&[7, 3]);
         assert!(Postings::parse(&descending).is_err());
     }
 

@@ -515,14 +515,23 @@ fn apply(
             .or_default()
             .push(call.clone());
     }
+    if let Some(path) = unresolved
+        .keys()
+        .find(|path| !touched_files.contains(*path))
+    {
+        return Err(StoreError::corrupted(
+            "batch",
+            format!("unresolved calls of `{path}`, which the batch does not list"),
+        ));
+    }
+    index_unresolved_names(
+        &mut tables.unresolved_names,
+        unresolved
+            .iter()
+            .map(|(path, calls)| (*path, calls.as_slice())),
+    )?;
     for (path, calls) in unresolved {
-        if !touched_files.contains(path) {
-            return Err(StoreError::corrupted(
-                "batch",
-                format!("unresolved calls of `{path}`, which the batch does not list"),
-            ));
-        }
-        write_unresolved(&mut tables, path, calls, &mut buffer)?;
+        store_unresolved_list(&mut tables, path, calls, &mut buffer)?;
     }
     let touched_terms = term_changes.apply(&mut tables.terms)?;
     refresh_index(&tables.terms, &mut tables.search, &touched_terms)?;
@@ -589,27 +598,16 @@ pub(super) fn write_file_record(
     Ok(())
 }
 
-/// Writes a file's unresolved call sites and indexes them by name.
-pub(super) fn write_unresolved(
-    tables: &mut Tables<'_>,
-    path: &str,
-    calls: Vec<UnresolvedCall>,
-    buffer: &mut rkyv::util::AlignedVec<16>,
-) -> Result<(), StoreError> {
-    let called = calls
-        .iter()
-        .map(|call| (call.name.as_str(), path))
-        .collect();
-    index_unresolved_names(&mut tables.unresolved_names, called)?;
-    store_unresolved_list(tables, path, calls, buffer)
-}
-
-/// Adds `(called name, path)` pairs to the name index, each once, in key order (neighbours
-/// share B-tree pages).
-pub(super) fn index_unresolved_names(
+/// Adds the called names of files' unresolved calls to the name index, each `(name, path)`
+/// once, in key order (neighbours share B-tree pages).
+pub(super) fn index_unresolved_names<'c>(
     table: &mut redb::MultimapTable<'_, &'static str, &'static str>,
-    mut called: Vec<(&str, &str)>,
+    files: impl IntoIterator<Item = (&'c str, &'c [UnresolvedCall])>,
 ) -> Result<(), StoreError> {
+    let mut called: Vec<(&str, &str)> = files
+        .into_iter()
+        .flat_map(|(path, calls)| calls.iter().map(move |call| (call.name.as_str(), path)))
+        .collect();
     called.sort_unstable();
     called.dedup();
     for (name, path) in called {
@@ -618,8 +616,8 @@ pub(super) fn index_unresolved_names(
     Ok(())
 }
 
-/// Writes a file's unresolved call sites without indexing their names (a bulk load indexes
-/// them at its commit).
+/// Writes a file's unresolved call sites (their names are indexed by
+/// [`index_unresolved_names`]).
 pub(super) fn store_unresolved_list(
     tables: &mut Tables<'_>,
     path: &str,

@@ -275,10 +275,8 @@ impl<'t> Lower<'t, '_, '_> {
         let callee = self.expr(function, ctx);
         let type_args = self.type_arguments(field(node, f.type_arguments), ctx);
         let args = self.arguments(field(node, f.arguments), ctx);
-        let arg_count = args.len();
         let call = self.push_expr(Expr::call(false, callee, &args, &type_args));
         self.set_arg_contexts(call, &args);
-        let _ = arg_count;
         let (site_expr, call_kind) = if kind == K::Super {
             (callee, CallKind::Super)
         } else {
