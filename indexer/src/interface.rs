@@ -323,24 +323,24 @@ impl<'f> InterfaceHasher<'f> {
         {
             self.expr(init, depth + 1);
         }
-        for param in &d.params {
+        for param in d.params() {
             self.tag(11);
             self.decl(*param, depth + 1);
         }
-        for param in &d.type_params {
+        for param in d.type_params() {
             self.tag(12);
             self.decl(*param, depth + 1);
         }
         match d.ret.get() {
             Some(ret) => self.ty(ret, depth + 1),
             None => {
-                for returned in &d.returns {
+                for returned in d.returns() {
                     self.tag(13);
                     self.expr(*returned, depth + 1);
                 }
             }
         }
-        for member in &d.members {
+        for member in d.members() {
             self.tag(14);
             self.decl(*member, depth + 1);
         }

@@ -217,7 +217,7 @@ fn link_parts(
                 foreign.append(&mut part.foreign);
                 part
             });
-        resolver.forget_expression_types();
+        resolver.forget_local_types();
         busy += linking.elapsed();
         let failed = part.is_err();
         if sender

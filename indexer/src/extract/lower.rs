@@ -13,7 +13,7 @@ use tsgraph_engine::{NodeFlags, NodeKind, UseContext};
 
 use super::signature::{annotation, modifiers, parameters};
 use crate::facts::{
-    Binding, BindingTarget, Decl, DeclId, DeclKind, Expr, ExprId, FILE_DECL, FileFacts,
+    Binding, BindingTarget, Decl, DeclId, DeclKind, Expr, ExprId, FILE_DECL, FileFacts, List,
     MODULE_SCOPE, Name, OptIndex, Scope, ScopeId, ScopeKind, TypeExpr, TypeId, TypeUse, decl_flags,
     space,
 };
@@ -337,7 +337,7 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
                     let value = self.expr(child, ctx);
                     self.value_ref(child, value, ctx, UseContext::Return);
                     if let Some(function) = ctx.function {
-                        self.decl_mut(function).returns.push(value);
+                        self.decl_mut(function).lists.push(List::Returns, value);
                     }
                 }
             }
@@ -557,7 +557,7 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
             return;
         }
         if let Some(namespace) = ctx.namespace {
-            self.decl_mut(namespace).members.push(decl);
+            self.decl_mut(namespace).lists.push(List::Members, decl);
             return;
         }
         let exported = if ctx.default_export {
@@ -802,16 +802,15 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
             let param = self.declare(DeclKind::Parameter, name, single, &inner, None);
             self.decl_mut(param).path_parent = decl;
             self.bind(scope, name, space::VALUE, param);
-            self.decl_mut(decl).params.push(param);
+            self.decl_mut(decl).lists.push(List::Params, param);
             let text = self.out.texts.push(self.text(single));
-            self.decl_mut(decl).params_text = thin_vec::thin_vec![text];
+            self.decl_mut(decl).lists.push(List::ParamsText, text);
         }
         if let Some(params) = field(node, f.parameters) {
-            let texts = parameters(node, self.src)
-                .iter()
-                .map(|text| self.out.texts.push(text))
-                .collect();
-            self.decl_mut(decl).params_text = texts;
+            for text in parameters(node, self.src) {
+                let text = self.out.texts.push(&text);
+                self.decl_mut(decl).lists.push(List::ParamsText, text);
+            }
             self.formal_parameters(params, decl, &inner, use_from);
         }
         if let Some(ret) = field(node, f.return_type) {
@@ -826,7 +825,7 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
             } else {
                 let value = self.expr(body, &inner);
                 self.value_ref(body, value, &inner, UseContext::Return);
-                self.decl_mut(decl).returns.push(value);
+                self.decl_mut(decl).lists.push(List::Returns, value);
             }
         }
         self.range = range;
@@ -883,7 +882,7 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
                     d.flags |= decl_flags::REST;
                 }
             }
-            self.decl_mut(function).params.push(decl);
+            self.decl_mut(function).lists.push(List::Params, decl);
             if ident.is_some() {
                 self.bind(ctx.scope, name, space::VALUE, decl);
             } else {
@@ -929,7 +928,7 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
         d.type_text = type_text;
         d.flags |= decl_flags::PARAMETER_PROPERTY;
         d.flags &= !decl_flags::LOCAL;
-        self.decl_mut(class).members.push(field_decl);
+        self.decl_mut(class).lists.push(List::Members, field_decl);
     }
 
     pub(super) fn type_parameters(&mut self, params: Node<'t>, owner: DeclId, ctx: &Ctx) {
@@ -952,7 +951,7 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
                 self.decl_mut(decl).ty = ty.into();
             }
             self.bind(ctx.scope, name, space::TYPE, decl);
-            self.decl_mut(owner).type_params.push(decl);
+            self.decl_mut(owner).lists.push(List::TypeParams, decl);
         }
     }
 

@@ -7,7 +7,7 @@ use tsgraph_engine::{NodeFlags, NodeKind, UseContext};
 use super::lower::{Ctx, Lower, is_expression};
 use super::signature::{annotation, modifiers, string_value};
 use crate::facts::{
-    Context, DeclId, DeclKind, Expr, ExprId, Name, OptIndex, ScopeKind, TypeExpr, space,
+    Context, DeclId, DeclKind, Expr, ExprId, List, Name, OptIndex, ScopeKind, TypeExpr, space,
 };
 use crate::syntax::{K, field};
 
@@ -209,7 +209,7 @@ impl<'t> Lower<'t, '_, '_> {
                 } else {
                     self.callable(decl, member, ctx, named, Some(class));
                 }
-                self.decl_mut(class).members.push(decl);
+                self.decl_mut(class).lists.push(List::Members, decl);
                 Some(decl)
             }
             K::PublicFieldDefinition => {
@@ -256,7 +256,7 @@ impl<'t> Lower<'t, '_, '_> {
                 let d = self.decl_mut(decl);
                 d.node_flags |= flags;
                 d.visibility = visibility;
-                self.decl_mut(class).members.push(decl);
+                self.decl_mut(class).lists.push(List::Members, decl);
                 Some(decl)
             }
             K::IndexSignature => {
@@ -266,7 +266,7 @@ impl<'t> Lower<'t, '_, '_> {
                     let ty = self.type_annotation(ty, ctx);
                     self.decl_mut(decl).ty = Some(ty).into();
                 }
-                self.decl_mut(class).members.push(decl);
+                self.decl_mut(class).lists.push(List::Members, decl);
                 Some(decl)
             }
             K::ClassStaticBlock => {
@@ -458,7 +458,7 @@ impl<'t> Lower<'t, '_, '_> {
                 }
                 _ => continue,
             };
-            self.decl_mut(owner).members.push(decl);
+            self.decl_mut(owner).lists.push(List::Members, decl);
         }
     }
 
@@ -495,7 +495,7 @@ impl<'t> Lower<'t, '_, '_> {
                     let init = self.expr(value, &inner);
                     self.decl_mut(member_decl).init = Some(init).into();
                 }
-                self.decl_mut(decl).members.push(member_decl);
+                self.decl_mut(decl).lists.push(List::Members, member_decl);
             }
         }
         self.range = range;
@@ -534,7 +534,7 @@ impl<'t> Lower<'t, '_, '_> {
             if index == 0 {
                 self.export_own(ctx, name, decl);
             } else if let Some(outer) = outer_namespace {
-                self.decl_mut(outer).members.push(decl);
+                self.decl_mut(outer).lists.push(List::Members, decl);
             }
             let scope = self.new_scope(current.scope, ScopeKind::Namespace, decl);
             current = Ctx {
@@ -635,7 +635,7 @@ impl<'t> Lower<'t, '_, '_> {
                     continue;
                 }
             };
-            self.decl_mut(decl).members.push(member_decl);
+            self.decl_mut(decl).lists.push(List::Members, member_decl);
         }
         self.range = range;
         self.push_expr(Expr::Decl(decl))

@@ -6,7 +6,7 @@ use tsgraph_engine::NodeKind;
 use super::lower::{Ctx, Lower, is_expression};
 use super::signature::string_value;
 use crate::facts::{
-    BindingTarget, DeclKind, Export, ExportTarget, Expr, Import, ImportBinding, Name, space,
+    BindingTarget, DeclKind, Export, ExportTarget, Expr, Import, ImportBinding, List, Name, space,
 };
 use crate::syntax::{K, field};
 
@@ -211,7 +211,7 @@ impl<'t> Lower<'t, '_, '_> {
                     _ => None,
                 });
             if let Some(decl) = found {
-                self.decl_mut(namespace).members.push(decl);
+                self.decl_mut(namespace).lists.push(List::Members, decl);
             }
             let _ = exported;
             return;

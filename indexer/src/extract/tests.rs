@@ -29,10 +29,10 @@ fn declarations_scopes_and_call_sites() {
     );
     let repo = decl_named(&facts, "Repo");
     assert_eq!(repo.kind, DeclKind::Class);
-    assert_eq!(repo.type_params.len(), 1);
+    assert_eq!(repo.type_params().len(), 1);
     // The parameter property is a field of the class; the constructor a member too.
     let members: Vec<&str> = repo
-        .members
+        .members()
         .iter()
         .map(|m| facts.name(facts.decl(*m).name))
         .collect();

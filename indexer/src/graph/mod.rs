@@ -168,7 +168,7 @@ pub(crate) fn node_records(
         record.package = package.clone();
         record.visibility = d.visibility;
         let parameters = |d: &crate::facts::Decl| -> Vec<String> {
-            d.params_text
+            d.params_text()
                 .iter()
                 .map(|text| facts.text(*text).to_owned())
                 .collect()
@@ -571,8 +571,8 @@ impl<'p, 'a> Builder<'p, 'a> {
     fn member_implements(&mut self, class: DeclRef) {
         let instance = Ty::Object(class, crate::resolve::ty_empty_env());
         for iface in self.hierarchy.interfaces_of(class) {
-            let members = self.program.decl(iface).members.clone();
-            for member in members {
+            let members = self.program.decl(iface).members();
+            for &member in members {
                 let member = DeclRef::new(iface.file, member);
                 let m = self.program.decl(member);
                 if !matches!(m.kind, DeclKind::MethodSig | DeclKind::PropertySig) {
@@ -692,7 +692,7 @@ impl<'p, 'a> Builder<'p, 'a> {
             TypeExpr::Decl(decl) => {
                 let d = facts.decl(*decl);
                 if matches!(d.kind, DeclKind::CallSig | DeclKind::ConstructSig) {
-                    for param in &d.params {
+                    for param in d.params() {
                         if let Some(param_ty) = facts.decl(*param).ty.get() {
                             self.named_types(file, facts, param_ty, out, depth + 1);
                         }
@@ -701,7 +701,7 @@ impl<'p, 'a> Builder<'p, 'a> {
                         self.named_types(file, facts, ret, out, depth + 1);
                     }
                 } else {
-                    for member in &d.members {
+                    for member in d.members() {
                         if let Some(member_ty) = facts.decl(*member).ty.get() {
                             self.named_types(file, facts, member_ty, out, depth + 1);
                         }

@@ -561,7 +561,7 @@ impl<'a> Resolver<'_, 'a> {
                             if matches!(
                                 d.kind,
                                 DeclKind::Class | DeclKind::Namespace | DeclKind::Enum
-                            ) || !d.members.is_empty()
+                            ) || !d.members().is_empty()
                             {
                                 named.provenance()
                             } else if d.ty.is_some() {

@@ -205,7 +205,7 @@ impl<'a> Resolver<'_, 'a> {
             | DeclKind::ObjectProp
             | DeclKind::Field => {
                 // `{ ...base, extra }`: members of spread sources.
-                for member in &d.members {
+                for member in d.members() {
                     let m = self.program.file(owner.file).decl(*member);
                     if self.program.text(owner.file, m.name) != "..." {
                         continue;
@@ -241,7 +241,7 @@ impl<'a> Resolver<'_, 'a> {
         let d = self.program.decl(owner);
         let facts = self.program.file(owner.file);
         let mut fallback = None;
-        for member in &d.members {
+        for member in d.members() {
             let m = facts.decl(*member);
             if facts.name(m.name) != name {
                 continue;
@@ -272,7 +272,7 @@ impl<'a> Resolver<'_, 'a> {
         let base_ty = self.type_of_expr(class.file, base);
         match base_ty {
             Ty::Class(base) => {
-                let params = &self.program.decl(base).type_params;
+                let params = self.program.decl(base).type_params();
                 let args: Vec<(DeclRef, Ty)> = params
                     .iter()
                     .zip(d.extends_types())

@@ -10,8 +10,8 @@ use std::rc::Rc;
 use super::names::Symbol;
 use super::{DeclRef, FileId, Resolver};
 use crate::facts::{
-    Context, DeclKind, Expr, ExprId, Name, Prim, ScopeId, ScopeKind, TypeExpr, TypeId, decl_flags,
-    space,
+    Context, DeclKind, Expr, ExprId, MODULE_SCOPE, Name, Prim, ScopeId, ScopeKind, TypeExpr,
+    TypeId, decl_flags, space,
 };
 
 /// Type arguments: what each type parameter stands for.
@@ -103,13 +103,31 @@ pub(crate) fn union(parts: Vec<Ty>) -> Ty {
 }
 
 impl<'a> Resolver<'_, 'a> {
-    /// Drops the memoised types of expressions, keeping those of declarations. Between the
-    /// parts of a full index: an expression's type is asked for while its own file is linked
-    /// (declarations are what other files ask about), and kept for the whole program the
-    /// expression memo alone grew to a tenth of the index's memory.
-    pub(crate) fn forget_expression_types(&self) {
+    /// Drops the memoised types of expressions and of local declarations (parameters,
+    /// variables and functions inside a function or block), keeping those of declarations
+    /// other files can name. Between the parts of a full index: expressions and locals are
+    /// asked about while their own file is linked, and kept for the whole program they grew
+    /// to a tenth of the index's memory (locals were 100k of the 128k declarations memoised
+    /// at 1M lines). One asked about again is computed again.
+    pub(crate) fn forget_local_types(&self) {
         let mut caches = self.caches.borrow_mut();
         caches.exprs = HashMap::new();
+        let program = self.program;
+        let kept = |decl: &DeclRef| {
+            let d = program.decl(*decl);
+            d.scope == MODULE_SCOPE
+                || !matches!(
+                    d.kind,
+                    DeclKind::Parameter
+                        | DeclKind::Variable
+                        | DeclKind::Function
+                        | DeclKind::TypeParam
+                )
+        };
+        caches.values.retain(|decl, _| kept(decl));
+        caches.returns.retain(|decl, _| kept(decl));
+        caches.contexts.retain(|decl, _| kept(decl));
+        caches.values.shrink_to_fit();
     }
 
     /// Runs `f` one level deeper, or returns Unknown past the depth limit.
@@ -342,7 +360,7 @@ impl<'a> Resolver<'_, 'a> {
         let Some(decl) = self.program.global(name, space::TYPE) else {
             return Ty::Unknown;
         };
-        let params = &self.program.decl(decl).type_params;
+        let params = self.program.decl(decl).type_params();
         let env: Vec<(DeclRef, Ty)> = params
             .iter()
             .zip(args)
@@ -378,7 +396,7 @@ impl<'a> Resolver<'_, 'a> {
             | DeclKind::Constructor => Ty::Func(decl, env.clone()),
             DeclKind::Getter => self.return_type(decl, env),
             DeclKind::Setter => d
-                .params
+                .params()
                 .first()
                 .map(|p| self.value_type(DeclRef::new(file, *p), env))
                 .unwrap_or(Ty::Unknown),
@@ -407,7 +425,7 @@ impl<'a> Resolver<'_, 'a> {
                     }
                     return declared;
                 }
-                if !d.members.is_empty() {
+                if !d.members().is_empty() {
                     return Ty::Object(decl, env.clone());
                 }
                 if d.kind == DeclKind::Parameter {
@@ -462,7 +480,7 @@ impl<'a> Resolver<'_, 'a> {
         }
         let ty = self.guarded(func, Busy::Return, || {
             let returned = union(
-                d.returns
+                d.returns()
                     .iter()
                     .map(|r| self.type_of_expr(func.file, *r))
                     .collect(),
@@ -520,7 +538,7 @@ impl<'a> Resolver<'_, 'a> {
     pub(crate) fn construct_result(&self, callee: &Ty, file: FileId, type_args: &[TypeId]) -> Ty {
         match callee {
             Ty::Class(class) => {
-                let params = &self.program.decl(*class).type_params;
+                let params = self.program.decl(*class).type_params();
                 let env: Vec<(DeclRef, Ty)> = params
                     .iter()
                     .zip(type_args)
@@ -563,7 +581,7 @@ impl<'a> Resolver<'_, 'a> {
             return func;
         }
         let fits = |decl: DeclRef| {
-            let params = &self.program.decl(decl).params;
+            let params = self.program.decl(decl).params();
             let file = self.program.file(decl.file);
             let required = params
                 .iter()
@@ -594,12 +612,12 @@ impl<'a> Resolver<'_, 'a> {
         type_args: &[TypeId],
     ) -> Env {
         let d = self.program.decl(func);
-        if d.type_params.is_empty() {
+        if d.type_params().is_empty() {
             return env.clone();
         }
         let mut bound: Vec<(DeclRef, Ty)> = env.iter().cloned().collect();
         if !type_args.is_empty() {
-            for (param, arg) in d.type_params.iter().zip(type_args) {
+            for (param, arg) in d.type_params().iter().zip(type_args) {
                 bound.push((
                     DeclRef::new(func.file, *param),
                     self.eval_type(file, *arg, env),
@@ -608,12 +626,12 @@ impl<'a> Resolver<'_, 'a> {
             return Rc::from(bound);
         }
         let params: Vec<DeclRef> = d
-            .type_params
+            .type_params()
             .iter()
             .map(|p| DeclRef::new(func.file, *p))
             .collect();
         let mut inferred: Vec<(DeclRef, Ty)> = Vec::new();
-        for (index, param) in d.params.iter().enumerate() {
+        for (index, param) in d.params().iter().enumerate() {
             let p = self.program.file(func.file).decl(*param);
             let Some(declared) = p.ty.get() else { continue };
             let actual = if p.flags & decl_flags::REST != 0 {
@@ -675,7 +693,7 @@ impl<'a> Resolver<'_, 'a> {
                 if let Ty::Object(decl, env) = actual
                     && *decl == target
                 {
-                    let type_params = &self.program.decl(target).type_params;
+                    let type_params = self.program.decl(target).type_params();
                     for (arg, param) in args.iter().zip(type_params) {
                         let param = DeclRef::new(target.file, *param);
                         if let Some((_, ty)) = env.iter().find(|(p, _)| *p == param) {
@@ -713,7 +731,7 @@ impl<'a> Resolver<'_, 'a> {
         let p = self.program.decl(param);
         let func = DeclRef::new(param.file, p.path_parent);
         let f = self.program.decl(func);
-        let Some(index) = f.params.iter().position(|x| *x == param.decl) else {
+        let Some(index) = f.params().iter().position(|x| *x == param.decl) else {
             return Ty::Unknown;
         };
         let expected = self.contextual_type(func);
@@ -734,12 +752,12 @@ impl<'a> Resolver<'_, 'a> {
                 let d = self.program.decl(*sig);
                 let file = self.program.file(sig.file);
                 let rest_at = d
-                    .params
+                    .params()
                     .iter()
                     .position(|p| file.decl(*p).flags & decl_flags::REST != 0);
                 let param = match rest_at {
-                    Some(rest) if index >= rest => d.params[rest],
-                    _ => match d.params.get(index) {
+                    Some(rest) if index >= rest => d.params()[rest],
+                    _ => match d.params().get(index) {
                         Some(p) => *p,
                         None => return Ty::Unknown,
                     },
@@ -925,7 +943,7 @@ impl<'a> Resolver<'_, 'a> {
                 }
                 Symbol::Decl(decl) => {
                     let d = self.program.decl(decl);
-                    let member = d.members.iter().find(|m| {
+                    let member = d.members().iter().find(|m| {
                         self.program
                             .text(decl.file, self.program.file(decl.file).decl(**m).name)
                             == text
@@ -993,7 +1011,7 @@ impl<'a> Resolver<'_, 'a> {
     /// `env` plus `decl`'s type parameters bound to `args` (missing ones left to their
     /// constraints).
     fn bind_params(&self, decl: DeclRef, args: Vec<Ty>, env: &Env) -> Env {
-        let params = &self.program.decl(decl).type_params;
+        let params = self.program.decl(decl).type_params();
         if params.is_empty() {
             return env.clone();
         }

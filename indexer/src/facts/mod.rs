@@ -10,6 +10,10 @@ use serde::{Deserialize, Serialize};
 use thin_vec::ThinVec;
 use tsgraph_engine::{NodeKind, UseContext};
 
+mod lists;
+
+pub(crate) use lists::{DeclLists, List};
+
 /// A declaration of this file; 0 is the file itself.
 pub(crate) type DeclId = u32;
 /// A scope of this file; 0 is the module scope.
@@ -111,8 +115,6 @@ pub(crate) struct Decl {
     pub(crate) visibility: u8,
     /// [`decl_flags`] bits.
     pub(crate) flags: u32,
-    /// Parameters as `name: Type` text, for display (in [`FileFacts::texts`]).
-    pub(crate) params_text: ThinVec<Name>,
     /// Return type (callables) or declared type (variables, properties), as text for display
     /// (in [`FileFacts::texts`]); none when the source writes none.
     pub(crate) type_text: OptIndex,
@@ -121,18 +123,11 @@ pub(crate) struct Decl {
     pub(crate) ty: OptIndex,
     /// Initializer or default value.
     pub(crate) init: OptIndex,
-    /// Parameters (declarations of kind Parameter), in order.
-    pub(crate) params: ThinVec<DeclId>,
-    /// Type parameters (declarations of kind TypeParam), in order.
-    pub(crate) type_params: ThinVec<DeclId>,
     /// Declared return type of a callable.
     pub(crate) ret: OptIndex,
-    /// Returned expressions of a callable with a body (for return-type inference); an arrow
-    /// with an expression body returns it.
-    pub(crate) returns: ThinVec<ExprId>,
-    /// Members by declaration (classes, interfaces, object and type literals, enums,
-    /// namespaces).
-    pub(crate) members: ThinVec<DeclId>,
+    /// Parameters, type parameters, returned expressions, parameter texts and members
+    /// (read through [`Decl::params`] and its siblings).
+    pub(crate) lists: DeclLists,
     /// What a class or interface inherits; `None` for the other declarations (nine in ten).
     pub(crate) heritage: Option<Box<Heritage>>,
     /// The class whose constructor this is, or whose members `this` refers to inside this
@@ -158,19 +153,42 @@ impl Decl {
             node_flags: 0,
             visibility: 0,
             flags: 0,
-            params_text: ThinVec::new(),
             type_text: OptIndex::NONE,
             ty: OptIndex::NONE,
             init: OptIndex::NONE,
-            params: ThinVec::new(),
-            type_params: ThinVec::new(),
             ret: OptIndex::NONE,
-            returns: ThinVec::new(),
-            members: ThinVec::new(),
+            lists: DeclLists::default(),
             heritage: None,
             this_owner: OptIndex::NONE,
             context: None,
         }
+    }
+
+    /// Parameters (declarations of kind Parameter), in order.
+    pub(crate) fn params(&self) -> &[DeclId] {
+        self.lists.get(List::Params)
+    }
+
+    /// Type parameters (declarations of kind TypeParam), in order.
+    pub(crate) fn type_params(&self) -> &[DeclId] {
+        self.lists.get(List::TypeParams)
+    }
+
+    /// Returned expressions of a callable with a body (for return-type inference); an arrow
+    /// with an expression body returns it.
+    pub(crate) fn returns(&self) -> &[ExprId] {
+        self.lists.get(List::Returns)
+    }
+
+    /// Parameters as `name: Type` text, for display (in [`FileFacts::texts`]).
+    pub(crate) fn params_text(&self) -> &[Name] {
+        self.lists.get(List::ParamsText)
+    }
+
+    /// Members by declaration (classes, interfaces, object and type literals, enums,
+    /// namespaces).
+    pub(crate) fn members(&self) -> &[DeclId] {
+        self.lists.get(List::Members)
     }
 
     /// `class … extends X<T>`: the base expression.
@@ -699,11 +717,7 @@ impl FileFacts {
         self.texts.shrink_to_fit();
         self.decls.shrink_to_fit();
         for decl in &mut self.decls {
-            decl.params_text.shrink_to_fit();
-            decl.params.shrink_to_fit();
-            decl.type_params.shrink_to_fit();
-            decl.returns.shrink_to_fit();
-            decl.members.shrink_to_fit();
+            decl.lists.shrink_to_fit();
             if let Some(heritage) = &mut decl.heritage {
                 heritage.extends_types.shrink_to_fit();
                 heritage.implements.shrink_to_fit();
