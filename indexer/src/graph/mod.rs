@@ -9,6 +9,7 @@ pub(crate) use ids::{FileNodes, assign as assign_nodes};
 
 use std::collections::{BTreeMap, HashMap};
 
+use rustc_hash::FxHashMap;
 use tsgraph_engine::{
     EdgeEntry, EdgeFacts, EdgeKind, EdgeSpec, FileEntry, GraphBatch, LoadedFile, NodeFlags,
     NodeKind, NodeRecord, Resolution, UnresolvedCall, UseContext,
@@ -239,7 +240,7 @@ struct Builder<'p, 'a> {
     edges: BTreeMap<(NodeRef, u8, NodeRef), EdgeFacts>,
     stats: LinkStats,
     /// Implementations found for an interface or abstract member, by (member, receiver).
-    dispatch: HashMap<(DeclRef, DeclRef), Vec<DeclRef>>,
+    dispatch: FxHashMap<(DeclRef, DeclRef), Vec<DeclRef>>,
 }
 
 impl<'p, 'a> Builder<'p, 'a> {
@@ -275,7 +276,7 @@ impl<'p, 'a> Builder<'p, 'a> {
             batch: GraphBatch::default(),
             edges: BTreeMap::new(),
             stats: LinkStats::default(),
-            dispatch: HashMap::new(),
+            dispatch: FxHashMap::default(),
         }
     }
 

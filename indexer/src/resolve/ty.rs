@@ -4,7 +4,7 @@
 //! callback parameters. Where a type cannot be determined it is [`Ty::Unknown`], and a call
 //! on it stays unresolved rather than guessed by name.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::rc::Rc;
 
 use super::names::Symbol;
@@ -53,13 +53,42 @@ pub(crate) fn empty_env() -> Env {
 /// Memoised answers and the cycle guards of one resolver.
 #[derive(Default)]
 pub(crate) struct Caches {
-    exprs: HashMap<(FileId, ExprId), Ty>,
-    values: HashMap<DeclRef, Ty>,
-    returns: HashMap<DeclRef, Ty>,
-    contexts: HashMap<DeclRef, Ty>,
-    busy_exprs: HashSet<(FileId, ExprId)>,
-    busy_decls: HashSet<(DeclRef, u8)>,
+    exprs: FxHashMap<(FileId, ExprId), Ty>,
+    values: DeclMemo,
+    returns: DeclMemo,
+    contexts: DeclMemo,
+    busy_exprs: FxHashSet<(FileId, ExprId)>,
+    busy_decls: FxHashSet<(DeclRef, u8)>,
     depth: u32,
+}
+
+/// Memoised types of declarations, those of locals apart: a local (a parameter, variable or
+/// function inside a function or block) is asked about while its own file is linked, and the
+/// locals were 100k of the 128k declarations memoised at 1M lines, so they are dropped
+/// wholesale between the parts of a full index.
+#[derive(Default)]
+struct DeclMemo {
+    named: FxHashMap<DeclRef, Ty>,
+    locals: FxHashMap<DeclRef, Ty>,
+}
+
+impl DeclMemo {
+    fn get(&self, decl: DeclRef, local: bool) -> Option<&Ty> {
+        if local { &self.locals } else { &self.named }.get(&decl)
+    }
+
+    fn insert(&mut self, decl: DeclRef, local: bool, ty: Ty) {
+        if local {
+            &mut self.locals
+        } else {
+            &mut self.named
+        }
+        .insert(decl, ty);
+    }
+
+    fn forget_locals(&mut self) {
+        self.locals = FxHashMap::default();
+    }
 }
 
 /// What a cycle guard protects.
@@ -103,31 +132,27 @@ pub(crate) fn union(parts: Vec<Ty>) -> Ty {
 }
 
 impl<'a> Resolver<'_, 'a> {
-    /// Drops the memoised types of expressions and of local declarations (parameters,
-    /// variables and functions inside a function or block), keeping those of declarations
-    /// other files can name. Between the parts of a full index: expressions and locals are
-    /// asked about while their own file is linked, and kept for the whole program they grew
-    /// to a tenth of the index's memory (locals were 100k of the 128k declarations memoised
-    /// at 1M lines). One asked about again is computed again.
+    /// Drops the memoised types of expressions and of local declarations, keeping those of
+    /// declarations other files can name. Between the parts of a full index: expressions and
+    /// locals are asked about while their own file is linked, and kept for the whole program
+    /// they grew to a tenth of the index's memory. One asked about again is computed again.
     pub(crate) fn forget_local_types(&self) {
         let mut caches = self.caches.borrow_mut();
-        caches.exprs = HashMap::new();
-        let program = self.program;
-        let kept = |decl: &DeclRef| {
-            let d = program.decl(*decl);
-            d.scope == MODULE_SCOPE
-                || !matches!(
-                    d.kind,
-                    DeclKind::Parameter
-                        | DeclKind::Variable
-                        | DeclKind::Function
-                        | DeclKind::TypeParam
-                )
-        };
-        caches.values.retain(|decl, _| kept(decl));
-        caches.returns.retain(|decl, _| kept(decl));
-        caches.contexts.retain(|decl, _| kept(decl));
-        caches.values.shrink_to_fit();
+        caches.exprs = FxHashMap::default();
+        caches.values.forget_locals();
+        caches.returns.forget_locals();
+        caches.contexts.forget_locals();
+    }
+
+    /// Whether `decl` is a parameter, variable, function or type parameter declared inside a
+    /// function or block, which no other file can name.
+    fn is_local(&self, decl: DeclRef) -> bool {
+        let d = self.program.decl(decl);
+        d.scope != MODULE_SCOPE
+            && matches!(
+                d.kind,
+                DeclKind::Parameter | DeclKind::Variable | DeclKind::Function | DeclKind::TypeParam
+            )
     }
 
     /// Runs `f` one level deeper, or returns Unknown past the depth limit.
@@ -374,12 +399,16 @@ impl<'a> Resolver<'_, 'a> {
     /// The type of the value a declaration holds, under type arguments `env`.
     pub(crate) fn value_type(&self, decl: DeclRef, env: &Env) -> Ty {
         let cacheable = env.is_empty();
-        if cacheable && let Some(ty) = self.caches.borrow().values.get(&decl) {
+        let local = self.is_local(decl);
+        if cacheable && let Some(ty) = self.caches.borrow().values.get(decl, local) {
             return ty.clone();
         }
         let ty = self.guarded(decl, Busy::Value, || self.value_type_uncached(decl, env));
         if cacheable {
-            self.caches.borrow_mut().values.insert(decl, ty.clone());
+            self.caches
+                .borrow_mut()
+                .values
+                .insert(decl, local, ty.clone());
         }
         ty
     }
@@ -475,7 +504,8 @@ impl<'a> Resolver<'_, 'a> {
         if d.flags & decl_flags::GENERATOR != 0 {
             return Ty::Unknown;
         }
-        if let Some(ty) = self.caches.borrow().returns.get(&func) {
+        let local = self.is_local(func);
+        if let Some(ty) = self.caches.borrow().returns.get(func, local) {
             return ty.clone();
         }
         let ty = self.guarded(func, Busy::Return, || {
@@ -492,7 +522,10 @@ impl<'a> Resolver<'_, 'a> {
                 returned
             }
         });
-        self.caches.borrow_mut().returns.insert(func, ty.clone());
+        self.caches
+            .borrow_mut()
+            .returns
+            .insert(func, local, ty.clone());
         ty
     }
 
@@ -797,7 +830,8 @@ impl<'a> Resolver<'_, 'a> {
         let Some(context) = self.program.decl(decl).context else {
             return Ty::Unknown;
         };
-        if let Some(ty) = self.caches.borrow().contexts.get(&decl) {
+        let local = self.is_local(decl);
+        if let Some(ty) = self.caches.borrow().contexts.get(decl, local) {
             return ty.clone();
         }
         let ty = self.guarded(decl, Busy::Context, || match context {
@@ -844,7 +878,10 @@ impl<'a> Resolver<'_, 'a> {
                 }
             }
         });
-        self.caches.borrow_mut().contexts.insert(decl, ty.clone());
+        self.caches
+            .borrow_mut()
+            .contexts
+            .insert(decl, local, ty.clone());
         ty
     }
 
