@@ -6,7 +6,7 @@
 //! nested deeper than that (minified or generated code) is skipped and counted, so no input
 //! can overflow the stack.
 
-use rustc_hash::FxHashMap;
+use std::collections::HashMap;
 
 use tree_sitter::Node;
 use tsgraph_engine::{NodeFlags, NodeKind, UseContext};
@@ -54,7 +54,7 @@ pub(super) struct Lower<'t, 's, 'g> {
     pub(super) f: Fields,
     pub(super) src: &'s [u8],
     pub(super) out: FileFacts,
-    interner: FxHashMap<&'s str, Name>,
+    interner: HashMap<&'s str, Name>,
     depth: u32,
     /// Subtrees skipped for their depth.
     pub(super) skipped_deep: u32,
@@ -69,7 +69,7 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
             f: g.f,
             src,
             out,
-            interner: FxHashMap::default(),
+            interner: HashMap::new(),
             depth: 0,
             skipped_deep: 0,
             range: None,

@@ -1,5 +1,5 @@
-//! A declaration's lists — parameters, type parameters, returned expressions, parameter
-//! texts and members — in one allocation.
+//! A declaration's lists — type parameters, parameter texts, parameters, returned
+//! expressions and members — in one allocation.
 //!
 //! A whole project's declarations stay in memory while it is linked (half a million at a
 //! million lines), most of them locals with no list at all. Five vectors cost 40 bytes on
@@ -11,15 +11,19 @@ use thin_vec::ThinVec;
 
 /// Which of a declaration's lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+///
+/// In the order extraction fills them (type parameters, then the parameters' texts, the
+/// parameters, the body's returns, the members), so that its pushes are appends: a push
+/// moves every item of the lists after it.
 pub(crate) enum List {
-    /// Parameters (declarations of kind Parameter), in order.
-    Params = 0,
     /// Type parameters (declarations of kind TypeParam), in order.
-    TypeParams = 1,
-    /// Returned expressions of a callable with a body.
-    Returns = 2,
+    TypeParams = 0,
     /// Parameters as `name: Type` text, for display (in `FileFacts::texts`).
-    ParamsText = 3,
+    ParamsText = 1,
+    /// Parameters (declarations of kind Parameter), in order.
+    Params = 2,
+    /// Returned expressions of a callable with a body.
+    Returns = 3,
     /// Members by declaration. Last, so it needs no length of its own: the list that grows
     /// longest (an object literal's properties) is the one that never shifts another.
     Members = 4,
@@ -40,19 +44,17 @@ impl DeclLists {
         self.0.get(start..end).unwrap_or_default()
     }
 
-    /// Appends `item` to `list`.
+    /// Appends `item` to `list`, moving the items of the lists after it (see [`List`]).
     pub(crate) fn push(&mut self, list: List, item: u32) {
         if self.0.is_empty() {
             self.0.extend(std::iter::repeat_n(0, COUNTED));
         }
         let (_, end) = self.bounds(list);
         self.0.insert(end, item);
-        if let Some(length) = self
-            .0
-            .get_mut(list as usize)
-            .filter(|_| list as usize != COUNTED)
+        if (list as usize) < COUNTED
+            && let Some(length) = self.0.get_mut(list as usize)
         {
-            *length += 1;
+            *length = length.saturating_add(1);
         }
     }
 
@@ -67,12 +69,14 @@ impl DeclLists {
             return (0, 0);
         }
         let index = list as usize;
+        // A damaged summary's lengths may point past the items: the sums saturate and the
+        // range is clamped, so such lists come out short, never out of bounds.
         let length = |i: usize| self.0.get(i).map_or(0, |&n| n as usize);
-        let start = COUNTED + (0..index).map(length).sum::<usize>();
+        let start = (0..index).map(length).fold(COUNTED, usize::saturating_add);
         let end = if index == COUNTED {
             self.0.len()
         } else {
-            start + length(index)
+            start.saturating_add(length(index))
         };
         (start.min(self.0.len()), end.min(self.0.len()))
     }
@@ -83,10 +87,10 @@ mod tests {
     use super::{DeclLists, List};
 
     const ALL: [List; 5] = [
-        List::Params,
         List::TypeParams,
-        List::Returns,
         List::ParamsText,
+        List::Params,
+        List::Returns,
         List::Members,
     ];
 
@@ -109,13 +113,25 @@ mod tests {
     }
 
     #[test]
-    fn a_declaration_without_lists_allocates_nothing_and_one_with_them_once() {
+    fn a_declaration_without_lists_allocates_nothing_and_one_with_them_only_what_it_holds() {
         let mut lists = DeclLists::default();
         assert_eq!(lists.0.capacity(), 0);
         lists.push(List::Members, 1);
         lists.shrink_to_fit();
-        assert_eq!(lists.0.len(), 5);
+        assert_eq!((lists.0.len(), lists.0.capacity()), (5, 5));
         assert_eq!(std::mem::size_of::<DeclLists>(), 8);
+    }
+
+    #[test]
+    fn damaged_lengths_give_short_lists_not_a_panic() {
+        let huge = DeclLists(thin_vec::thin_vec![u32::MAX, u32::MAX, 3, 1, 7, 8]);
+        assert_eq!(huge.get(List::TypeParams), [7, 8]);
+        assert!(ALL[1..].iter().all(|list| huge.get(*list).is_empty()));
+        let cut = DeclLists(thin_vec::thin_vec![1, 0]);
+        assert!(ALL.iter().all(|list| cut.get(*list).is_empty()));
+        let past = DeclLists(thin_vec::thin_vec![0, 0, 5, 0, 9]);
+        assert_eq!(past.get(List::Params), [9]);
+        assert!(past.get(List::Members).is_empty());
     }
 
     #[test]

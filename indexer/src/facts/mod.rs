@@ -772,7 +772,7 @@ mod tests {
     #[test]
     fn summary_records_stay_small() {
         let sizes = [
-            ("Decl", size_of::<Decl>(), 128),
+            ("Decl", size_of::<Decl>(), 80),
             ("Expr", size_of::<Expr>(), 16),
             ("TypeExpr", size_of::<TypeExpr>(), 24),
             ("Scope", size_of::<Scope>(), 24),

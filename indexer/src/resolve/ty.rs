@@ -10,8 +10,8 @@ use std::rc::Rc;
 use super::names::Symbol;
 use super::{DeclRef, FileId, Resolver};
 use crate::facts::{
-    Context, DeclKind, Expr, ExprId, MODULE_SCOPE, Name, Prim, ScopeId, ScopeKind, TypeExpr,
-    TypeId, decl_flags, space,
+    Context, DeclKind, Expr, ExprId, Name, Prim, ScopeId, ScopeKind, TypeExpr, TypeId, decl_flags,
+    space,
 };
 
 /// Type arguments: what each type parameter stands for.
@@ -62,10 +62,10 @@ pub(crate) struct Caches {
     depth: u32,
 }
 
-/// Memoised types of declarations, those of locals apart: a local (a parameter, variable or
-/// function inside a function or block) is asked about while its own file is linked, and the
-/// locals were 100k of the 128k declarations memoised at 1M lines, so they are dropped
-/// wholesale between the parts of a full index.
+/// Memoised types of declarations, those of locals apart: a local (declared inside a function
+/// body) is asked about while its own file is linked, and locals were most of the
+/// declarations memoised (at 1M lines, 100k of 128k were parameters and variables outside the
+/// module scope), so they are dropped wholesale between the parts of a full index.
 #[derive(Default)]
 struct DeclMemo {
     named: FxHashMap<DeclRef, Ty>,
@@ -144,15 +144,9 @@ impl<'a> Resolver<'_, 'a> {
         caches.contexts.forget_locals();
     }
 
-    /// Whether `decl` is a parameter, variable, function or type parameter declared inside a
-    /// function or block, which no other file can name.
+    /// Whether `decl` is declared inside a function body, where no other file can name it.
     fn is_local(&self, decl: DeclRef) -> bool {
-        let d = self.program.decl(decl);
-        d.scope != MODULE_SCOPE
-            && matches!(
-                d.kind,
-                DeclKind::Parameter | DeclKind::Variable | DeclKind::Function | DeclKind::TypeParam
-            )
+        self.program.decl(decl).flags & decl_flags::LOCAL != 0
     }
 
     /// Runs `f` one level deeper, or returns Unknown past the depth limit.
