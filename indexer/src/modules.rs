@@ -1,11 +1,11 @@
 //! Every import of every file resolved through the project model, with the specifiers that
 //! resolved to nothing counted by reason.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::facts::FileFacts;
 use crate::model::{ProjectModel, Resolution};
-use crate::resolve::ModuleTarget;
+use crate::resolve::{FileId, ModuleTarget};
 
 /// A specifier that resolved to no file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,17 +29,17 @@ pub(crate) struct ImportStats {
     pub(crate) unresolved: Vec<UnresolvedImport>,
 }
 
-/// Resolves every import of `files` (indexed by file id), `file_id` giving the id of a file
+/// Resolves every import of `files` (indexed by file id), `by_path` giving the id of a file
 /// by path (the state's path index).
 pub(crate) fn resolve_imports(
     model: &ProjectModel,
     files: &[FileFacts],
-    file_id: &dyn Fn(&str) -> Option<u32>,
+    by_path: &HashMap<String, FileId>,
 ) -> (Vec<Vec<ModuleTarget>>, ImportStats) {
     let mut stats = ImportStats::default();
     let modules = files
         .iter()
-        .map(|facts| resolve_counting(model, file_id, facts, &mut stats))
+        .map(|facts| resolve_counting(model, by_path, facts, &mut stats))
         .collect();
     (modules, stats)
 }
@@ -47,16 +47,16 @@ pub(crate) fn resolve_imports(
 /// Resolves the imports of one file.
 pub(crate) fn resolve_file(
     model: &ProjectModel,
-    file_id: &dyn Fn(&str) -> Option<u32>,
+    by_path: &HashMap<String, FileId>,
     facts: &FileFacts,
 ) -> Vec<ModuleTarget> {
-    resolve_counting(model, file_id, facts, &mut ImportStats::default())
+    resolve_counting(model, by_path, facts, &mut ImportStats::default())
 }
 
-/// Resolves `facts`' imports, `file_id` giving the id of a file by path.
+/// Resolves `facts`' imports, `by_path` giving the id of a file by path.
 fn resolve_counting(
     model: &ProjectModel,
-    file_id: &dyn Fn(&str) -> Option<u32>,
+    by_path: &HashMap<String, FileId>,
     facts: &FileFacts,
     stats: &mut ImportStats,
 ) -> Vec<ModuleTarget> {
@@ -67,7 +67,7 @@ fn resolve_counting(
         .iter()
         .map(
             |import| match model.resolve(&facts.path, &import.specifier) {
-                Resolution::File(path) => match file_id(path.as_str()) {
+                Resolution::File(path) => match by_path.get(path.as_str()).copied() {
                     Some(index) => {
                         count("file");
                         ModuleTarget::File(index)

@@ -212,8 +212,7 @@ impl IndexState {
             .enumerate()
             .map(|(i, f)| (f.path.clone(), FileId::try_from(i).unwrap_or(u32::MAX)))
             .collect();
-        let (modules, import_stats) =
-            modules::resolve_imports(&model, &files, &|path| by_path.get(path).copied());
+        let (modules, import_stats) = modules::resolve_imports(&model, &files, &by_path);
         let tables = ProgramTables::build(&files, &builtins, &modules);
         let hierarchy = {
             let program = Program::new(&files, &builtins, &modules, &tables);
@@ -448,10 +447,7 @@ impl IndexState {
                 .collect();
             let removed: Vec<&str> = touched.removed.iter().map(String::as_str).collect();
             self.model.update_files(&added, &removed);
-            let by_path = &self.by_path;
-            let (modules, _) = modules::resolve_imports(&self.model, &self.files, &|path| {
-                by_path.get(path).copied()
-            });
+            let (modules, _) = modules::resolve_imports(&self.model, &self.files, &self.by_path);
             for (id, (old, new)) in self.modules.iter().zip(&modules).enumerate() {
                 if old != new {
                     touched
@@ -462,11 +458,9 @@ impl IndexState {
             self.modules = modules;
         } else if !touched.extracted.is_empty() {
             // The kept path index, not one built per update (7,800 paths at 1M lines).
-            let by_path = &self.by_path;
-            let file_id = |path: &str| by_path.get(path).copied();
             for &id in &touched.extracted {
                 self.modules[id as usize] =
-                    modules::resolve_file(&self.model, &file_id, &self.files[id as usize]);
+                    modules::resolve_file(&self.model, &self.by_path, &self.files[id as usize]);
             }
         }
         // A file that came or went, or whose imports resolve elsewhere now, may export anything

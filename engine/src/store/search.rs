@@ -108,8 +108,14 @@ impl TermChanges {
     ) -> Result<BTreeMap<String, bool>, StoreError> {
         let mut touched = BTreeMap::new();
         let mut bytes = Vec::new();
-        for (term, (mut removed, added)) in self.0 {
+        for (term, (mut removed, mut added)) in self.0 {
             removed.sort_unstable();
+            added.sort_unstable();
+            if removed == added {
+                // Every node that left the term joined it again (a file re-extracted with its
+                // IDs unchanged): the list, and whether the term finds a node, stay as they are.
+                continue;
+            }
             let old: Vec<u32> = match terms.get(term.as_str()).ctx("read search terms")? {
                 Some(postings) => Postings::parse(postings.value())?.keys().collect(),
                 None => Vec::new(),
@@ -342,7 +348,7 @@ impl TermPairs {
         self.text.push_str(term);
         let offset = |at: usize| {
             u32::try_from(at).map_err(|_| {
-                StoreError::InvalidLoad("the search terms of one load exceed 4 GiB".to_owned())
+                StoreError::TooLarge("the search terms of one load exceed 4 GiB".to_owned())
             })
         };
         self.pairs

@@ -36,8 +36,12 @@ fn link_fixture(fixture: &str) -> super::Linked {
     let builtins = builtin_facts(&mut extractor);
     let paths: Vec<&str> = facts.iter().map(|f| f.path.as_str()).collect();
     let model = ProjectModel::from_sources(&BTreeMap::new(), &paths);
-    let file_id = |path: &str| facts.iter().position(|f| f.path == path).map(|i| i as u32);
-    let (modules, _) = resolve_imports(&model, &facts, &file_id);
+    let by_path = facts
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.path.clone(), i as u32))
+        .collect();
+    let (modules, _) = resolve_imports(&model, &facts, &by_path);
     let nodes: Vec<super::FileNodes> = facts.iter().map(super::assign_nodes).collect();
     let package_of = |_: &str| (".".to_owned(), String::new());
     let tables = ProgramTables::build(&facts, &builtins, &modules);
