@@ -1,3 +1,3 @@
 //! Facts about the machine and the process: the facade's, which `tsgraph bench` reports too.
 
-pub use tsgraph::bench::machine::*;
+pub use tsgraph_bench_harness::machine::*;

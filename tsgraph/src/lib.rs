@@ -1,6 +1,7 @@
 //! tsgraph: an embedded code-graph database for TypeScript and JavaScript.
 //!
-//! This crate is the facade the CLI, the MCP server, IDE plugins and servers use: it opens a
+//! This crate is the facade the front ends (the `tsgraph-cli` crate's command line and MCP
+//! server), IDE plugins and servers use: it opens a
 //! project's store, indexes the project, resolves symbols and runs queries whose results are
 //! encoded straight into a writer. The layers below are re-exported for finer control.
 //!
@@ -18,11 +19,8 @@
 //! assert!(String::from_utf8(out).unwrap().contains("\"id\":\"a.ts:main\""));
 //! ```
 
-pub mod bench;
-pub mod cli;
 mod error;
 mod live;
-pub mod mcp;
 mod project;
 mod request;
 mod snippets;

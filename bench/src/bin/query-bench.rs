@@ -1,5 +1,5 @@
 //! `query-bench`: query latency at library level, warm, on an indexed project — the query
-//! half of `tsgraph bench` (`tsgraph::bench::measure_queries`), with the targets of the
+//! half of `tsgraph bench` (`tsgraph_bench_harness::measure_queries`), with the targets of the
 //! speed issue checked: neighbors (distance 2) p50 < 100 µs, shortest path p50 < 1 ms,
 //! impact answers cut at 1,000 results p50 < 2 ms, open-to-first-answer < 10 ms.
 //!
@@ -10,9 +10,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use tsgraph::bench::{QueryLatency, measure_queries, write_latency_table};
 use tsgraph::{IndexOptions, Project};
 use tsgraph_bench::table::Table;
+use tsgraph_bench_harness::{QueryLatency, measure_queries, write_latency_table};
 
 struct Args {
     root: PathBuf,

@@ -1,4 +1,4 @@
-//! The CLI run in-process (`tsgraph::cli::run`) with captured streams: exit codes, symbol
+//! The CLI run in-process (`tsgraph_cli::run`) with captured streams: exit codes, symbol
 //! errors, the index summary, encode/decode.
 
 use std::ffi::OsString;
@@ -15,12 +15,12 @@ fn run(args: &[&str], stdin: &str) -> Run {
     let mut argv: Vec<OsString> = vec!["tsgraph".into()];
     argv.extend(args.iter().map(OsString::from));
     let (mut input, mut stdout, mut stderr) = (stdin.as_bytes(), Vec::new(), Vec::new());
-    let mut streams = tsgraph::cli::Streams {
+    let mut streams = tsgraph_cli::Streams {
         stdin: &mut input,
         stdout: &mut stdout,
         stderr: &mut stderr,
     };
-    let code = tsgraph::cli::run(argv, &mut streams);
+    let code = tsgraph_cli::run(argv, &mut streams);
     Run {
         code,
         stdout: String::from_utf8(stdout).expect("UTF-8 stdout"),
@@ -32,7 +32,7 @@ fn run(args: &[&str], stdin: &str) -> Run {
 fn query(db: &tempfile::TempDir, args: &[&str]) -> Run {
     let project = fixture("basic");
     let db_path = db.path().join("graph.redb");
-    // `--project` before the command, `--db` (the command's option) after it.
+    // `--project` before the command, `--db` after it (either works on either side).
     let mut all = vec!["--project", project.to_str().expect("UTF-8 path")];
     all.extend_from_slice(args);
     all.extend_from_slice(&["--db", db_path.to_str().expect("UTF-8 path")]);
@@ -334,11 +334,15 @@ fn limits_take_the_same_range_and_say_the_same_thing() {
 fn usage_errors_exit_64_and_help_exits_0() {
     assert_eq!(run(&["calers", "x"], "").code, 64);
     assert_eq!(run(&["callers", "x", "--format", "yaml"], "").code, 64);
-    assert_eq!(
-        run(&["encode", "--db", "x"], "").code,
-        64,
-        "encode takes no --db"
+    let encode_db = run(&["encode", "--db", "x"], "");
+    assert_eq!(encode_db.code, 64, "encode takes no --db");
+    assert!(
+        encode_db.stderr.contains("--db does not apply to encode"),
+        "{}",
+        encode_db.stderr
     );
+    assert_eq!(run(&["--db", "x", "decode"], "").code, 64);
+    assert_eq!(run(&["bench", "--db", "x"], "").code, 64);
     assert_eq!(run(&["decode", "--format", "json"], "").code, 64);
     let help = run(&["--help"], "");
     assert_eq!(help.code, 0);
@@ -349,11 +353,38 @@ fn usage_errors_exit_64_and_help_exits_0() {
         "{}",
         encode_help.stdout
     );
-    assert!(
-        !encode_help.stdout.contains("--db"),
-        "{}",
-        encode_help.stdout
-    );
+}
+
+#[test]
+fn project_and_db_work_on_either_side_of_the_command() {
+    let db = tempfile::tempdir().expect("temp dir");
+    let project = fixture("basic");
+    let project = project.to_str().expect("UTF-8 path");
+    let db_path = db.path().join("graph.redb");
+    let db_path = db_path.to_str().expect("UTF-8 path");
+    let orders: [&[&str]; 4] = [
+        &["--project", project, "--db", db_path, "callers", "findUser"],
+        &["callers", "findUser", "--project", project, "--db", db_path],
+        &["--db", db_path, "callers", "--project", project, "findUser"],
+        &["callers", "--db", db_path, "findUser", "--project", project],
+    ];
+    let answers: Vec<Run> = orders.iter().map(|args| run(args, "")).collect();
+    for (args, answer) in orders.iter().zip(&answers) {
+        assert_eq!(answer.code, 0, "{args:?}: {}", answer.stderr);
+        assert!(
+            answer
+                .stdout
+                .starts_with("callers: \"src/db/user.ts:findUser\""),
+            "{args:?}: {}",
+            answer.stdout
+        );
+        assert_eq!(answer.stdout, answers[0].stdout, "{args:?}");
+    }
+    // The store named after the command is the one used.
+    assert!(db.path().join("graph.redb").exists());
+    let index = run(&["index", "--project", project, "--db", db_path], "");
+    assert_eq!(index.code, 0, "{}", index.stderr);
+    assert!(index.stdout.contains(db_path), "{}", index.stdout);
 }
 
 #[test]

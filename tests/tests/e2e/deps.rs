@@ -225,9 +225,9 @@ fn an_unknown_package_suggests_names_and_exits_2() {
     .map(OsString::from)
     .collect();
     let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
-    let code = tsgraph::cli::run(
+    let code = tsgraph_cli::run(
         argv,
-        &mut tsgraph::cli::Streams {
+        &mut tsgraph_cli::Streams {
             stdin: &mut std::io::empty(),
             stdout: &mut stdout,
             stderr: &mut stderr,

@@ -26,7 +26,8 @@ const TOOLS: [&str; 8] = [
 
 async fn connect(project: &Path, log: &Path) -> Client {
     let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_tsgraph-cli"));
-    command.arg("--project").arg(project).arg("mcp");
+    // After the command, as MCP client configurations write it (`args: ["mcp", "--project", …]`).
+    command.arg("mcp").arg("--project").arg(project);
     let log = std::fs::File::create(log).expect("server log");
     let (transport, _) = TokioChildProcess::builder(command)
         .stderr(Stdio::from(log))

@@ -1,14 +1,25 @@
-//! The command line: parsing, dispatch, printing and exit codes. `main.rs` only hands it the
+//! The `tsgraph` command's front ends on the tsgraph library: the command line (parsing,
+//! dispatch, printing and exit codes) and the MCP server. `main.rs` only hands [`run`] the
 //! process's arguments and standard streams, so tests can run the whole CLI in-process.
+//!
+//! ```
+//! let dir = tempfile::tempdir().unwrap();
+//! std::fs::write(dir.path().join("a.ts"), "export function main() { helper(); }\nfunction helper() {}\n").unwrap();
+//! let (mut stdin, mut stdout, mut stderr) = (std::io::empty(), Vec::new(), Vec::new());
+//! let mut streams = tsgraph_cli::Streams { stdin: &mut stdin, stdout: &mut stdout, stderr: &mut stderr };
+//! let args = ["tsgraph", "callers", "helper", "--project"].map(std::ffi::OsString::from);
+//! let args = args.into_iter().chain([dir.path().as_os_str().to_owned()]);
+//! assert_eq!(tsgraph_cli::run(args, &mut streams), 0);
+//! assert!(String::from_utf8(stdout).unwrap().starts_with("callers: \"a.ts:helper\""));
+//! ```
 
 mod args;
 mod commands;
+pub mod mcp;
 mod progress;
 
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
-
-use clap::Parser;
 
 use args::Cli;
 
@@ -32,7 +43,7 @@ pub struct Streams<'a> {
 
 /// Runs the CLI with `args` (the program name first) and returns the exit code.
 pub fn run(args: impl IntoIterator<Item = OsString>, streams: &mut Streams<'_>) -> u8 {
-    let cli = match Cli::try_parse_from(args) {
+    let cli = match Cli::parse_args(args) {
         Ok(cli) => cli,
         Err(err) => {
             let code = if err.use_stderr() { EXIT_USAGE } else { 0 };
@@ -46,7 +57,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>, streams: &mut Streams<'_>) 
             return code;
         }
     };
-    let json_errors = commands::format_of(&cli.command) == Some(crate::Format::Json);
+    let json_errors = commands::format_of(&cli.command) == Some(tsgraph::Format::Json);
     let mut out = io::BufWriter::new(&mut *streams.stdout);
     let result = commands::dispatch(&cli, &mut out, &mut *streams.stdin, &mut *streams.stderr)
         .and_then(|()| {
@@ -59,14 +70,14 @@ pub fn run(args: impl IntoIterator<Item = OsString>, streams: &mut Streams<'_>) 
         Err(err) => {
             // Nothing half-written reaches stdout after an error.
             drop(out.into_parts());
-            let code = match err.downcast_ref::<crate::Error>() {
+            let code = match err.downcast_ref::<tsgraph::Error>() {
                 Some(e) if e.is_symbol_error() => EXIT_SYMBOL,
                 _ => EXIT_ERROR,
             };
             let _ = writeln!(streams.stderr, "tsgraph: {err:#}");
             if json_errors {
                 // The same error, for a program reading stdout.
-                let json = match err.downcast_ref::<crate::Error>() {
+                let json = match err.downcast_ref::<tsgraph::Error>() {
                     Some(e) => e.to_json(),
                     None => {
                         serde_json::json!({"error": {"code": "error", "message": format!("{err:#}")}})
@@ -79,12 +90,25 @@ pub fn run(args: impl IntoIterator<Item = OsString>, streams: &mut Streams<'_>) 
     }
 }
 
+/// Runs the CLI on this process's arguments and standard streams: all a `main` needs.
+pub fn run_process() -> u8 {
+    // Not locked for the whole run: `mcp` hands stdin and stdout to the protocol's own
+    // reader and writer threads. The CLI buffers stdout itself.
+    let (mut stdin, mut stdout, mut stderr) = (io::stdin(), io::stdout(), io::stderr());
+    let mut streams = Streams {
+        stdin: &mut stdin,
+        stdout: &mut stdout,
+        stderr: &mut stderr,
+    };
+    run(std::env::args_os(), &mut streams)
+}
+
 /// A reader that went away (`tsgraph export | head`) is not an error.
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|cause| {
         let io = cause.downcast_ref::<io::Error>().or_else(|| {
-            match cause.downcast_ref::<crate::Error>() {
-                Some(crate::Error::Query(crate::query::QueryError::Output(io))) => Some(io),
+            match cause.downcast_ref::<tsgraph::Error>() {
+                Some(tsgraph::Error::Query(tsgraph::query::QueryError::Output(io))) => Some(io),
                 _ => None,
             }
         });

@@ -184,7 +184,7 @@ fn kind_cells<K: std::fmt::Display, N: Copy + TryInto<u64>>(counts: &[(K, N)]) -
 }
 
 /// The three files with the most bytes inside ERROR nodes, when there are any.
-fn worst_files(index: &tsgraph_indexer::IndexSummary) -> String {
+fn worst_files(index: &tsgraph::indexer::IndexSummary) -> String {
     let worst: Vec<String> = index
         .error_files
         .iter()

@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use std::sync::Arc;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use tsgraph_indexer::{IndexProgress, ProgressHook};
+use tsgraph::indexer::{IndexProgress, ProgressHook};
 
 /// A bar and the hook that moves it; hidden when stderr is not a terminal. Clear it with
 /// [`ProgressBar::finish_and_clear`] before printing the summary.

@@ -3,12 +3,12 @@
 
 use rmcp::schemars::{self, JsonSchema};
 use serde::Deserialize;
-use tsgraph_engine::NodeKind;
-use tsgraph_query::{
+use tsgraph::engine::NodeKind;
+use tsgraph::query::{
     Direction, EdgeKinds, NeighborOptions, PathOptions, SearchOptions, TraversalOptions,
 };
 
-use crate::request::{Format, QueryRequest, SymbolArg};
+use tsgraph::{Format, QueryRequest, SymbolArg};
 
 /// The largest value any limit takes.
 const MAX_LIMIT: u32 = 1_000_000;
@@ -177,12 +177,12 @@ impl DepsArgs {
         if self.package.trim().is_empty() {
             return Err(ArgError("package must not be empty".into()));
         }
-        let defaults = tsgraph_query::DepsOptions::default();
+        let defaults = tsgraph::query::DepsOptions::default();
         Ok(QueryRequest::Deps {
             package: self.package.clone(),
             direction: match self.direction {
-                None | Some(DepsDirectionArg::Out) => tsgraph_query::DepsDirection::Out,
-                Some(DepsDirectionArg::In) => tsgraph_query::DepsDirection::In,
+                None | Some(DepsDirectionArg::Out) => tsgraph::query::DepsDirection::Out,
+                Some(DepsDirectionArg::In) => tsgraph::query::DepsDirection::In,
             },
             max_depth: limit("maxDepth", self.max_depth, defaults.max_depth)?,
         })

@@ -6,7 +6,7 @@ use std::path::Path;
 use plotters::prelude::*;
 
 use super::QueryLatency;
-use crate::Error;
+use tsgraph::Error;
 
 /// Writes the chart of `latencies` to `path` as SVG.
 pub fn write_latency_chart(path: &Path, latencies: &[QueryLatency]) -> Result<(), Error> {

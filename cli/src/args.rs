@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use tsgraph_query::EdgeKinds;
+use tsgraph::query::EdgeKinds;
 
 /// The largest `--max-depth`, `--max-nodes`, `--distance` and `--k` accepted.
 pub(crate) const MAX_LIMIT: u32 = 1_000_000;
@@ -16,12 +16,39 @@ pub(crate) const MAX_LIMIT: u32 = 1_000_000;
 #[derive(Debug, Parser)]
 #[command(name = "tsgraph", version, about, long_about)]
 pub(crate) struct Cli {
-    /// The project folder, before the command (default: the nearest folder at or above the
-    /// current one with a tsconfig.json, a package.json or a .git).
-    #[arg(long)]
+    /// The project folder (default: the nearest folder at or above the current one with a
+    /// tsconfig.json, a package.json or a .git). Before or after the command.
+    #[arg(long, global = true, value_name = "DIR")]
     pub(crate) project: Option<PathBuf>,
+    /// The store file (default: PROJECT/.tsgraph/graph.redb). Before or after the command;
+    /// not for `bench` (a temporary store), `encode` or `decode` (no store).
+    #[arg(long, global = true, value_name = "PATH")]
+    pub(crate) db: Option<PathBuf>,
     #[command(subcommand)]
     pub(crate) command: Command,
+}
+
+impl Cli {
+    /// Parses `args` (the program name first). `--project` and `--db` are global, so clap
+    /// takes them on either side of the command; this refuses `--db` where no store is read.
+    pub(crate) fn parse_args(
+        args: impl IntoIterator<Item = std::ffi::OsString>,
+    ) -> Result<Cli, clap::Error> {
+        let cli = Cli::try_parse_from(args)?;
+        let storeless = match cli.command {
+            Command::Bench { .. } => Some("bench (it indexes into a temporary store)"),
+            Command::Encode { .. } => Some("encode"),
+            Command::Decode { .. } => Some("decode"),
+            _ => None,
+        };
+        match (storeless, &cli.db) {
+            (Some(command), Some(_)) => Err(<Cli as clap::CommandFactory>::command().error(
+                clap::error::ErrorKind::ArgumentConflict,
+                format!("--db does not apply to {command}"),
+            )),
+            _ => Ok(cli),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -79,22 +106,12 @@ pub(crate) enum KindArg {
     Enum,
 }
 
-/// Where the store is.
-#[derive(Debug, clap::Args)]
-pub(crate) struct StoreArgs {
-    /// The store file (default: PROJECT/.tsgraph/graph.redb).
-    #[arg(long)]
-    pub(crate) db: Option<PathBuf>,
-}
-
 /// Options of the long-running commands.
 #[derive(Debug, clap::Args)]
 pub(crate) struct LiveArgs {
     /// Skip files larger than this many bytes.
     #[arg(long, default_value_t = 1024 * 1024)]
     pub(crate) max_file_size: u64,
-    #[command(flatten)]
-    pub(crate) store: StoreArgs,
 }
 
 /// How a query's answer is written.
@@ -107,8 +124,6 @@ pub(crate) struct OutputArgs {
     /// callers).
     #[arg(long, default_value_t = 0, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=100))]
     pub(crate) snippets: u32,
-    #[command(flatten)]
-    pub(crate) store: StoreArgs,
 }
 
 /// A symbol: a node ID (`src/a.ts:UserService.save`), or a bare or dotted name.
@@ -159,8 +174,6 @@ pub(crate) enum Command {
         /// Also list every import that resolved to nothing, and every file with parse errors.
         #[arg(long)]
         verbose: bool,
-        #[command(flatten)]
-        store: StoreArgs,
     },
     /// Measure tsgraph on this project: a fresh index into a temporary store (time by phase,
     /// memory, store size, graph counts), then query latencies over sampled symbols.
@@ -327,8 +340,6 @@ pub(crate) enum Command {
         /// Write here instead of stdout: a file, or for neo4j a folder (created if missing).
         #[arg(long, value_name = "PATH", required_if_eq("format", "neo4j"))]
         out: Option<PathBuf>,
-        #[command(flatten)]
-        store: StoreArgs,
     },
     /// Read JSON on stdin, write TOON on stdout.
     Encode {

@@ -4,18 +4,18 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::{
+use anyhow::Context;
+use tsgraph::encoders::toon;
+use tsgraph::engine::NodeKind;
+use tsgraph::{
     DepsDirection, Direction, Error, ExportFormat, Format, IndexOptions, IndexSummary, LiveProject,
     NeighborOptions, PathOptions, Project, QueryRequest, SearchOptions, SymbolArg,
     TraversalOptions, discover_root,
 };
-use anyhow::Context;
-use tsgraph_encoders::toon;
-use tsgraph_engine::NodeKind;
 
 use super::args::{
     Cli, Command, DelimiterArg, DepsDirectionArg, DirectionArg, ExportFormatArg, FormatArg,
-    KindArg, LiveArgs, OutputArgs, StoreArgs, SymbolArgs, TraversalArgs,
+    KindArg, LiveArgs, OutputArgs, SymbolArgs, TraversalArgs,
 };
 
 pub(super) fn dispatch(
@@ -30,7 +30,6 @@ pub(super) fn dispatch(
             rebuild,
             max_file_size,
             verbose,
-            store,
         } => {
             let root = folder_or_project(cli, dir.as_deref())?;
             let (progress, bar) = super::progress::index_progress();
@@ -39,7 +38,7 @@ pub(super) fn dispatch(
                 progress,
                 ..IndexOptions::default()
             };
-            let db = store.db.as_deref();
+            let db = cli.db.as_deref();
             refuse_without_sources(&root, db, &options)?;
             if *rebuild {
                 let (project, summary) = Project::rebuild(&root, db, &options)?;
@@ -72,7 +71,7 @@ pub(super) fn dispatch(
         } => {
             let root = folder_or_project(cli, dir.as_deref())?;
             let (progress, bar) = super::progress::index_progress();
-            let options = crate::bench::BenchOptions {
+            let options = tsgraph_bench_harness::BenchOptions {
                 index: IndexOptions {
                     max_file_size: *max_file_size,
                     progress,
@@ -87,7 +86,7 @@ pub(super) fn dispatch(
                     .filter(|exe| exe.file_stem().is_some_and(|stem| stem == "tsgraph")),
             };
             refuse_without_sources(&root, None, &options.index)?;
-            let measured = crate::bench::run(&root, &options)?;
+            let measured = tsgraph_bench_harness::run(&root, &options)?;
             bar.finish_and_clear();
             bench_report(&measured, report.as_deref(), out)?;
         }
@@ -235,12 +234,8 @@ pub(super) fn dispatch(
             };
             query(cli, out, stderr, output, request)?;
         }
-        Command::Export {
-            format,
-            out: path,
-            store,
-        } => {
-            let project = open_indexed(cli, store, stderr)?;
+        Command::Export { format, out: path } => {
+            let project = open_indexed(cli, stderr)?;
             export(
                 &project,
                 export_format(*format),
@@ -289,7 +284,7 @@ pub(super) fn format_of(command: &Command) -> Option<Format> {
 /// Prints the benchmark report; with `--report FILE.md`, also writes it there with the
 /// latency chart beside it (`FILE.svg`).
 fn bench_report(
-    measured: &crate::bench::BenchReport,
+    measured: &tsgraph_bench_harness::BenchReport,
     report: Option<&Path>,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
@@ -306,7 +301,7 @@ fn bench_report(
     } else {
         report.with_extension("svg")
     };
-    crate::bench::write_latency_chart(&chart, &measured.latencies)?;
+    tsgraph_bench_harness::write_latency_chart(&chart, &measured.latencies)?;
     let chart_name = chart
         .file_name()
         .map(|name| name.to_string_lossy().into_owned());
@@ -435,7 +430,7 @@ fn refuse_without_sources(
     db: Option<&Path>,
     options: &IndexOptions,
 ) -> Result<(), Error> {
-    if !store_exists(root, db) && !tsgraph_indexer::has_sources(root, options) {
+    if !store_exists(root, db) && !tsgraph::indexer::has_sources(root, options) {
         return Err(Error::NoSources {
             root: root.to_path_buf(),
         });
@@ -446,16 +441,19 @@ fn refuse_without_sources(
 fn store_exists(root: &Path, db: Option<&Path>) -> bool {
     match db {
         Some(db) => db.exists(),
-        None => root.join(crate::STORE_DIR).join(crate::STORE_FILE).exists(),
+        None => root
+            .join(tsgraph::STORE_DIR)
+            .join(tsgraph::STORE_FILE)
+            .exists(),
     }
 }
 
 /// Opens the project's store read-only, indexing the project first (as a writer) when it
 /// has never been indexed. A folder without sources and without a store is an error, and no
 /// store is created.
-fn open_indexed(cli: &Cli, store: &StoreArgs, stderr: &mut dyn Write) -> anyhow::Result<Project> {
+fn open_indexed(cli: &Cli, stderr: &mut dyn Write) -> anyhow::Result<Project> {
     let root = project_root(cli)?;
-    let db = store.db.as_deref();
+    let db = cli.db.as_deref();
     if !root.is_dir() {
         return Err(Error::Io {
             path: root,
@@ -465,7 +463,7 @@ fn open_indexed(cli: &Cli, store: &StoreArgs, stderr: &mut dyn Write) -> anyhow:
     }
     refuse_without_sources(&root, db, &IndexOptions::default())?;
     match Project::open_read_only(&root, db) {
-        Err(crate::Error::NotIndexed { .. }) => {}
+        Err(tsgraph::Error::NotIndexed { .. }) => {}
         other => return Ok(other?),
     }
     {
@@ -485,7 +483,7 @@ fn query(
     output: &OutputArgs,
     request: QueryRequest,
 ) -> anyhow::Result<()> {
-    let project = open_indexed(cli, &output.store, stderr)?;
+    let project = open_indexed(cli, stderr)?;
     project.query_with(&request, format(output.format), output.snippets, out)?;
     Ok(())
 }
@@ -494,7 +492,7 @@ fn query(
 /// when it never was), the summary on `log`.
 fn open_live(cli: &Cli, args: &LiveArgs, log: &mut dyn Write) -> anyhow::Result<Arc<LiveProject>> {
     let root = project_root(cli)?;
-    let db = args.store.db.as_deref();
+    let db = cli.db.as_deref();
     let options = IndexOptions {
         max_file_size: args.max_file_size,
         ..IndexOptions::default()
@@ -515,7 +513,7 @@ fn watch(
 ) -> anyhow::Result<()> {
     let live = open_live(cli, args, stderr)?;
     let (sender, lines) = std::sync::mpsc::channel::<String>();
-    let _watcher = crate::watch(live, move |update| {
+    let _watcher = tsgraph::watch(live, move |update| {
         let _ = sender.send(update.to_string());
     })?;
     writeln!(out, "ready")?;
@@ -535,7 +533,7 @@ fn mcp(cli: &Cli, args: &LiveArgs, stderr: &mut dyn Write) -> anyhow::Result<()>
 }
 
 /// What an incremental `index` did.
-fn write_sync(out: &mut dyn Write, sync: &crate::SyncSummary, store: &Path) -> io::Result<()> {
+fn write_sync(out: &mut dyn Write, sync: &tsgraph::SyncSummary, store: &Path) -> io::Result<()> {
     if sync.is_noop() {
         writeln!(
             out,

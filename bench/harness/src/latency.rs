@@ -7,16 +7,16 @@
 use std::io;
 use std::time::{Duration, Instant};
 
-use tsgraph_encoders::graph::ToonSink;
-use tsgraph_engine::{NodeKey, NodeKind, Snapshot};
-use tsgraph_query::engine::NodeView;
-use tsgraph_query::{
+use tsgraph::encoders::graph::ToonSink;
+use tsgraph::engine::{NodeKey, NodeKind, Snapshot};
+use tsgraph::query::engine::NodeView;
+use tsgraph::query::{
     CollectSink, Dependency, DependencyImport, Direction, EdgeInfo, Group, Grouping, Header,
     NeighborOptions, NodeInfo, PathOptions, Query, QueryKind, ResultSink, SearchOptions, Summary,
     TraversalOptions,
 };
 
-use crate::Error;
+use tsgraph::Error;
 
 /// The timings of one query over the sampled symbols.
 #[derive(Debug, Clone)]
@@ -281,8 +281,8 @@ impl<S: ResultSink> ResultSink for Counted<S> {
 mod tests {
     use std::time::Duration;
 
-    use tsgraph_encoders::graph::ToonSink;
-    use tsgraph_query::ResultSink;
+    use tsgraph::encoders::graph::ToonSink;
+    use tsgraph::query::ResultSink;
 
     use super::{Counted, QueryLatency};
 
@@ -291,7 +291,7 @@ mod tests {
         // Timed queries must take the path the encoder takes (TOON skips via edges).
         let mut buffer = Vec::new();
         assert!(!Counted::new(ToonSink::new(&mut buffer)).wants_via_edges());
-        assert!(Counted::new(tsgraph_query::CollectSink::default()).wants_via_edges());
+        assert!(Counted::new(tsgraph::query::CollectSink::default()).wants_via_edges());
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //!
 //! ```no_run
 //! # fn main() -> Result<(), tsgraph::Error> {
-//! let report = tsgraph::bench::run(std::path::Path::new("."), &Default::default())?;
+//! let report = tsgraph_bench_harness::run(std::path::Path::new("."), &Default::default())?;
 //! report.write_markdown(&mut std::io::stdout(), None).expect("stdout");
 //! # Ok(()) }
 //! ```
@@ -19,16 +19,16 @@ mod report;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use tsgraph_encoders::graph::ToonSink;
-use tsgraph_engine::{NodeKind, Store};
-use tsgraph_indexer::{IndexOptions, IndexSummary, index_project};
-use tsgraph_query::Query;
+use tsgraph::encoders::graph::ToonSink;
+use tsgraph::engine::{NodeKind, Store};
+use tsgraph::indexer::{IndexOptions, IndexSummary, index_project};
+use tsgraph::query::Query;
 
 pub use chart::write_latency_chart;
 pub use latency::QueryLatency;
 pub use report::write_latency_table;
 
-use crate::Error;
+use tsgraph::Error;
 
 /// How to run the benchmark.
 #[derive(Debug, Clone)]
@@ -66,7 +66,7 @@ pub struct BenchReport {
     /// The store file's size after the index.
     pub store_bytes: u64,
     /// Where the store's bytes go, table by table, largest first.
-    pub store_tables: Vec<tsgraph_engine::TableSpace>,
+    pub store_tables: Vec<tsgraph::engine::TableSpace>,
     /// Nodes per kind.
     pub nodes_by_kind: Vec<(NodeKind, u64)>,
     /// Symbols the latency queries were asked about.
@@ -165,7 +165,7 @@ pub fn measure_queries(db: &Path, samples: usize, seed: u64) -> Result<QueryMeas
 
 /// Opens the store and answers `callers` (depth 5) about `probe`, as a freshly started
 /// server would; returns the time.
-fn first_answer(db: &Path, probe: Option<tsgraph_engine::NodeKey>) -> Result<Duration, Error> {
+fn first_answer(db: &Path, probe: Option<tsgraph::engine::NodeKey>) -> Result<Duration, Error> {
     let started = Instant::now();
     let store = Store::open_read_only(db)?;
     let snapshot = store.snapshot()?;

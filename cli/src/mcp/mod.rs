@@ -12,10 +12,10 @@ use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
 use rmcp::{ErrorData, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 
-use crate::error::Error;
-use crate::live::LiveProject;
-use crate::request::{Format, QueryRequest};
 use params::{ArgError, DepsArgs, FileArgs, NeighborArgs, PathArgs, SearchArgs, SymbolTraversal};
+use tsgraph::Error;
+use tsgraph::LiveProject;
+use tsgraph::{Format, QueryRequest};
 
 const INSTRUCTIONS: &str = "tsgraph answers questions about this TypeScript/JavaScript \
 project's code graph exactly, from the type-resolved call graph: who calls a symbol, what it \
@@ -193,7 +193,7 @@ impl ServerHandler for GraphServer {
 pub fn serve(live: Arc<LiveProject>, log: Box<dyn Write + Send>) -> Result<(), Error> {
     let log = Arc::new(parking_lot::Mutex::new(log));
     let watch_log = Arc::clone(&log);
-    let _watcher = crate::watch::watch(Arc::clone(&live), move |update| {
+    let _watcher = tsgraph::watch(Arc::clone(&live), move |update| {
         let _ = writeln!(watch_log.lock(), "tsgraph: {update}");
     })?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
