@@ -74,6 +74,7 @@ pub(crate) fn index_with_state(
     options: &IndexOptions,
 ) -> Result<(IndexState, IndexSummary), IndexError> {
     let (mut state, summary) = IndexState::build_into(root, store, options)?;
+    store.write_graph_file()?;
     state.generation = Some(store.snapshot()?.generation()?);
     Ok((state, summary))
 }

@@ -128,9 +128,18 @@ pub(crate) fn sync_store(
     };
     let disk = compare_with_disk(&walked.files, &stored, held, &mut summary);
     if disk.changes.is_empty() {
+        let generation = snapshot.generation()?;
         drop(snapshot);
         if !disk.restamp.is_empty() {
             store.update_file_stamps(&disk.restamp)?;
+        }
+        store.write_graph_file()?;
+        // New stamps and a graph file change no summary: a state level with the store before
+        // them still is.
+        if let Some(kept) = slot.as_mut()
+            && kept.generation == Some(generation)
+        {
+            kept.generation = Some(store.snapshot()?.generation()?);
         }
         summary.time = started.elapsed();
         return Ok(summary);
@@ -156,8 +165,10 @@ pub(crate) fn sync_store(
     write_update(store, &mut kept, update, root, false)?;
     if !disk.restamp.is_empty() {
         store.update_file_stamps(&disk.restamp)?;
-        kept.generation = Some(store.snapshot()?.generation()?);
     }
+    // Queries read the graph file of the state this sync leaves, built once it is final.
+    store.write_graph_file()?;
+    kept.generation = Some(store.snapshot()?.generation()?);
     *slot = Some(kept);
     summary.time = started.elapsed();
     Ok(summary)

@@ -5,6 +5,7 @@ mod adjacency;
 mod guard;
 mod load;
 mod lock;
+mod mapped;
 mod search;
 mod snapshot;
 mod space;
@@ -13,6 +14,7 @@ mod verified;
 mod write;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use redb::{ConcurrencyMode, Database, ReadOnlyDatabase, ReadableDatabase};
@@ -90,6 +92,11 @@ pub struct Store {
     /// Held while a writer has the store open.
     lock: Option<WriterLock>,
     boundary: Boundary,
+    /// Where the store lives once in place: its own path, or for a replacement being built
+    /// aside, the path it will replace. Graph files are named after it.
+    home: PathBuf,
+    /// The graph file last mapped, kept while it serves the store's state.
+    mapped: parking_lot::Mutex<Option<Arc<mapped::MappedGraph>>>,
 }
 
 /// A writable or a read-only redb handle.
@@ -141,11 +148,7 @@ impl Store {
                 .create(path)
                 .ctx("create")
         })?;
-        let store = Store {
-            db: Some(Quiet::new(Handle::Writer(db))),
-            lock: Some(lock),
-            boundary,
-        };
+        let store = Store::with_handle(Handle::Writer(db), Some(lock), boundary, path);
         store.initialise()?;
         verified::stamp(path);
         Ok(store)
@@ -183,15 +186,12 @@ impl Store {
         let db = boundary.run("open", || {
             builder(check, WRITER_CACHE_BYTES).open(path).ctx("open")
         })?;
-        let store = Store {
-            db: Some(Quiet::new(Handle::Writer(db))),
-            lock: Some(lock),
-            boundary,
-        };
+        let store = Store::with_handle(Handle::Writer(db), Some(lock), boundary, path);
         store.check_schema()?;
         if check {
             verified::stamp(path);
         }
+        store.sweep_graph_files()?;
         Ok(store)
     }
 
@@ -227,21 +227,45 @@ impl Store {
             }
         }
         let boundary = Boundary::new(path);
-        let db = boundary.run("open", || {
-            builder(false, READER_CACHE_BYTES)
-                .open_read_only(path)
-                .ctx("open read-only")
-        })?;
-        let store = Store {
-            db: Some(Quiet::new(Handle::Reader(db))),
-            lock: None,
-            boundary,
+        let open = || {
+            boundary.run("open", || {
+                Ok(builder(false, READER_CACHE_BYTES).open_read_only(path))
+            })
         };
+        let db = match open()? {
+            // A writer was killed after its last stamp (while it wrote the graph file, or
+            // closed the store): the store needs redb's repair, which a writable open does.
+            Err(redb::DatabaseError::RepairAborted) => {
+                match Store::open(path) {
+                    Ok(writer) => drop(writer),
+                    Err(StoreError::Locked { .. }) => {}
+                    Err(other) => return Err(other),
+                }
+                open()?.ctx("open read-only")?
+            }
+            other => other.ctx("open read-only")?,
+        };
+        let store = Store::with_handle(Handle::Reader(db), None, boundary, path);
         store.check_schema()?;
         if deep_check {
             store.snapshot()?.validate_everything()?;
         }
         Ok(store)
+    }
+
+    fn with_handle(
+        handle: Handle,
+        lock: Option<WriterLock>,
+        boundary: Boundary,
+        home: &Path,
+    ) -> Store {
+        Store {
+            db: Some(Quiet::new(handle)),
+            lock,
+            boundary,
+            home: home.to_path_buf(),
+            mapped: parking_lot::Mutex::new(None),
+        }
     }
 
     /// Whether this handle only reads.
@@ -266,11 +290,7 @@ impl Store {
                 .create(&temporary)
                 .ctx("create")
         })?;
-        let store = Store {
-            db: Some(Quiet::new(Handle::Writer(db))),
-            lock: Some(lock),
-            boundary,
-        };
+        let store = Store::with_handle(Handle::Writer(db), Some(lock), boundary, path);
         store.initialise()?;
         Ok(store)
     }
@@ -308,12 +328,106 @@ impl Store {
 
     /// A consistent read-only view of the graph as of the last commit (for a read-only
     /// handle: the writer's last commit when the snapshot is taken).
+    ///
+    /// When a graph file serves that state, the snapshot reads node records, adjacency and
+    /// IDs from it (mapped, shared with every other process); otherwise from redb's tables.
+    /// Either way it sees one state: the file is used only while the store is still at the
+    /// state the file was built from (plus the commit that named it).
     pub fn snapshot(&self) -> Result<Snapshot, StoreError> {
+        let snapshot = self.table_snapshot()?;
+        Ok(match self.graph_file_for(&snapshot)? {
+            Some(mapped) => snapshot.with_mapped(mapped),
+            None => snapshot,
+        })
+    }
+
+    /// A snapshot that reads redb's tables only.
+    fn table_snapshot(&self) -> Result<Snapshot, StoreError> {
         match self.db.as_deref() {
             Some(Handle::Writer(db)) => Snapshot::new(db, self.boundary.clone()),
             Some(Handle::Reader(db)) => Snapshot::new(db, self.boundary.clone()),
             None => Err(self.boundary.corrupted("read", "the store is closed")),
         }
+    }
+
+    /// The graph file serving `snapshot`'s state, mapped (once per file and handle).
+    fn graph_file_for(
+        &self,
+        snapshot: &Snapshot,
+    ) -> Result<Option<Arc<mapped::MappedGraph>>, StoreError> {
+        let generation = snapshot.generation()?;
+        let mut cached = self.mapped.lock();
+        if let Some(graph) = cached.as_ref()
+            && mapped::GraphFileName::new(&self.home, graph.generation()).serves(generation)
+        {
+            return Ok(Some(Arc::clone(graph)));
+        }
+        let Some(named) = snapshot.graph_file()? else {
+            return Ok(None);
+        };
+        if !named.serves(generation) {
+            return Ok(None);
+        }
+        let path = self.home.with_file_name(&named.name);
+        let graph = self.run("map the graph file", || {
+            mapped::MappedGraph::open(&path, named.built)
+        })?;
+        *cached = graph.map(Arc::new);
+        Ok(cached.clone())
+    }
+
+    /// Writes the graph file of the store's current state, unless one already serves it, and
+    /// puts it in place (see `mapped/place.rs` for the commit order); then deletes older
+    /// ones. Returns whether a file was written. A writer calls this when it has finished a
+    /// batch of commits (after an index or a sync): the commit naming the file advances the
+    /// generation, so a caller that records generations reads it again afterwards.
+    pub fn write_graph_file(&self) -> Result<bool, StoreError> {
+        let db = self.writer()?;
+        let snapshot = self.table_snapshot()?;
+        let generation = snapshot.generation()?;
+        if snapshot
+            .graph_file()?
+            .is_some_and(|named| named.serves(generation))
+        {
+            return Ok(false);
+        }
+        let named = mapped::GraphFileName::new(&self.home, generation);
+        let path = self.home.with_file_name(&named.name);
+        let mut aside = path.clone().into_os_string();
+        aside.push(".tmp");
+        let aside = PathBuf::from(aside);
+        mapped::crash_point("graph-file-start");
+        self.run("write the graph file", || {
+            mapped::build(&snapshot, generation, snapshot.key_slots()?, &aside)
+        })?;
+        drop(snapshot);
+        mapped::crash_point("graph-file-written");
+        std::fs::rename(&aside, &path)
+            .and_then(|()| mapped::sync_folder(&path))
+            .map_err(|err| StoreError::from_io(&path, "put the graph file in place", err))?;
+        // The writer hashed every byte it wrote: the file is as sound as a verified one.
+        verified::stamp(&path);
+        mapped::crash_point("graph-file-renamed");
+        self.committed(self.run("name the graph file", || {
+            let txn = begin_write(db)?;
+            {
+                let mut meta = txn.open_table(META).ctx("open meta")?;
+                meta.insert(tables::META_GRAPH_FILE, named.to_bytes().as_slice())
+                    .ctx("write meta")?;
+            }
+            write::commit(txn)
+        }))?;
+        mapped::crash_point("graph-file-committed");
+        mapped::sweep_orphans(&self.home, Some(&named.name));
+        Ok(true)
+    }
+
+    /// Deletes graph files no commit names (a writer killed before naming its file, files
+    /// replaced while a reader still mapped them).
+    fn sweep_graph_files(&self) -> Result<(), StoreError> {
+        let named = self.table_snapshot()?.graph_file()?;
+        mapped::sweep_orphans(&self.home, named.as_ref().map(|n| n.name.as_str()));
+        Ok(())
     }
 
     /// Replaces the whole graph with `batch` in one transaction.

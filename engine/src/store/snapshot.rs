@@ -1,6 +1,8 @@
 //! Read snapshots: zero-copy access to node records and adjacency lists. Every read goes
 //! through the store's panic boundary.
 
+use std::sync::Arc;
+
 use redb::{
     AccessGuard, ReadOnlyMultimapTable, ReadOnlyTable, ReadableDatabase, ReadableTable,
     ReadableTableMetadata,
@@ -8,6 +10,7 @@ use redb::{
 
 use super::adjacency::{EdgeRef, ListView, OpenedList};
 use super::guard::{Boundary, Quiet};
+use super::mapped::{GraphFileName, InEntries, MappedGraph};
 use super::search::{ADDED_KEY, FST_KEY, Postings, REMOVED_KEY, TermSet};
 use super::tables::{
     BLOBS, FILES, IDS, IN_EDGES, META, NODES, OUT_EDGES, SEARCH, TERMS, UNRESOLVED,
@@ -34,6 +37,9 @@ pub struct Snapshot {
     terms: Quiet<ReadOnlyTable<&'static str, &'static [u8]>>,
     search: Quiet<ReadOnlyTable<&'static str, &'static [u8]>>,
     meta: Quiet<ReadOnlyTable<&'static str, &'static [u8]>>,
+    /// The graph file of this snapshot's store state, when there is one: node records,
+    /// adjacency and IDs are read from it instead of the tables above.
+    mapped: Option<Arc<MappedGraph>>,
     boundary: Boundary,
 }
 
@@ -59,8 +65,95 @@ impl Snapshot {
                 terms: Quiet::new(txn.open_table(TERMS).ctx("open search terms")?),
                 search: Quiet::new(txn.open_table(SEARCH).ctx("open search index")?),
                 meta: Quiet::new(txn.open_table(META).ctx("open meta")?),
+                mapped: None,
                 boundary: boundary.clone(),
             })
+        })
+    }
+
+    /// This snapshot reading node records, adjacency and IDs from `mapped`, a graph file of
+    /// its store state.
+    pub(super) fn with_mapped(mut self, mapped: Arc<MappedGraph>) -> Snapshot {
+        self.mapped = Some(mapped);
+        self
+    }
+
+    /// Whether reads come from a graph file (`false`: from the store's tables).
+    pub fn is_mapped(&self) -> bool {
+        self.mapped.is_some()
+    }
+
+    /// The graph file the store names, if any (whether or not it serves this state).
+    pub(super) fn graph_file(&self) -> Result<Option<GraphFileName>, StoreError> {
+        Ok(self
+            .meta(super::tables::META_GRAPH_FILE)?
+            .and_then(|bytes| GraphFileName::from_bytes(&bytes)))
+    }
+
+    /// One more than the largest node key the store has handed out.
+    pub(super) fn key_slots(&self) -> Result<u32, StoreError> {
+        match self.meta(super::tables::META_NEXT_KEY)? {
+            Some(bytes) => {
+                super::decode_u32(&bytes).ok_or_else(|| StoreError::corrupted("meta", "next key"))
+            }
+            None => Ok(0),
+        }
+    }
+
+    /// Every node record, ascending by key (for the graph file's writer).
+    pub(super) fn scan_nodes(
+        &self,
+        mut each: impl FnMut(u32, &[u8]) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        self.read("read nodes", || {
+            for entry in self.nodes.iter().ctx("read nodes")? {
+                let (key, record) = entry.ctx("read nodes")?;
+                each(key.value(), record.value())?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Every outgoing list, ascending by source key.
+    pub(super) fn scan_out_lists(
+        &self,
+        mut each: impl FnMut(u32, &[u8]) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        self.read("read out edges", || {
+            for entry in self.out_edges.iter().ctx("read out edges")? {
+                let (key, list) = entry.ctx("read out edges")?;
+                each(key.value(), list.value())?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Every incoming entry as (target, source, kind), in the table's order.
+    pub(super) fn scan_in_edges(
+        &self,
+        mut each: impl FnMut(u32, u32, u8) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        self.read("read in edges", || {
+            for entry in self.in_edges.iter().ctx("read in edges")? {
+                let (edge, _) = entry.ctx("read in edges")?;
+                let (target, source, kind) = edge.value();
+                each(target, source, kind)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Every node ID with its key, ascending by ID.
+    pub(super) fn scan_ids(
+        &self,
+        mut each: impl FnMut(&str, u32) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        self.read("read ids", || {
+            for entry in self.ids.iter().ctx("read ids")? {
+                let (id, key) = entry.ctx("read ids")?;
+                each(id.value(), key.value())?;
+            }
+            Ok(())
         })
     }
 
@@ -75,6 +168,9 @@ impl Snapshot {
 
     /// The key of the node with the public `id`.
     pub fn key_of(&self, id: &str) -> Result<Option<NodeKey>, StoreError> {
+        if let Some(mapped) = &self.mapped {
+            return Ok(mapped.key_of(id)?.map(NodeKey));
+        }
         self.read("read ids", || {
             Ok(self
                 .ids
@@ -86,13 +182,19 @@ impl Snapshot {
 
     /// The stored record of `key`, or `None` if there is no such node.
     pub fn node(&self, key: NodeKey) -> Result<Option<NodeGuard<'_>>, StoreError> {
+        if let Some(mapped) = &self.mapped {
+            return Ok(mapped.node(key.0)?.map(|bytes| NodeGuard {
+                bytes: NodeBytes::Mapped(bytes),
+                boundary: &self.boundary,
+            }));
+        }
         self.read("read node", || {
             Ok(self
                 .nodes
                 .get(key.0)
                 .ctx("read node")?
                 .map(|guard| NodeGuard {
-                    guard: Quiet::new(guard),
+                    bytes: NodeBytes::Stored(Quiet::new(guard)),
                     boundary: &self.boundary,
                 }))
         })
@@ -298,6 +400,12 @@ impl Snapshot {
 
     /// The outgoing adjacency of `key` (with edge facts).
     pub fn out_edges(&self, key: NodeKey) -> Result<AdjacencyGuard<'_>, StoreError> {
+        if let Some(mapped) = &self.mapped {
+            return Ok(AdjacencyGuard {
+                guard: Adjacency::OutgoingMapped(mapped.out_list(key.0)?),
+                boundary: &self.boundary,
+            });
+        }
         self.read("read out edges", || {
             Ok(AdjacencyGuard {
                 guard: Adjacency::Outgoing(
@@ -313,6 +421,12 @@ impl Snapshot {
 
     /// The incoming adjacency of `key` (kind and source only; the facts live with the source).
     pub fn in_edges(&self, key: NodeKey) -> Result<AdjacencyGuard<'_>, StoreError> {
+        if let Some(mapped) = &self.mapped {
+            return Ok(AdjacencyGuard {
+                guard: Adjacency::IncomingMapped(mapped.in_list(key.0)?),
+                boundary: &self.boundary,
+            });
+        }
         self.read("read in edges", || {
             let mut entries = Vec::new();
             for entry in self
@@ -405,23 +519,36 @@ fn access_file(bytes: &[u8]) -> Result<&ArchivedFileRecord, StoreError> {
 
 /// Keeps the bytes of one node record alive; [`NodeGuard::view`] reads them in place.
 pub struct NodeGuard<'a> {
-    guard: Quiet<AccessGuard<'a, &'static [u8]>>,
+    bytes: NodeBytes<'a>,
     boundary: &'a Boundary,
+}
+
+/// A node record in a redb page or in the mapped graph file.
+enum NodeBytes<'a> {
+    Stored(Quiet<AccessGuard<'a, &'static [u8]>>),
+    Mapped(&'a [u8]),
 }
 
 impl NodeGuard<'_> {
     /// Validates the record and views it without copying.
     pub fn view(&self) -> Result<NodeView<'_>, StoreError> {
         read_in(self.boundary, "read node", || {
-            NodeView::from_bytes(self.guard.value())
+            NodeView::from_bytes(self.bytes())
         })
+    }
+
+    fn bytes(&self) -> &[u8] {
+        match &self.bytes {
+            NodeBytes::Stored(guard) => guard.value(),
+            NodeBytes::Mapped(bytes) => bytes,
+        }
     }
 
     /// The record as an owned value (for a caller that keeps it past the snapshot, such as
     /// a graph delta or a comparison of two stores).
     pub fn record(&self) -> Result<NodeRecord, StoreError> {
         read_in(self.boundary, "read node", || {
-            rkyv::from_bytes::<NodeRecord, rkyv::rancor::Error>(self.guard.value())
+            rkyv::from_bytes::<NodeRecord, rkyv::rancor::Error>(self.bytes())
                 .map_err(|err| StoreError::corrupted("node record", err))
         })
     }
@@ -433,11 +560,13 @@ pub struct AdjacencyGuard<'a> {
     boundary: &'a Boundary,
 }
 
-/// An outgoing list as stored (facts included), or the incoming entries gathered for one
-/// node.
+/// An outgoing list as stored (facts included), in a redb page or in the graph file, or the
+/// incoming entries of one node, gathered from redb or in the graph file.
 enum Adjacency<'a> {
     Outgoing(Option<Quiet<AccessGuard<'a, &'static [u8]>>>),
+    OutgoingMapped(Option<&'a [u8]>),
     Incoming(Vec<(EdgeKind, u32)>),
+    IncomingMapped(InEntries<'a>),
 }
 
 impl AdjacencyGuard<'_> {
@@ -446,15 +575,29 @@ impl AdjacencyGuard<'_> {
     /// [`EdgeRef::view`].
     pub fn edges(&self) -> Result<impl ExactSizeIterator<Item = EdgeRef<'_>>, StoreError> {
         let stored = read_in(self.boundary, "read adjacency", || self.stored())?;
-        let incoming: &[(EdgeKind, u32)] = match &self.guard {
+        let gathered: &[(EdgeKind, u32)] = match &self.guard {
             Adjacency::Incoming(entries) => entries,
-            Adjacency::Outgoing(_) => &[],
+            _ => &[],
+        };
+        let mapped = match &self.guard {
+            Adjacency::IncomingMapped(entries) => {
+                // Checked whole before the first is handed out, as a stored list is.
+                for entry in entries.iter() {
+                    entry?;
+                }
+                *entries
+            }
+            _ => InEntries::EMPTY,
         };
         Ok(Edges {
             outgoing: stored.iter(),
-            incoming: incoming
+            incoming: gathered
                 .iter()
                 .map(|&(kind, other)| EdgeRef::incoming(kind, other)),
+            mapped: mapped.iter().map(|entry| {
+                let (kind, other) = entry.unwrap_or((EdgeKind::Contains, 0));
+                EdgeRef::incoming(kind, other)
+            }),
         })
     }
 
@@ -466,46 +609,61 @@ impl AdjacencyGuard<'_> {
                 .binary_search(&(kind, other.0))
                 .ok()
                 .map(|_| EdgeRef::incoming(kind, other.0))),
-            Adjacency::Outgoing(None) => Ok(None),
+            Adjacency::IncomingMapped(entries) => Ok(entries
+                .contains(kind, other.0)
+                .then(|| EdgeRef::incoming(kind, other.0))),
+            Adjacency::Outgoing(None) | Adjacency::OutgoingMapped(None) => Ok(None),
             Adjacency::Outgoing(Some(guard)) => read_in(self.boundary, "read adjacency", || {
                 OpenedList::open(guard.value())?.find(kind, other)
             }),
+            Adjacency::OutgoingMapped(Some(bytes)) => {
+                read_in(self.boundary, "read adjacency", || {
+                    OpenedList::open(bytes)?.find(kind, other)
+                })
+            }
         }
     }
 
     fn stored(&self) -> Result<ListView<'_>, StoreError> {
         match &self.guard {
             Adjacency::Outgoing(Some(guard)) => ListView::parse(guard.value()),
+            Adjacency::OutgoingMapped(Some(bytes)) => ListView::parse(bytes),
             _ => Ok(ListView::EMPTY),
         }
     }
 }
 
-/// The edges of one adjacency, of either form.
-struct Edges<O, I> {
+/// The edges of one adjacency, of any form (at most one of the three is not empty).
+struct Edges<O, I, M> {
     outgoing: O,
     incoming: I,
+    mapped: M,
 }
 
-impl<'a, O, I> Iterator for Edges<O, I>
+impl<'a, O, I, M> Iterator for Edges<O, I, M>
 where
     O: ExactSizeIterator<Item = EdgeRef<'a>>,
     I: ExactSizeIterator<Item = EdgeRef<'a>>,
+    M: ExactSizeIterator<Item = EdgeRef<'a>>,
 {
     type Item = EdgeRef<'a>;
     fn next(&mut self) -> Option<EdgeRef<'a>> {
-        self.outgoing.next().or_else(|| self.incoming.next())
+        self.outgoing
+            .next()
+            .or_else(|| self.incoming.next())
+            .or_else(|| self.mapped.next())
     }
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let len = self.outgoing.len() + self.incoming.len();
+        let len = self.outgoing.len() + self.incoming.len() + self.mapped.len();
         (len, Some(len))
     }
 }
 
-impl<'a, O, I> ExactSizeIterator for Edges<O, I>
+impl<'a, O, I, M> ExactSizeIterator for Edges<O, I, M>
 where
     O: ExactSizeIterator<Item = EdgeRef<'a>>,
     I: ExactSizeIterator<Item = EdgeRef<'a>>,
+    M: ExactSizeIterator<Item = EdgeRef<'a>>,
 {
 }
 

@@ -36,3 +36,5 @@ pub(crate) const META_NEXT_KEY: &str = "next_key";
 /// store file was created, then the count of its commits. A process holding state derived
 /// from the store compares it to learn whether anyone wrote since.
 pub(crate) const META_GENERATION: &str = "generation";
+/// The graph file that serves this store state (`mapped::GraphFileName`).
+pub(crate) const META_GRAPH_FILE: &str = "graph_file";

@@ -1,0 +1,219 @@
+//! Writing a graph file from the store's tables in one sequential pass per section: the data
+//! sections stream out while their indexes are gathered (a few bytes per node), the indexes
+//! follow, and the header goes in last, at the front, with the checksum of all that came
+//! after it.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Seek, SeekFrom, Write};
+use std::ops::Range;
+use std::path::Path;
+
+use xxhash_rust::xxh3::Xxh3;
+
+use super::layout::{HEADER_LEN, Header, IN_ENTRY, SECTIONS, Section};
+use crate::error::StoreError;
+use crate::model::EdgeKind;
+use crate::store::Generation;
+use crate::store::snapshot::Snapshot;
+
+/// The file being written: where it is, and the checksum of what was written so far.
+struct Sink {
+    out: BufWriter<File>,
+    position: u64,
+    hasher: Xxh3,
+}
+
+impl Write for Sink {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        let written = self.out.write(bytes)?;
+        self.hasher.update(&bytes[..written]);
+        self.position += written as u64;
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// Per-node offsets into a data section, gathered as the section streams out.
+struct Offsets {
+    starts: Vec<u64>,
+}
+
+impl Offsets {
+    fn new(slots: u32) -> Offsets {
+        Offsets {
+            starts: Vec::with_capacity(slots as usize + 1),
+        }
+    }
+
+    /// Node `key` starts at `at`; every key before it not seen yet is a hole ending there.
+    fn start(&mut self, key: u32, at: u64, slots: u32) -> Result<(), StoreError> {
+        if key >= slots || (key as usize) < self.starts.len() {
+            return Err(StoreError::corrupted(
+                "graph file build",
+                format!("node key {key} out of order or past {slots}"),
+            ));
+        }
+        while self.starts.len() <= key as usize {
+            self.starts.push(at);
+        }
+        Ok(())
+    }
+
+    /// Closes the index at `end`: every remaining slot, then the end itself.
+    fn finish(mut self, end: u64, slots: u32) -> Vec<u64> {
+        while self.starts.len() <= slots as usize {
+            self.starts.push(end);
+        }
+        self.starts
+    }
+}
+
+/// Writes the graph file of `snapshot` (the store state `generation`, keys below `slots`) at
+/// `path`, synced to disk when this returns.
+pub(crate) fn build(
+    snapshot: &Snapshot,
+    generation: Generation,
+    slots: u32,
+    path: &Path,
+) -> Result<(), StoreError> {
+    let io_error = |err: io::Error| StoreError::from_io(path, "write the graph file", err);
+    let file = File::create(path).map_err(io_error)?;
+    let mut sink = Sink {
+        out: BufWriter::with_capacity(1 << 20, file),
+        position: HEADER_LEN as u64,
+        hasher: Xxh3::new(),
+    };
+    sink.out.write_all(&[0u8; HEADER_LEN]).map_err(io_error)?;
+    let mut sections: [Range<u64>; SECTIONS] = Default::default();
+
+    let node_index = stream_section(&mut sink, &mut sections, Section::NodeBytes, |sink| {
+        // Offsets are relative to the section's start.
+        let base = sink.position;
+        let mut offsets = Offsets::new(slots);
+        snapshot.scan_nodes(|key, bytes| {
+            offsets.start(key, sink.position - base, slots)?;
+            sink.write_all(bytes).map_err(io_error)
+        })?;
+        Ok(offsets.finish(sink.position - base, slots))
+    })?;
+    let out_index = stream_section(&mut sink, &mut sections, Section::OutBytes, |sink| {
+        // Offsets are relative to the section's start.
+        let base = sink.position;
+        let mut offsets = Offsets::new(slots);
+        snapshot.scan_out_lists(|key, bytes| {
+            offsets.start(key, sink.position - base, slots)?;
+            sink.write_all(bytes).map_err(io_error)
+        })?;
+        Ok(offsets.finish(sink.position - base, slots))
+    })?;
+    let in_index = stream_section(&mut sink, &mut sections, Section::InEntries, |sink| {
+        write_in_entries(snapshot, sink, slots, &io_error)
+    })?;
+    stream_section(&mut sink, &mut sections, Section::Ids, |sink| {
+        let mut ids = fst::MapBuilder::new(&mut *sink)
+            .map_err(|err| StoreError::corrupted("graph file ids", err))?;
+        snapshot.scan_ids(|id, key| {
+            ids.insert(id, u64::from(key))
+                .map_err(|err| StoreError::corrupted("graph file ids", err))
+        })?;
+        ids.finish()
+            .map_err(|err| StoreError::corrupted("graph file ids", err))
+    })?;
+    for (section, index) in [
+        (Section::NodeIndex, &node_index),
+        (Section::OutIndex, &out_index),
+    ] {
+        stream_section(&mut sink, &mut sections, section, |sink| {
+            index
+                .iter()
+                .try_for_each(|offset| sink.write_all(&offset.to_le_bytes()))
+                .map_err(io_error)
+        })?;
+    }
+    stream_section(&mut sink, &mut sections, Section::InIndex, |sink| {
+        in_index
+            .iter()
+            .try_for_each(|count| sink.write_all(&count.to_le_bytes()))
+            .map_err(io_error)
+    })?;
+
+    let header = Header {
+        slots,
+        generation,
+        sections,
+        body_checksum: sink.hasher.digest(),
+    };
+    let mut file = sink
+        .out
+        .into_inner()
+        .map_err(|err| io_error(err.into_error()))?;
+    file.seek(SeekFrom::Start(0)).map_err(io_error)?;
+    file.write_all(&header.encode()).map_err(io_error)?;
+    file.sync_all().map_err(io_error)
+}
+
+/// Writes one section with `write` and records where it lies.
+fn stream_section<T>(
+    sink: &mut Sink,
+    sections: &mut [Range<u64>; SECTIONS],
+    section: Section,
+    write: impl FnOnce(&mut Sink) -> Result<T, StoreError>,
+) -> Result<T, StoreError> {
+    let start = sink.position;
+    let value = write(sink)?;
+    sections[section as usize] = start..sink.position;
+    Ok(value)
+}
+
+/// The incoming entries, target by target (the table's order), each target's sorted by
+/// (kind, source) as outgoing lists are; returns the entry index of each target.
+fn write_in_entries(
+    snapshot: &Snapshot,
+    sink: &mut Sink,
+    slots: u32,
+    io_error: &dyn Fn(io::Error) -> StoreError,
+) -> Result<Vec<u32>, StoreError> {
+    let mut offsets = Offsets::new(slots);
+    let mut pending: Vec<(u8, u32)> = Vec::new();
+    let mut current: Option<u32> = None;
+    let mut written: u64 = 0;
+    let mut flush = |sink: &mut Sink, pending: &mut Vec<(u8, u32)>| {
+        pending.sort_unstable();
+        for &(kind, source) in pending.iter() {
+            let mut entry = [0u8; IN_ENTRY];
+            entry[0] = kind;
+            entry[1..].copy_from_slice(&source.to_le_bytes());
+            sink.write_all(&entry).map_err(io_error)?;
+        }
+        written += pending.len() as u64;
+        pending.clear();
+        Ok::<u64, StoreError>(written)
+    };
+    snapshot.scan_in_edges(|target, source, kind| {
+        if EdgeKind::from_u8(kind).is_none() {
+            return Err(StoreError::corrupted(
+                "in edges",
+                format!("edge kind {kind}"),
+            ));
+        }
+        if current != Some(target) {
+            let at = flush(sink, &mut pending)?;
+            offsets.start(target, at, slots)?;
+            current = Some(target);
+        }
+        pending.push((kind, source));
+        Ok(())
+    })?;
+    let end = flush(sink, &mut pending)?;
+    offsets
+        .finish(end, slots)
+        .into_iter()
+        .map(|count| {
+            u32::try_from(count)
+                .map_err(|_| StoreError::TooLarge("incoming edges in one graph file".to_owned()))
+        })
+        .collect()
+}

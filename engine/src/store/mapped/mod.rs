@@ -1,0 +1,216 @@
+//! The read-optimised graph file: everything a query reads — node records, outgoing lists with
+//! their edge details, incoming entries and the ID index — laid out by node key and mapped
+//! into memory with memmap2, beside the redb file that stays the durable, transactional home of
+//! writes.
+//!
+//! The file is immutable. A writer builds a new one aside for one store state, syncs it, moves
+//! it into place and only then names it in the store's metadata (`place.rs`); a reader uses it
+//! only while the store is still at that state, so a snapshot never mixes two states, and
+//! reads redb's tables otherwise. Every process maps the same file, so the operating system's
+//! page cache holds it once, and mapping costs nothing up front.
+//!
+//! **Trust.** Mapping a file is `unsafe` in Rust because another process could change the
+//! bytes under the mapping. tsgraph never rewrites a graph file in place (it writes a new
+//! one and renames it), and assumes nothing else does. What is checked: the header (its own
+//! checksum, every section inside the file) when the file is mapped; the body against the
+//! header's checksum once per file, recorded by a stamp beside it as the store's is; every
+//! index entry against its section's bounds when it is read; records and lists by the same
+//! validation as redb's copies. A damaged file is [`StoreError::Corrupted`], never a panic.
+
+mod build;
+mod layout;
+mod place;
+
+use std::fs::File;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use memmap2::Mmap;
+use xxhash_rust::xxh3::xxh3_64;
+
+pub(crate) use build::build;
+use layout::{Header, IN_ENTRY, Section, u32_at, u64_at};
+pub(crate) use place::{GraphFileName, crash_point, sweep_orphans, sync_folder};
+
+use super::verified;
+use crate::error::StoreError;
+use crate::model::EdgeKind;
+use crate::store::Generation;
+
+/// A mapped graph file.
+pub(crate) struct MappedGraph {
+    map: Mmap,
+    header: Header,
+    path: PathBuf,
+}
+
+impl MappedGraph {
+    /// Maps the graph file at `path`, which must hold the store state `generation`. `None`
+    /// when there is no such file (a writer may have replaced it since the store named it:
+    /// the caller reads redb instead).
+    pub(crate) fn open(
+        path: &Path,
+        generation: Generation,
+    ) -> Result<Option<MappedGraph>, StoreError> {
+        let file = match File::open(path) {
+            Ok(file) => file,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(err) => return Err(StoreError::from_io(path, "open the graph file", err)),
+        };
+        // SAFETY: graph files are written aside and renamed into place, never changed in
+        // place (see the module's trust model); every read below is bounds-checked.
+        let map = unsafe { Mmap::map(&file) }
+            .map_err(|err| StoreError::from_io(path, "map the graph file", err))?;
+        let header = Header::decode(&map)?;
+        if header.generation != generation {
+            return Err(StoreError::corrupted(
+                "graph file",
+                format!(
+                    "{} holds another store state than the store names",
+                    path.display()
+                ),
+            ));
+        }
+        let graph = MappedGraph {
+            map,
+            header,
+            path: path.to_path_buf(),
+        };
+        graph.verify_once()?;
+        Ok(Some(graph))
+    }
+
+    /// Checks the body against the header's checksum, unless a stamp says this file was
+    /// checked (or written) as it is now.
+    fn verify_once(&self) -> Result<(), StoreError> {
+        if verified::is_current(&self.path) {
+            return Ok(());
+        }
+        let body = &self.map[layout::HEADER_LEN..];
+        if xxh3_64(body) != self.header.body_checksum {
+            return Err(StoreError::corrupted(
+                "graph file",
+                format!("{}: checksum mismatch", self.path.display()),
+            ));
+        }
+        verified::stamp(&self.path);
+        Ok(())
+    }
+
+    /// The store state the file holds.
+    pub(crate) fn generation(&self) -> Generation {
+        self.header.generation
+    }
+
+    /// The archived record of node `key`, or `None` for a key with no node.
+    pub(crate) fn node(&self, key: u32) -> Result<Option<&[u8]>, StoreError> {
+        let bytes = self.ranged(Section::NodeIndex, Section::NodeBytes, key)?;
+        Ok((!bytes.is_empty()).then_some(bytes))
+    }
+
+    /// The outgoing list of node `key` as the store encodes it, or `None` when it has none.
+    pub(crate) fn out_list(&self, key: u32) -> Result<Option<&[u8]>, StoreError> {
+        let bytes = self.ranged(Section::OutIndex, Section::OutBytes, key)?;
+        Ok((!bytes.is_empty()).then_some(bytes))
+    }
+
+    /// The incoming entries of node `key`, sorted by (kind, source).
+    pub(crate) fn in_list(&self, key: u32) -> Result<InEntries<'_>, StoreError> {
+        if key >= self.header.slots {
+            return Ok(InEntries::EMPTY);
+        }
+        let index = self.section(Section::InIndex);
+        let at = key as usize * 4;
+        let start = u32_at(index, at) as usize * IN_ENTRY;
+        let end = u32_at(index, at + 4) as usize * IN_ENTRY;
+        let bytes = self
+            .section(Section::InEntries)
+            .get(start..end)
+            .ok_or_else(|| out_of_bounds("incoming index"))?;
+        Ok(InEntries { bytes })
+    }
+
+    /// The key of the node with the public `id`.
+    pub(crate) fn key_of(&self, id: &str) -> Result<Option<u32>, StoreError> {
+        let ids = fst::Map::new(self.section(Section::Ids))
+            .map_err(|err| StoreError::corrupted("graph file ids", err))?;
+        match ids.get(id) {
+            Some(key) => u32::try_from(key)
+                .map(Some)
+                .map_err(|_| out_of_bounds("id index")),
+            None => Ok(None),
+        }
+    }
+
+    /// One node's slice of a data section, through its index section.
+    fn ranged(&self, index: Section, data: Section, key: u32) -> Result<&[u8], StoreError> {
+        if key >= self.header.slots {
+            return Ok(&[]);
+        }
+        let index = self.section(index);
+        let at = key as usize * 8;
+        let range = to_usize(u64_at(index, at))..to_usize(u64_at(index, at + 8));
+        self.section(data)
+            .get(range)
+            .ok_or_else(|| out_of_bounds("index"))
+    }
+
+    fn section(&self, section: Section) -> &[u8] {
+        let Range { start, end } = self.header.section(section);
+        // Inside the file: checked by `Header::decode`.
+        &self.map[to_usize(start)..to_usize(end)]
+    }
+}
+
+/// A node's incoming entries in the graph file.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct InEntries<'a> {
+    bytes: &'a [u8],
+}
+
+impl<'a> InEntries<'a> {
+    pub(crate) const EMPTY: InEntries<'static> = InEntries { bytes: &[] };
+
+    pub(crate) fn len(&self) -> usize {
+        self.bytes.len() / IN_ENTRY
+    }
+
+    /// Entry `i`: its kind and source key (`None` for a kind byte no edge kind has).
+    pub(crate) fn get(&self, i: usize) -> Option<(EdgeKind, u32)> {
+        let entry = &self.bytes[i * IN_ENTRY..(i + 1) * IN_ENTRY];
+        Some((EdgeKind::from_u8(entry[0])?, u32_at(entry, 1)))
+    }
+
+    /// Every entry, checked.
+    pub(crate) fn iter(
+        self,
+    ) -> impl ExactSizeIterator<Item = Result<(EdgeKind, u32), StoreError>> + 'a {
+        (0..self.len()).map(move |i| {
+            self.get(i)
+                .ok_or_else(|| StoreError::corrupted("graph file", "incoming edge kind"))
+        })
+    }
+
+    /// Whether there is an entry of `kind` from `source` (binary search; the order is trusted).
+    pub(crate) fn contains(&self, kind: EdgeKind, source: u32) -> bool {
+        let (mut low, mut high) = (0, self.len());
+        while low < high {
+            let middle = (low + high) / 2;
+            let entry = &self.bytes[middle * IN_ENTRY..(middle + 1) * IN_ENTRY];
+            match (entry[0], u32_at(entry, 1)).cmp(&(kind as u8, source)) {
+                std::cmp::Ordering::Less => low = middle + 1,
+                std::cmp::Ordering::Greater => high = middle,
+                std::cmp::Ordering::Equal => return true,
+            }
+        }
+        false
+    }
+}
+
+fn to_usize(offset: u64) -> usize {
+    usize::try_from(offset).unwrap_or(usize::MAX)
+}
+
+fn out_of_bounds(what: &str) -> StoreError {
+    StoreError::corrupted("graph file", format!("{what} entry out of bounds"))
+}

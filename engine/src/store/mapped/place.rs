@@ -1,0 +1,220 @@
+//! Where graph files live and how one takes its place.
+//!
+//! A graph file sits beside its store, named by the store's file name and the store state it
+//! holds: `graph.redb.<store>-<commits>.graph` (hexadecimal). Commit order, so that a crash at
+//! any point leaves a store whose readers are right:
+//! 1. write the file aside (`….graph.tmp`) and sync it;
+//! 2. rename it into place and sync the folder;
+//! 3. commit its name and the state it holds in the store's metadata (`graph_file`): from
+//!    this commit on, readers use it while the store is at that state plus this commit;
+//! 4. delete every other graph file of the store (on POSIX a reader's mapping survives the
+//!    delete; a reader that finds the file gone reads redb's tables).
+//!
+//! A crash before 3 leaves a file no commit names: swept at the next write of a graph file
+//! or the next writable open. Where a mapped file cannot be deleted (Windows), the delete
+//! fails quietly and is tried again at the next sweep.
+
+use std::path::Path;
+
+use crate::store::Generation;
+
+/// The metadata value naming the current graph file: the state it holds, then its name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct GraphFileName {
+    /// The store state the file was built from.
+    pub(crate) built: Generation,
+    /// The file's name, in the store's folder.
+    pub(crate) name: String,
+}
+
+impl GraphFileName {
+    /// The name of the graph file of the store at `home` for the state `built`.
+    pub(crate) fn new(home: &Path, built: Generation) -> GraphFileName {
+        GraphFileName {
+            built,
+            name: format!(
+                "{}{:016x}-{:016x}{SUFFIX}",
+                prefix(home),
+                built.store,
+                built.commits
+            ),
+        }
+    }
+
+    /// Whether the file serves a snapshot of the store at `generation`: the store is at the
+    /// state the file was built from plus the commit that named it, and nothing since.
+    pub(crate) fn serves(&self, generation: Generation) -> bool {
+        self.built.store == generation.store
+            && self.built.commits.checked_add(1) == Some(generation.commits)
+    }
+
+    pub(crate) fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = self.built.to_bytes().to_vec();
+        bytes.extend_from_slice(self.name.as_bytes());
+        bytes
+    }
+
+    /// `None` for a value that is not one (a damaged name is read as no graph file: redb's
+    /// tables still answer).
+    pub(crate) fn from_bytes(bytes: &[u8]) -> Option<GraphFileName> {
+        let built = Generation::from_bytes(bytes.get(..16)?)?;
+        let name = std::str::from_utf8(bytes.get(16..)?).ok()?;
+        // A name, never a path: nothing outside the store's folder is opened.
+        if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
+            return None;
+        }
+        Some(GraphFileName {
+            built,
+            name: name.to_owned(),
+        })
+    }
+}
+
+const SUFFIX: &str = ".graph";
+
+fn prefix(home: &Path) -> String {
+    format!(
+        "{}.",
+        home.file_name().unwrap_or_default().to_string_lossy()
+    )
+}
+
+/// Deletes the graph files of the store at `home` (and their stamps and unfinished copies)
+/// other than `keep`. Best effort: what cannot be deleted now is tried again next time.
+pub(crate) fn sweep_orphans(home: &Path, keep: Option<&str>) {
+    let Some(folder) = home.parent() else {
+        return;
+    };
+    let folder = if folder.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        folder
+    };
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return;
+    };
+    let prefix = prefix(home);
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else {
+            continue;
+        };
+        let Some(rest) = name.strip_prefix(&prefix) else {
+            continue;
+        };
+        let base = rest
+            .strip_suffix(".verified")
+            .or_else(|| rest.strip_suffix(".tmp"))
+            .unwrap_or(rest);
+        if !base.ends_with(SUFFIX) || keep.is_some_and(|keep| keep == format!("{prefix}{base}")) {
+            continue;
+        }
+        let _ = std::fs::remove_file(entry.path());
+    }
+}
+
+/// A test hook: with `TSGRAPH_CRASH_POINT` set to `point`, the process aborts here, as a
+/// power cut would stop it between two steps of the commit order (no destructor runs, no
+/// buffer is flushed).
+pub(crate) fn crash_point(point: &str) {
+    if std::env::var_os("TSGRAPH_CRASH_POINT").is_some_and(|wanted| wanted == point) {
+        std::process::abort();
+    }
+}
+
+/// Syncs the folder holding `path`, so a rename into it survives a power cut.
+pub(crate) fn sync_folder(path: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        let folder = match path.parent() {
+            Some(folder) if !folder.as_os_str().is_empty() => folder,
+            _ => Path::new("."),
+        };
+        std::fs::File::open(folder)?.sync_all()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_round_trips_and_serves_only_the_next_state() {
+        let built = Generation {
+            store: 0xab,
+            commits: 5,
+        };
+        let name = GraphFileName::new(Path::new("/x/graph.redb"), built);
+        assert_eq!(
+            name.name,
+            "graph.redb.00000000000000ab-0000000000000005.graph"
+        );
+        assert_eq!(
+            GraphFileName::from_bytes(&name.to_bytes()),
+            Some(name.clone())
+        );
+        assert!(name.serves(Generation {
+            store: 0xab,
+            commits: 6
+        }));
+        assert!(!name.serves(built));
+        assert!(!name.serves(Generation {
+            store: 0xab,
+            commits: 7
+        }));
+        assert!(!name.serves(Generation {
+            store: 0xac,
+            commits: 6
+        }));
+    }
+
+    #[test]
+    fn a_name_that_is_a_path_is_refused() {
+        for bad in ["../x.graph", "a/b.graph", "", ".hidden"] {
+            let mut bytes = Generation::default().to_bytes().to_vec();
+            bytes.extend_from_slice(bad.as_bytes());
+            assert_eq!(GraphFileName::from_bytes(&bytes), None, "{bad}");
+        }
+        assert_eq!(GraphFileName::from_bytes(&[1, 2, 3]), None);
+    }
+
+    #[test]
+    fn the_sweep_keeps_the_named_file_and_other_stores_files() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let home = dir.path().join("graph.redb");
+        let names = [
+            "graph.redb.a-1.graph",
+            "graph.redb.a-1.graph.verified",
+            "graph.redb.a-2.graph",
+            "graph.redb.a-2.graph.verified",
+            "graph.redb.a-3.graph.tmp",
+            "other.redb.a-1.graph",
+            "graph.redb",
+            "graph.redb.verified",
+        ];
+        for name in names {
+            std::fs::write(dir.path().join(name), b"x").expect("write");
+        }
+        sweep_orphans(&home, Some("graph.redb.a-2.graph"));
+        let mut left: Vec<String> = std::fs::read_dir(dir.path())
+            .expect("list")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(
+            left,
+            [
+                "graph.redb",
+                "graph.redb.a-2.graph",
+                "graph.redb.a-2.graph.verified",
+                "graph.redb.verified",
+                "other.redb.a-1.graph",
+            ]
+        );
+    }
+}

@@ -1,0 +1,249 @@
+//! The mapped graph file beside the store: queries read it while it serves the store's state
+//! and answer exactly as redb's tables do; a write makes it stale (queries read the tables)
+//! until the writer builds the next; a damaged file is an error, never a panic; a crash at any
+//! step of its commit order leaves a store that answers, and leftovers are swept.
+
+use std::path::{Path, PathBuf};
+
+use tsgraph::{
+    Direction, Format, NeighborOptions, PathOptions, Project, QueryRequest, SymbolArg,
+    TraversalOptions,
+};
+use tsgraph_tests::fixture_copy;
+
+use crate::process::{output, tsgraph};
+
+fn store_folder(project: &Path) -> PathBuf {
+    project.join(".tsgraph")
+}
+
+/// The graph files (not their stamps) in the store's folder, by name.
+fn graph_files(project: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(store_folder(project))
+        .expect("store folder")
+        .map(|entry| {
+            entry
+                .expect("entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .filter(|name| name.contains(".graph"))
+        .collect();
+    names.sort();
+    names
+}
+
+/// Every node ID of the store.
+fn node_ids(project: &Project) -> Vec<String> {
+    let snapshot = project.snapshot().expect("snapshot");
+    let mut ids = Vec::new();
+    for key in snapshot.node_keys().expect("keys") {
+        let guard = snapshot.node(key).expect("read").expect("node");
+        ids.push(guard.view().expect("view").id().to_owned());
+    }
+    ids
+}
+
+/// Callers, callees, impact and neighbors of every node, paths between neighbours in the
+/// list, and a search, as JSON: the answers compared across the two read paths.
+fn answers(project: &Project, ids: &[String]) -> String {
+    let mut out = Vec::new();
+    let traversal = TraversalOptions::default();
+    for (i, id) in ids.iter().enumerate() {
+        let symbol = SymbolArg::new(id.clone());
+        let requests = [
+            QueryRequest::Callers {
+                symbol: symbol.clone(),
+                options: traversal,
+            },
+            QueryRequest::Callees {
+                symbol: symbol.clone(),
+                options: traversal,
+            },
+            QueryRequest::Impact {
+                symbol: symbol.clone(),
+                options: traversal,
+            },
+            QueryRequest::Neighbors {
+                symbol: symbol.clone(),
+                options: NeighborOptions {
+                    distance: 2,
+                    direction: Direction::Both,
+                    max_nodes: 500,
+                    edge_kinds: None,
+                },
+            },
+            QueryRequest::Path {
+                from: symbol,
+                to: SymbolArg::new(ids[(i + 7) % ids.len()].clone()),
+                options: PathOptions::default(),
+            },
+        ];
+        for request in requests {
+            // A symbol error (a path with no route) is an answer too.
+            if let Err(err) = project.query(&request, Format::Json, &mut out) {
+                out.extend_from_slice(err.to_json().to_string().as_bytes());
+            }
+        }
+    }
+    String::from_utf8(out).expect("UTF-8")
+}
+
+#[test]
+fn queries_read_the_graph_file_and_answer_exactly_as_the_tables_do() {
+    let (_dir, root) = fixture_copy("basic");
+    let project = Project::open(&root, None).expect("open");
+    project.index(&Default::default()).expect("index");
+    drop(project);
+    assert_eq!(graph_files(&root).len(), 2, "the file and its stamp");
+
+    let mapped = Project::open_read_only(&root, None).expect("open read-only");
+    assert!(mapped.snapshot().expect("snapshot").is_mapped());
+    let ids = node_ids(&mapped);
+    assert!(ids.len() > 40, "{}", ids.len());
+    let from_file = answers(&mapped, &ids);
+    drop(mapped);
+
+    for name in graph_files(&root) {
+        std::fs::remove_file(store_folder(&root).join(name)).expect("remove");
+    }
+    let tables = Project::open_read_only(&root, None).expect("open read-only");
+    assert!(!tables.snapshot().expect("snapshot").is_mapped());
+    assert_eq!(node_ids(&tables), ids);
+    let from_tables = answers(&tables, &ids);
+    assert!(from_tables.len() > 10_000, "{}", from_tables.len());
+    assert!(
+        from_file == from_tables,
+        "the two read paths answer differently"
+    );
+}
+
+#[test]
+fn a_write_makes_the_file_stale_and_the_next_sync_replaces_it() {
+    let (_dir, root) = fixture_copy("basic");
+    let project = Project::open(&root, None).expect("open");
+    project.index(&Default::default()).expect("index");
+    let first = graph_files(&root);
+    assert!(project.snapshot().expect("snapshot").is_mapped());
+
+    // Any commit moves the store past the file's state: the tables answer.
+    project.store().set_meta("test", b"x").expect("set meta");
+    assert!(!project.snapshot().expect("snapshot").is_mapped());
+
+    // An edit on disk, then a sync: a new file serves the new state, the old one is gone.
+    let user = root.join("src/db/user.ts");
+    let text = std::fs::read_to_string(&user).expect("read");
+    std::fs::write(
+        &user,
+        format!("{text}\nexport function addedBySync() {{ return saveUser; }}\n"),
+    )
+    .expect("write");
+    let synced = project.sync(&Default::default()).expect("sync");
+    assert_eq!(synced.changed, ["src/db/user.ts"]);
+    let snapshot = project.snapshot().expect("snapshot");
+    assert!(snapshot.is_mapped());
+    assert!(
+        snapshot
+            .key_of("src/db/user.ts:addedBySync")
+            .expect("lookup")
+            .is_some()
+    );
+    let second = graph_files(&root);
+    assert_eq!(second.len(), 2, "{second:?}");
+    assert_ne!(first, second);
+
+    // A sync that finds nothing new keeps the file that serves the state.
+    drop(snapshot);
+    project.sync(&Default::default()).expect("sync");
+    assert_eq!(graph_files(&root), second);
+    assert!(project.snapshot().expect("snapshot").is_mapped());
+}
+
+#[test]
+fn a_damaged_graph_file_is_an_error_never_a_panic() {
+    let (_dir, root) = fixture_copy("basic");
+    let project = Project::open(&root, None).expect("open");
+    project.index(&Default::default()).expect("index");
+    let ids = node_ids(&project);
+    drop(project);
+    let names = graph_files(&root);
+    let file = store_folder(&root).join(&names[0]);
+    let stamp = store_folder(&root).join(&names[1]);
+    let original = std::fs::read(&file).expect("read");
+    let mut rng = fastrand::Rng::with_seed(7);
+    let mut damages: Vec<Vec<u8>> = vec![original[..original.len() / 2].to_vec(), Vec::new()];
+    for _ in 0..40 {
+        let mut damaged = original.clone();
+        let at = rng.usize(..damaged.len());
+        damaged[at] ^= 1 << rng.u8(..8);
+        damages.push(damaged);
+    }
+    for damaged in damages {
+        std::fs::write(&file, &damaged).expect("damage");
+        // The file changed behind tsgraph's back: its stamp no longer matches.
+        let _ = std::fs::remove_file(&stamp);
+        match Project::open_read_only(&root, None) {
+            Ok(project) => {
+                let mut out = Vec::new();
+                let request = QueryRequest::Callers {
+                    symbol: SymbolArg::new(ids[ids.len() / 2].clone()),
+                    options: TraversalOptions::default(),
+                };
+                if let Err(err) = project.query(&request, Format::Json, &mut out) {
+                    let message = err.to_string();
+                    assert!(message.contains("corrupt"), "{message}");
+                }
+            }
+            Err(err) => assert!(err.to_string().contains("corrupt"), "{err}"),
+        }
+    }
+}
+
+/// Each step of the commit order (`engine/src/store/mapped/place.rs`).
+const CRASH_POINTS: [&str; 4] = [
+    "graph-file-start",
+    "graph-file-written",
+    "graph-file-renamed",
+    "graph-file-committed",
+];
+
+#[cfg(unix)]
+#[test]
+fn a_crash_at_any_step_of_the_commit_order_leaves_a_store_that_answers() {
+    let symbol = "src/db/user.ts:saveUser";
+    let (_reference_dir, reference) = fixture_copy("basic");
+    let (run, expected, stderr) = output(tsgraph(&reference).args(["callers", symbol]));
+    assert_eq!(run.status.code(), Some(0), "{stderr}");
+
+    for point in CRASH_POINTS {
+        let (_dir, root) = fixture_copy("basic");
+        let (run, _, _) = output(
+            tsgraph(&root)
+                .arg("index")
+                .env("TSGRAPH_CRASH_POINT", point),
+        );
+        assert!(
+            !run.status.success(),
+            "{point}: the crash point was not reached"
+        );
+
+        let (run, answer, stderr) = output(tsgraph(&root).args(["callers", symbol]));
+        assert_eq!(run.status.code(), Some(0), "{point}: {stderr}");
+        assert_eq!(answer, expected, "{point}");
+
+        // The next writer finishes the job and sweeps what the crash left behind.
+        let (run, _, stderr) = output(tsgraph(&root).arg("index"));
+        assert_eq!(run.status.code(), Some(0), "{point}: {stderr}");
+        let files = graph_files(&root);
+        assert_eq!(files.len(), 2, "{point}: {files:?}");
+        assert!(
+            files.iter().all(|name| !name.ends_with(".tmp")),
+            "{files:?}"
+        );
+        let project = Project::open_read_only(&root, None).expect("open");
+        assert!(project.snapshot().expect("snapshot").is_mapped(), "{point}");
+        let (_, answer, _) = output(tsgraph(&root).args(["callers", symbol]));
+        assert_eq!(answer, expected, "{point}");
+    }
+}
