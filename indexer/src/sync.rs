@@ -133,7 +133,7 @@ pub(crate) fn sync_store(
         if !disk.restamp.is_empty() {
             store.update_file_stamps(&disk.restamp)?;
         }
-        store.write_graph_file()?;
+        store.refresh_graph_file()?;
         // New stamps and a graph file change no summary: a state level with the store before
         // them still is.
         if let Some(kept) = slot.as_mut()
@@ -166,8 +166,8 @@ pub(crate) fn sync_store(
     if !disk.restamp.is_empty() {
         store.update_file_stamps(&disk.restamp)?;
     }
-    // Queries read the graph file of the state this sync leaves, built once it is final.
-    store.write_graph_file()?;
+    // Queries read the graph file (and its overlay) of the state this sync leaves.
+    store.refresh_graph_file()?;
     kept.generation = Some(store.snapshot()?.generation()?);
     *slot = Some(kept);
     summary.time = started.elapsed();
@@ -261,6 +261,9 @@ pub(crate) fn write_update(
         store.replace_files(&batch, &removed)?;
         None
     };
+    // A graph file past its overlay's bound is rebuilt (rarely: most updates add overlay
+    // entries only).
+    store.refresh_graph_file()?;
     // The writer's lock is held, so no other commit comes between.
     state.generation = Some(store.snapshot()?.generation()?);
     Ok(delta)

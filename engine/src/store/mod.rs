@@ -6,6 +6,7 @@ mod guard;
 mod load;
 mod lock;
 mod mapped;
+mod overlay;
 mod search;
 mod snapshot;
 mod space;
@@ -34,7 +35,7 @@ use tables::{META, META_SCHEMA};
 
 /// The layout version of the store. Bump it whenever a table or record layout changes; a
 /// store of another version is refused with [`StoreError::SchemaMismatch`].
-pub const SCHEMA_VERSION: u32 = 9;
+pub const SCHEMA_VERSION: u32 = 10;
 
 /// Counts of what one write wrote.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -95,8 +96,17 @@ pub struct Store {
     /// Where the store lives once in place: its own path, or for a replacement being built
     /// aside, the path it will replace. Graph files are named after it.
     home: PathBuf,
-    /// The graph file last mapped, kept while it serves the store's state.
-    mapped: parking_lot::Mutex<Option<Arc<mapped::MappedGraph>>>,
+    /// The graph file last mapped and the overlay of the last state read, kept while they
+    /// serve it.
+    served: parking_lot::Mutex<Option<Served>>,
+}
+
+/// What serves the snapshots of one store state from a graph file.
+#[derive(Clone)]
+struct Served {
+    graph: Arc<mapped::MappedGraph>,
+    overlay: Arc<overlay::Overlay>,
+    generation: Generation,
 }
 
 /// A writable or a read-only redb handle.
@@ -264,7 +274,7 @@ impl Store {
             lock,
             boundary,
             home: home.to_path_buf(),
-            mapped: parking_lot::Mutex::new(None),
+            served: parking_lot::Mutex::new(None),
         }
     }
 
@@ -329,14 +339,14 @@ impl Store {
     /// A consistent read-only view of the graph as of the last commit (for a read-only
     /// handle: the writer's last commit when the snapshot is taken).
     ///
-    /// When a graph file serves that state, the snapshot reads node records, adjacency and
-    /// IDs from it (mapped, shared with every other process); otherwise from redb's tables.
-    /// Either way it sees one state: the file is used only while the store is still at the
-    /// state the file was built from (plus the commit that named it).
+    /// When the store names a graph file, the snapshot reads node records, adjacency and IDs
+    /// from it (mapped, shared with every other process) through the overlay of what changed
+    /// since it was built; otherwise from redb's tables. Either way it sees one state: the
+    /// file and the overlay are both read at the snapshot's generation.
     pub fn snapshot(&self) -> Result<Snapshot, StoreError> {
         let snapshot = self.table_snapshot()?;
-        Ok(match self.graph_file_for(&snapshot)? {
-            Some(mapped) => snapshot.with_mapped(mapped),
+        Ok(match self.served_for(&snapshot)? {
+            Some(Served { graph, overlay, .. }) => snapshot.with_mapped(graph, overlay),
             None => snapshot,
         })
     }
@@ -350,17 +360,15 @@ impl Store {
         }
     }
 
-    /// The graph file serving `snapshot`'s state, mapped (once per file and handle).
-    fn graph_file_for(
-        &self,
-        snapshot: &Snapshot,
-    ) -> Result<Option<Arc<mapped::MappedGraph>>, StoreError> {
+    /// The graph file and overlay serving `snapshot`'s state: the file mapped once per file
+    /// and handle, the overlay loaded once per state.
+    fn served_for(&self, snapshot: &Snapshot) -> Result<Option<Served>, StoreError> {
         let generation = snapshot.generation()?;
-        let mut cached = self.mapped.lock();
-        if let Some(graph) = cached.as_ref()
-            && mapped::GraphFileName::new(&self.home, graph.generation()).serves(generation)
+        let mut cached = self.served.lock();
+        if let Some(served) = cached.as_ref()
+            && served.generation == generation
         {
-            return Ok(Some(Arc::clone(graph)));
+            return Ok(Some(served.clone()));
         }
         let Some(named) = snapshot.graph_file()? else {
             return Ok(None);
@@ -368,29 +376,73 @@ impl Store {
         if !named.serves(generation) {
             return Ok(None);
         }
-        let path = self.home.with_file_name(&named.name);
-        let graph = self.run("map the graph file", || {
-            mapped::MappedGraph::open(&path, named.built)
-        })?;
-        *cached = graph.map(Arc::new);
-        Ok(cached.clone())
+        let graph = match cached.take() {
+            Some(served) if served.graph.generation() == named.built => served.graph,
+            _ => {
+                let path = self.home.with_file_name(&named.name);
+                let opened = self.run("map the graph file", || {
+                    mapped::MappedGraph::open(&path, named.built)
+                })?;
+                match opened {
+                    Some(graph) => Arc::new(graph),
+                    None => return Ok(None),
+                }
+            }
+        };
+        let served = Served {
+            graph,
+            overlay: Arc::new(snapshot.load_overlay()?),
+            generation,
+        };
+        *cached = Some(served.clone());
+        Ok(Some(served))
     }
 
-    /// Writes the graph file of the store's current state, unless one already serves it, and
-    /// puts it in place (see `mapped/place.rs` for the commit order); then deletes older
-    /// ones. Returns whether a file was written. A writer calls this when it has finished a
-    /// batch of commits (after an index or a sync): the commit naming the file advances the
-    /// generation, so a caller that records generations reads it again afterwards.
+    /// Writes the graph file of the store's current state, unless one serves it with an
+    /// empty overlay, and puts it in place (see `mapped/place.rs` for the commit order); then
+    /// deletes older ones. Returns whether a file was written. A writer calls this when it has
+    /// finished a batch of commits (after a full index): the commit naming the file advances
+    /// the generation, so a caller that records generations reads it again afterwards.
     pub fn write_graph_file(&self) -> Result<bool, StoreError> {
-        let db = self.writer()?;
         let snapshot = self.table_snapshot()?;
         let generation = snapshot.generation()?;
-        if snapshot
+        let serving = snapshot
             .graph_file()?
-            .is_some_and(|named| named.serves(generation))
-        {
+            .is_some_and(|named| named.serves(generation));
+        if serving && snapshot.overlay_len()? == 0 {
             return Ok(false);
         }
+        self.build_graph_file(snapshot, generation)?;
+        Ok(true)
+    }
+
+    /// [`Store::write_graph_file`] only when no graph file serves the current state or its
+    /// overlay has grown past its bound: what a writer calls after an update, so that most
+    /// updates cost only their overlay entries.
+    pub fn refresh_graph_file(&self) -> Result<bool, StoreError> {
+        let snapshot = self.table_snapshot()?;
+        let generation = snapshot.generation()?;
+        let serving = snapshot
+            .graph_file()?
+            .is_some_and(|named| named.serves(generation));
+        if serving && snapshot.overlay_len()? <= overlay::OVERLAY_BOUND {
+            return Ok(false);
+        }
+        self.build_graph_file(snapshot, generation)?;
+        Ok(true)
+    }
+
+    /// How many entries the overlay of the current state holds (0 without a graph file).
+    pub fn overlay_len(&self) -> Result<u64, StoreError> {
+        self.table_snapshot()?.overlay_len()
+    }
+
+    fn build_graph_file(
+        &self,
+        snapshot: Snapshot,
+        generation: Generation,
+    ) -> Result<(), StoreError> {
+        let db = self.writer()?;
         let named = mapped::GraphFileName::new(&self.home, generation);
         let path = self.home.with_file_name(&named.name);
         let mut aside = path.clone().into_os_string();
@@ -415,11 +467,14 @@ impl Store {
                 meta.insert(tables::META_GRAPH_FILE, named.to_bytes().as_slice())
                     .ctx("write meta")?;
             }
+            // Commits after the file's state (none while one writer holds the store, but the
+            // order allows a build beside the writer) stay in the overlay.
+            overlay::prune(&txn, generation)?;
             write::commit(txn)
         }))?;
         mapped::crash_point("graph-file-committed");
         mapped::sweep_orphans(&self.home, Some(&named.name));
-        Ok(true)
+        Ok(())
     }
 
     /// Deletes graph files no commit names (a writer killed before naming its file, files

@@ -11,11 +11,13 @@ use redb::{
 use super::adjacency::{EdgeRef, ListView, OpenedList};
 use super::guard::{Boundary, Quiet};
 use super::mapped::{GraphFileName, InEntries, MappedGraph};
+use super::overlay::Overlay;
 use super::search::{ADDED_KEY, FST_KEY, Postings, REMOVED_KEY, TermSet};
 use super::tables::{
-    BLOBS, FILES, IDS, IN_EDGES, META, NODES, OUT_EDGES, SEARCH, TERMS, UNRESOLVED,
-    UNRESOLVED_NAMES,
+    BLOBS, FILES, IDS, IN_EDGES, META, NODES, OUT_EDGES, OVERLAY_IDS, OVERLAY_IN, OVERLAY_NODES,
+    SEARCH, TERMS, UNRESOLVED, UNRESOLVED_NAMES,
 };
+use super::tables::{InChange, InEdge};
 use crate::error::{DbResultExt, StoreError};
 use crate::model::{EdgeKind, NodeKey};
 use crate::record::{
@@ -37,9 +39,13 @@ pub struct Snapshot {
     terms: Quiet<ReadOnlyTable<&'static str, &'static [u8]>>,
     search: Quiet<ReadOnlyTable<&'static str, &'static [u8]>>,
     meta: Quiet<ReadOnlyTable<&'static str, &'static [u8]>>,
-    /// The graph file of this snapshot's store state, when there is one: node records,
-    /// adjacency and IDs are read from it instead of the tables above.
-    mapped: Option<Arc<MappedGraph>>,
+    overlay_nodes: Quiet<ReadOnlyTable<u32, u64>>,
+    overlay_in: Quiet<ReadOnlyTable<InEdge, InChange>>,
+    overlay_ids: Quiet<ReadOnlyTable<&'static str, (u32, u64)>>,
+    /// The graph file serving this snapshot's store state, with the overlay of what changed
+    /// since it was built, when there is one: node records, adjacency and IDs are read from
+    /// the file, except where the overlay sends a read to the tables above.
+    mapped: Option<(Arc<MappedGraph>, Arc<Overlay>)>,
     boundary: Boundary,
 }
 
@@ -65,6 +71,9 @@ impl Snapshot {
                 terms: Quiet::new(txn.open_table(TERMS).ctx("open search terms")?),
                 search: Quiet::new(txn.open_table(SEARCH).ctx("open search index")?),
                 meta: Quiet::new(txn.open_table(META).ctx("open meta")?),
+                overlay_nodes: Quiet::new(txn.open_table(OVERLAY_NODES).ctx("open overlay")?),
+                overlay_in: Quiet::new(txn.open_table(OVERLAY_IN).ctx("open overlay")?),
+                overlay_ids: Quiet::new(txn.open_table(OVERLAY_IDS).ctx("open overlay")?),
                 mapped: None,
                 boundary: boundary.clone(),
             })
@@ -72,10 +81,28 @@ impl Snapshot {
     }
 
     /// This snapshot reading node records, adjacency and IDs from `mapped`, a graph file of
-    /// its store state.
-    pub(super) fn with_mapped(mut self, mapped: Arc<MappedGraph>) -> Snapshot {
-        self.mapped = Some(mapped);
+    /// its store, through `overlay`, the changes since the file was built.
+    pub(super) fn with_mapped(
+        mut self,
+        mapped: Arc<MappedGraph>,
+        overlay: Arc<Overlay>,
+    ) -> Snapshot {
+        self.mapped = Some((mapped, overlay));
         self
+    }
+
+    /// The overlay of this snapshot's store state, read whole from its tables.
+    pub(super) fn load_overlay(&self) -> Result<Overlay, StoreError> {
+        self.read("read overlay", || {
+            Overlay::load(&*self.overlay_nodes, &*self.overlay_in, &*self.overlay_ids)
+        })
+    }
+
+    /// How many entries the overlay holds.
+    pub(super) fn overlay_len(&self) -> Result<u64, StoreError> {
+        self.read("read overlay", || {
+            super::overlay::len_in(&*self.overlay_nodes, &*self.overlay_in, &*self.overlay_ids)
+        })
     }
 
     /// Whether reads come from a graph file (`false`: from the store's tables).
@@ -168,8 +195,12 @@ impl Snapshot {
 
     /// The key of the node with the public `id`.
     pub fn key_of(&self, id: &str) -> Result<Option<NodeKey>, StoreError> {
-        if let Some(mapped) = &self.mapped {
-            return Ok(mapped.key_of(id)?.map(NodeKey));
+        if let Some((mapped, overlay)) = &self.mapped {
+            let key = match overlay.id(id) {
+                Some(now) => now,
+                None => mapped.key_of(id)?,
+            };
+            return Ok(key.map(NodeKey));
         }
         self.read("read ids", || {
             Ok(self
@@ -182,7 +213,9 @@ impl Snapshot {
 
     /// The stored record of `key`, or `None` if there is no such node.
     pub fn node(&self, key: NodeKey) -> Result<Option<NodeGuard<'_>>, StoreError> {
-        if let Some(mapped) = &self.mapped {
+        if let Some((mapped, overlay)) = &self.mapped
+            && !overlay.rewrote(key.0)
+        {
             return Ok(mapped.node(key.0)?.map(|bytes| NodeGuard {
                 bytes: NodeBytes::Mapped(bytes),
                 boundary: &self.boundary,
@@ -400,7 +433,9 @@ impl Snapshot {
 
     /// The outgoing adjacency of `key` (with edge facts).
     pub fn out_edges(&self, key: NodeKey) -> Result<AdjacencyGuard<'_>, StoreError> {
-        if let Some(mapped) = &self.mapped {
+        if let Some((mapped, overlay)) = &self.mapped
+            && !overlay.rewrote(key.0)
+        {
             return Ok(AdjacencyGuard {
                 guard: Adjacency::OutgoingMapped(mapped.out_list(key.0)?),
                 boundary: &self.boundary,
@@ -421,9 +456,14 @@ impl Snapshot {
 
     /// The incoming adjacency of `key` (kind and source only; the facts live with the source).
     pub fn in_edges(&self, key: NodeKey) -> Result<AdjacencyGuard<'_>, StoreError> {
-        if let Some(mapped) = &self.mapped {
+        if let Some((mapped, overlay)) = &self.mapped {
+            let entries = mapped.in_list(key.0)?;
+            let merged = overlay.merge_incoming(key.0, || entries.iter().collect())?;
             return Ok(AdjacencyGuard {
-                guard: Adjacency::IncomingMapped(mapped.in_list(key.0)?),
+                guard: match merged {
+                    Some(merged) => Adjacency::Incoming(merged),
+                    None => Adjacency::IncomingMapped(entries),
+                },
                 boundary: &self.boundary,
             });
         }

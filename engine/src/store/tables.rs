@@ -25,6 +25,19 @@ pub(crate) const UNRESOLVED_NAMES: MultimapTableDefinition<&str, &str> =
 pub(crate) const TERMS: TableDefinition<&str, &[u8]> = TableDefinition::new("terms");
 /// The search index's FST of every term (one blob, rebuilt with each write).
 pub(crate) const SEARCH: TableDefinition<&str, &[u8]> = TableDefinition::new("search");
+/// The overlay (what changed since the graph file was built), node key → the commit that
+/// last rewrote the node's record or outgoing list: readers take both from the tables above.
+pub(crate) const OVERLAY_NODES: TableDefinition<u32, u64> = TableDefinition::new("overlay_nodes");
+/// The overlay's incoming entries: `(target, source, kind)` → (whether the edge is there
+/// now, the commit that last added or removed it).
+pub(crate) const OVERLAY_IN: TableDefinition<InEdge, InChange> = TableDefinition::new("overlay_in");
+/// An incoming entry's key: target, source, edge kind.
+pub(crate) type InEdge = (u32, u32, u8);
+/// An overlay change to an incoming entry: whether the edge is there now, and the commit.
+pub(crate) type InChange = (bool, u64);
+/// The overlay's IDs: node ID → (its key now, `u32::MAX` when it is gone; the commit).
+pub(crate) const OVERLAY_IDS: TableDefinition<&str, (u32, u64)> =
+    TableDefinition::new("overlay_ids");
 /// Metadata: schema version, next key, project root, config hash, counts.
 pub(crate) const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
 

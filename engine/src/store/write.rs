@@ -14,6 +14,7 @@ use std::collections::{HashMap, HashSet};
 use redb::{Database, ReadableTable, Table, WriteTransaction};
 
 use super::adjacency::{self, ListView};
+use super::overlay::OverlayLog;
 use super::search::{TermChanges, refresh_index};
 use super::tables::{
     BLOBS, FILES, IDS, IN_EDGES, META, META_GENERATION, META_NEXT_KEY, META_SCHEMA, NODES,
@@ -40,6 +41,7 @@ pub(super) fn create_tables(txn: &WriteTransaction) -> Result<(), StoreError> {
         .ctx("create unresolved names")?;
     txn.open_table(TERMS).ctx("create terms")?;
     txn.open_table(SEARCH).ctx("create search")?;
+    super::overlay::create(txn)?;
     let mut meta = txn.open_table(META).ctx("create meta")?;
     meta.insert(META_SCHEMA, SCHEMA_VERSION.to_le_bytes().as_slice())
         .ctx("write schema")?;
@@ -76,6 +78,8 @@ pub(super) fn clear_all(txn: &WriteTransaction) -> Result<(), StoreError> {
         .ctx("clear unresolved names")?;
     txn.delete_table(TERMS).ctx("clear terms")?;
     txn.delete_table(SEARCH).ctx("clear search")?;
+    // The graph file and its overlay describe the graph being replaced.
+    super::overlay::clear(txn)?;
     create_tables(txn)?;
     txn.open_table(META)
         .ctx("open meta")?
@@ -318,6 +322,7 @@ fn apply(
     removed_files: &[&str],
     track: bool,
 ) -> Result<(StoreStats, Option<GraphDelta>), StoreError> {
+    let mut overlay = OverlayLog::open(txn)?;
     let mut tables = Tables::open(txn)?;
     let mut term_changes = TermChanges::default();
 
@@ -368,6 +373,9 @@ fn apply(
                 .in_edges
                 .remove((entry.other, key, entry.kind))
                 .ctx("remove in edge")?;
+            if let Some(log) = overlay.as_mut() {
+                log.in_edge((entry.other, key, entry.kind), false)?;
+            }
         }
         if !survives {
             for (source, kind) in tables.incoming(key)? {
@@ -375,6 +383,9 @@ fn apply(
                     .in_edges
                     .remove((key, source, kind))
                     .ctx("remove in edge")?;
+                if let Some(log) = overlay.as_mut() {
+                    log.in_edge((key, source, kind), false)?;
+                }
                 if old_set.contains(&source) {
                     continue;
                 }
@@ -392,6 +403,10 @@ fn apply(
         tables.out_edges.remove(key).ctx("remove out edges")?;
         tables.nodes.remove(key).ctx("remove node")?;
         tables.ids.remove(record.id.as_str()).ctx("remove id")?;
+        if let Some(log) = overlay.as_mut() {
+            log.node(key)?;
+            log.id(&record.id, None)?;
+        }
         term_changes.node(key, (&record.id, &record.file, &record.name), false);
         if survives {
             surviving.insert(record.id, key);
@@ -434,6 +449,10 @@ fn apply(
             }
         };
         insert_record(&mut tables, key, node, &mut buffer)?;
+        if let Some(log) = overlay.as_mut() {
+            log.node(key)?;
+            log.id(&node.id, Some(key))?;
+        }
         term_changes.node(key, (&node.id, &node.file, &node.name), true);
         batch_keys.insert(node.id.as_str(), key);
         file_keys.entry(node.file.as_str()).or_default().push(key);
@@ -480,8 +499,14 @@ fn apply(
             .in_edges
             .insert((target, source, kind), ())
             .ctx("write in edge")?;
+        if let Some(log) = overlay.as_mut() {
+            log.in_edge((target, source, kind), true)?;
+        }
     }
     for (key, list) in outside_lists {
+        if let Some(log) = overlay.as_mut() {
+            log.node(key)?;
+        }
         lists.insert(key, list);
     }
     write_lists(&mut tables.out_edges, lists, &mut buffer)?;

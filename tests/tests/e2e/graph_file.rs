@@ -119,45 +119,90 @@ fn queries_read_the_graph_file_and_answer_exactly_as_the_tables_do() {
     );
 }
 
+/// The answers of `project` read from redb's tables alone: its store file copied where no
+/// graph file is (the copy names one, which is missing there, so reads go to the tables).
+fn answers_from_the_tables(project: &Project, ids: &[String]) -> String {
+    let copy = tempfile::tempdir().expect("temp dir");
+    let store = copy.path().join("graph.redb");
+    std::fs::copy(project.store().path(), &store).expect("copy the store");
+    let tables = Project::open_read_only(project.root(), Some(&store)).expect("open the copy");
+    assert!(!tables.snapshot().expect("snapshot").is_mapped());
+    answers(&tables, ids)
+}
+
 #[test]
-fn a_write_makes_the_file_stale_and_the_next_sync_replaces_it() {
+fn updates_go_to_the_overlay_and_answers_stay_those_of_the_tables() {
     let (_dir, root) = fixture_copy("basic");
     let project = Project::open(&root, None).expect("open");
     project.index(&Default::default()).expect("index");
     let first = graph_files(&root);
+    assert_eq!(project.store().overlay_len().expect("overlay"), 0);
+
+    // A commit that changes no node keeps the file serving, with nothing to overlay.
+    project.store().set_meta("test", b"x").expect("set meta");
     assert!(project.snapshot().expect("snapshot").is_mapped());
 
-    // Any commit moves the store past the file's state: the tables answer.
-    project.store().set_meta("test", b"x").expect("set meta");
-    assert!(!project.snapshot().expect("snapshot").is_mapped());
-
-    // An edit on disk, then a sync: a new file serves the new state, the old one is gone.
+    // Edits on disk, each synced: the file stays, the overlay grows, answers follow.
     let user = root.join("src/db/user.ts");
-    let text = std::fs::read_to_string(&user).expect("read");
-    std::fs::write(
-        &user,
-        format!("{text}\nexport function addedBySync() {{ return saveUser; }}\n"),
-    )
-    .expect("write");
-    let synced = project.sync(&Default::default()).expect("sync");
-    assert_eq!(synced.changed, ["src/db/user.ts"]);
+    let original = std::fs::read_to_string(&user).expect("read");
+    let edits = [
+        format!("{original}\nexport function addedOne() {{ return saveUser(null as any); }}\n"),
+        format!(
+            "{original}\nexport function addedOne() {{ return findUser(1); }}\nexport function addedTwo() {{ addedOne(); saveUser(null as any); }}\n"
+        ),
+        original.replace("saveUser", "storeUser"),
+        format!("{original}\nexport function addedTwo() {{ return 2; }}\n"),
+        original.clone(),
+    ];
+    for (round, text) in edits.iter().enumerate() {
+        std::fs::write(&user, text).expect("edit");
+        let synced = project.sync(&Default::default()).expect("sync");
+        assert_eq!(synced.changed, ["src/db/user.ts"], "round {round}");
+        let snapshot = project.snapshot().expect("snapshot");
+        assert!(snapshot.is_mapped(), "round {round}");
+        drop(snapshot);
+        assert_eq!(
+            graph_files(&root),
+            first,
+            "round {round}: the file is not rebuilt"
+        );
+        assert!(project.store().overlay_len().expect("overlay") > 0);
+        let ids = node_ids(&project);
+        let from_file = answers(&project, &ids);
+        let from_tables = answers_from_the_tables(&project, &ids);
+        assert!(
+            from_file == from_tables,
+            "round {round}: the answers differ"
+        );
+    }
     let snapshot = project.snapshot().expect("snapshot");
-    assert!(snapshot.is_mapped());
     assert!(
         snapshot
-            .key_of("src/db/user.ts:addedBySync")
+            .key_of("src/db/user.ts:addedTwo")
+            .expect("lookup")
+            .is_none()
+    );
+    assert!(
+        snapshot
+            .key_of("src/db/user.ts:saveUser")
             .expect("lookup")
             .is_some()
     );
+    drop(snapshot);
+
+    // A new graph file takes the overlay in; the old file goes.
+    assert!(project.store().write_graph_file().expect("write"));
+    assert_eq!(project.store().overlay_len().expect("overlay"), 0);
     let second = graph_files(&root);
     assert_eq!(second.len(), 2, "{second:?}");
     assert_ne!(first, second);
-
-    // A sync that finds nothing new keeps the file that serves the state.
-    drop(snapshot);
-    project.sync(&Default::default()).expect("sync");
-    assert_eq!(graph_files(&root), second);
-    assert!(project.snapshot().expect("snapshot").is_mapped());
+    let ids = node_ids(&project);
+    assert_eq!(
+        answers(&project, &ids),
+        answers_from_the_tables(&project, &ids)
+    );
+    // Nothing changed since: nothing to write.
+    assert!(!project.store().write_graph_file().expect("write"));
 }
 
 #[test]
