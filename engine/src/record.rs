@@ -124,6 +124,28 @@ impl<'a> NodeView<'a> {
         Ok(NodeView { record, kind })
     }
 
+    /// Views `bytes` as an archived [`NodeRecord`] without validating the archive (the kind
+    /// byte is still checked).
+    ///
+    /// # Safety
+    /// `bytes` must hold a record that was validated by [`NodeView::from_bytes`] and has not
+    /// changed since: a graph file's records are validated as the file is written and covered
+    /// by the body checksum a reader verifies before it trusts the file.
+    pub(crate) unsafe fn from_trusted_bytes(bytes: &'a [u8]) -> Result<NodeView<'a>, StoreError> {
+        if bytes.len() < std::mem::size_of::<ArchivedNodeRecord>() {
+            return Err(StoreError::corrupted(
+                "node record",
+                "shorter than a record",
+            ));
+        }
+        // SAFETY: the caller vouches that these bytes passed `from_bytes` and are unchanged.
+        let record = unsafe { rkyv::access_unchecked::<ArchivedNodeRecord>(bytes) };
+        let kind = NodeKind::from_u8(record.kind).ok_or_else(|| {
+            StoreError::corrupted("node record", format!("node kind {}", record.kind))
+        })?;
+        Ok(NodeView { record, kind })
+    }
+
     /// The public ID.
     pub fn id(&self) -> &'a str {
         self.record.id.as_str()

@@ -62,9 +62,11 @@ fn main() -> Result<()> {
         project.index(&IndexOptions::default())?;
     }
     let db = project.store().path().to_path_buf();
+    let overlay = project.store().overlay_len()?;
     drop(project);
     let measured = measure_queries(&db, args.samples, args.seed)?;
     println!("query-bench: {}", args.root.display());
+    println!("graph file overlay: {overlay} entries (changes since the graph file was built)");
     let mut out = std::io::stdout();
     write_latency_table(&mut out, measured.samples, &measured.latencies)?;
 

@@ -13,7 +13,9 @@ use xxhash_rust::xxh3::Xxh3;
 use super::layout::{HEADER_LEN, Header, IN_ENTRY, SECTIONS, Section};
 use crate::error::StoreError;
 use crate::model::EdgeKind;
+use crate::record::NodeView;
 use crate::store::Generation;
+use crate::store::adjacency::ListView;
 use crate::store::snapshot::Snapshot;
 
 /// The file being written: where it is, and the checksum of what was written so far.
@@ -94,6 +96,8 @@ pub(crate) fn build(
         let base = sink.position;
         let mut offsets = Offsets::new(slots);
         snapshot.scan_nodes(|key, bytes| {
+            // Validated once here, so readers of the file view records without validating.
+            NodeView::from_bytes(bytes)?;
             offsets.start(key, sink.position - base, slots)?;
             sink.write_all(bytes).map_err(io_error)
         })?;
@@ -104,6 +108,7 @@ pub(crate) fn build(
         let base = sink.position;
         let mut offsets = Offsets::new(slots);
         snapshot.scan_out_lists(|key, bytes| {
+            ListView::parse(bytes)?;
             offsets.start(key, sink.position - base, slots)?;
             sink.write_all(bytes).map_err(io_error)
         })?;
