@@ -37,6 +37,8 @@ pub use record::{
     EdgeEntry, EdgeFacts, EdgeSpec, FileEntry, GraphBatch, NodeFlags, NodeRecord, NodeView,
     UnresolvedCall,
 };
+#[doc(hidden)]
+pub use store::reseal_graph_file;
 pub use store::{
     AdjacencyGuard, EdgeRef, EdgeView, FileStamp, Generation, LoadedFile, Loader, NodeGuard,
     SCHEMA_VERSION, Snapshot, Store, StoreStats, TableSpace, TermSet,

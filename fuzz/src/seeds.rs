@@ -125,5 +125,19 @@ fn store_seeds() -> Vec<(String, Vec<u8>)> {
         ),
         // A node record's bytes.
         ("record".to_owned(), vec![0xff, 1, 2, 3, 4, 5, 6, 7, 8]),
+        // The graph file: its node count, a section's place, bytes near its end (the
+        // incoming entries and their index).
+        (
+            "graph-slots".to_owned(),
+            vec![0xfe, 12, 0, 4, 0xff, 0xff, 0, 0],
+        ),
+        (
+            "graph-section".to_owned(),
+            vec![0xfe, 0x40, 0, 8, 1, 0, 0, 0, 0, 0, 0, 0],
+        ),
+        (
+            "graph-tail".to_owned(),
+            vec![0xfe, 0xf0, 0xff, 6, 0xff, 0xff, 0xff, 0x7f, 9, 9],
+        ),
     ]
 }

@@ -14,13 +14,22 @@
 //! and in a file a killed writer left that cannot be told from a commit interrupted before it
 //! took effect. An input whose mode byte is 0xff is instead one node record's bytes, validated
 //! and read field by field.
+//!
+//! An input whose mode byte is 0xfe patches the base store's graph file instead (patches
+//! `[offset: u16 LE, length, bytes…]`, the offset taken within the file), leaves the sections
+//! a reader trusts once the checksum matches (node records, their index, the ID index) where
+//! and as they were (an input that moves them is passed over),
+//! recomputes the checksums as if tsgraph had written the damage, and reads the store: the
+//! bounds and structure checks behind the checksum must turn any damage into an error or an
+//! answer — never a panic. (With forged checksums a wrong answer is possible; what the
+//! checksum itself catches is the graph-file test's.)
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tsgraph_encoders::graph::JsonLinesSink;
-use tsgraph_engine::{NodeView, Store};
+use tsgraph_engine::{NodeView, Store, reseal_graph_file};
 use tsgraph_indexer::{IndexOptions, index_project};
 use tsgraph_query::Query;
 
@@ -34,6 +43,8 @@ struct Base {
     dump: String,
     /// What the commit before the index reads as: the empty store.
     empty_dump: String,
+    /// The clean store's graph file: its name (as the store names it) and bytes.
+    graph: (String, Vec<u8>),
 }
 
 /// redb's god byte: its primary bit selects the current commit slot; no checksum covers it.
@@ -79,6 +90,7 @@ fn base() -> &'static Base {
         };
         let dump = read_all(&path).expect("the intact store reads");
         let clean = std::fs::read(&path).expect("read the base store");
+        let graph = graph_file_of(dir.path()).expect("the index wrote a graph file");
         let _ = std::fs::remove_file(&path);
         drop(Store::open_or_create(&path).expect("create an empty store"));
         let empty_dump = read_all(&path).expect("the empty store reads");
@@ -88,7 +100,18 @@ fn base() -> &'static Base {
             files: [File::new(clean), File::new(killed)],
             dump,
             empty_dump,
+            graph,
         }
+    })
+}
+
+/// The graph file in `dir` (there is one beside the base store), by name, with its bytes.
+fn graph_file_of(dir: &Path) -> Option<(String, Vec<u8>)> {
+    std::fs::read_dir(dir).ok()?.flatten().find_map(|entry| {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        name.ends_with(".graph")
+            .then(|| Some((name, std::fs::read(entry.path()).ok()?)))
+            .flatten()
     })
 }
 
@@ -129,6 +152,11 @@ pub fn store(data: &[u8]) {
     if mode == 0xff {
         return read_record(rest);
     }
+    if mode == 0xfe {
+        // An error or an answer: either is fine; a panic is the failure.
+        let _ = read_damaged_graph_file(rest);
+        return;
+    }
     let base = base();
     let file = &base.files[usize::from(mode & 1)];
     let mut bytes = file.bytes.clone();
@@ -166,6 +194,34 @@ fn scratch_path(dir: &tempfile::TempDir) -> PathBuf {
     ))
 }
 
+/// Mode 0xfe (see the module documentation): what the store reads as with the patched graph
+/// file, or `None` for an input passed over.
+fn read_damaged_graph_file(mut patches: &[u8]) -> Option<Result<String, String>> {
+    let base = base();
+    let (name, original) = &base.graph;
+    let mut bytes = original.clone();
+    while let [low, high, len, tail @ ..] = patches {
+        let at = usize::from(u16::from_le_bytes([*low, *high])) % bytes.len();
+        let len = (*len as usize).min(tail.len());
+        let end = (at + len).min(bytes.len());
+        bytes[at..end].copy_from_slice(&tail[..end - at]);
+        patches = &tail[len..];
+    }
+    let trusted = reseal_graph_file(&mut original.clone()).expect("the base file reseals");
+    if reseal_graph_file(&mut bytes).as_ref() != Some(&trusted) {
+        return None;
+    }
+    for range in trusted {
+        bytes[range.clone()].copy_from_slice(&original[range]);
+    }
+    reseal_graph_file(&mut bytes).expect("the header still parses");
+    let folder = tempfile::tempdir_in(base.dir.path()).expect("scratch folder");
+    let store = folder.path().join("intact.redb");
+    std::fs::write(&store, &base.files[0].bytes).expect("write the store");
+    std::fs::write(folder.path().join(name), &bytes).expect("write the graph file");
+    Some(read_all(&store))
+}
+
 fn read_record(bytes: &[u8]) {
     let Ok(view) = NodeView::from_bytes(bytes) else {
         return;
@@ -180,4 +236,18 @@ fn read_record(bytes: &[u8]) {
         view.visibility(),
         format!("{view:?}"),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_graph_file_mode_reads_the_file_it_patched() {
+        // No patch: the base graph file, read as the intact store.
+        assert_eq!(read_damaged_graph_file(&[]), Some(Ok(base().dump.clone())));
+        // Incoming entries near the end overwritten: read through, whatever the answer.
+        let tail = [0xf0, 0xff, 6, 0xff, 0xff, 0xff, 0x7f, 9, 9];
+        assert!(read_damaged_graph_file(&tail).is_some());
+    }
 }

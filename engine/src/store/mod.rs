@@ -6,6 +6,8 @@ mod guard;
 mod load;
 mod lock;
 mod mapped;
+#[doc(hidden)]
+pub use mapped::reseal_graph_file;
 mod overlay;
 mod search;
 mod snapshot;
@@ -370,12 +372,12 @@ impl Store {
         {
             return Ok(Some(served.clone()));
         }
-        let Some(named) = snapshot.graph_file()? else {
+        let named = snapshot.graph_file()?;
+        let Some(named) = named.filter(|named| named.serves(generation)) else {
+            // Nothing serves this state: let go of a mapping of a file that no longer serves.
+            *cached = None;
             return Ok(None);
         };
-        if !named.serves(generation) {
-            return Ok(None);
-        }
         let graph = match cached.take() {
             Some(served) if served.graph.generation() == named.built => served.graph,
             _ => {
@@ -385,6 +387,7 @@ impl Store {
                 })?;
                 match opened {
                     Some(graph) => Arc::new(graph),
+                    // Named but gone (a writer replaced it since): the tables answer.
                     None => return Ok(None),
                 }
             }
@@ -404,32 +407,29 @@ impl Store {
     /// finished a batch of commits (after a full index): the commit naming the file advances
     /// the generation, so a caller that records generations reads it again afterwards.
     pub fn write_graph_file(&self) -> Result<bool, StoreError> {
-        let snapshot = self.table_snapshot()?;
-        let generation = snapshot.generation()?;
-        let serving = snapshot
-            .graph_file()?
-            .is_some_and(|named| named.serves(generation));
-        if serving && snapshot.overlay_len()? == 0 {
-            return Ok(false);
-        }
-        self.build_graph_file(snapshot, generation)?;
-        Ok(true)
+        self.graph_file_unless(0)
     }
 
     /// [`Store::write_graph_file`] only when no graph file serves the current state or its
     /// overlay has grown past its bound: what a writer calls after an update, so that most
     /// updates cost only their overlay entries.
     pub fn refresh_graph_file(&self) -> Result<bool, StoreError> {
+        self.graph_file_unless(overlay::OVERLAY_BOUND)
+    }
+
+    /// Builds a graph file unless one serves the current state with an overlay of at most
+    /// `overlay` entries.
+    fn graph_file_unless(&self, overlay: u64) -> Result<bool, StoreError> {
         let snapshot = self.table_snapshot()?;
         let generation = snapshot.generation()?;
-        let serving = snapshot
-            .graph_file()?
-            .is_some_and(|named| named.serves(generation));
-        if serving && snapshot.overlay_len()? <= overlay::OVERLAY_BOUND {
+        // A named file that is gone (deleted by hand, or by a crash's sweep) serves nothing.
+        let serving = snapshot.graph_file()?.is_some_and(|named| {
+            named.serves(generation) && self.home.with_file_name(&named.name).exists()
+        });
+        if serving && snapshot.overlay_len()? <= overlay {
             return Ok(false);
         }
-        self.build_graph_file(snapshot, generation)?;
-        Ok(true)
+        self.build_graph_file(snapshot, generation)
     }
 
     /// How many entries the overlay of the current state holds (0 without a graph file).
@@ -437,11 +437,13 @@ impl Store {
         self.table_snapshot()?.overlay_len()
     }
 
+    /// Builds the graph file of `snapshot` (at `generation`) and names it; `false` when a
+    /// commit came between and the file was dropped.
     fn build_graph_file(
         &self,
         snapshot: Snapshot,
         generation: Generation,
-    ) -> Result<(), StoreError> {
+    ) -> Result<bool, StoreError> {
         let db = self.writer()?;
         let named = mapped::GraphFileName::new(&self.home, generation);
         let path = self.home.with_file_name(&named.name);
@@ -460,28 +462,40 @@ impl Store {
         // The writer hashed every byte it wrote: the file is as sound as a verified one.
         verified::stamp(&path);
         mapped::crash_point("graph-file-renamed");
-        self.committed(self.run("name the graph file", || {
+        let named_it = self.committed(self.run("name the graph file", || {
             let txn = begin_write(db)?;
+            // The file holds the state it was built from; the overlay holds only what came
+            // after a file already named. A commit since the build (another thread sharing this
+            // handle) would be in neither: then the file is not named.
+            if read_generation(&txn)? != generation {
+                return Ok(false);
+            }
             {
                 let mut meta = txn.open_table(META).ctx("open meta")?;
                 meta.insert(tables::META_GRAPH_FILE, named.to_bytes().as_slice())
                     .ctx("write meta")?;
             }
-            // Commits after the file's state (none while one writer holds the store, but the
-            // order allows a build beside the writer) stay in the overlay.
             overlay::prune(&txn, generation)?;
-            write::commit(txn)
+            write::commit(txn)?;
+            Ok(true)
         }))?;
+        if !named_it {
+            let _ = std::fs::remove_file(&path);
+            let _ = std::fs::remove_file(verified::stamp_path(&path));
+            return Ok(false);
+        }
         mapped::crash_point("graph-file-committed");
-        mapped::sweep_orphans(&self.home, Some(&named.name));
-        Ok(())
+        // This store's older files; another store's (the one a rebuild replaces) are left to
+        // that file's next writable open, so a failed rebuild leaves the old store as it was.
+        mapped::sweep_orphans(&self.home, Some(&named.name), Some(generation.store));
+        Ok(true)
     }
 
     /// Deletes graph files no commit names (a writer killed before naming its file, files
     /// replaced while a reader still mapped them).
     fn sweep_graph_files(&self) -> Result<(), StoreError> {
         let named = self.table_snapshot()?.graph_file()?;
-        mapped::sweep_orphans(&self.home, named.as_ref().map(|n| n.name.as_str()));
+        mapped::sweep_orphans(&self.home, named.as_ref().map(|n| n.name.as_str()), None);
         Ok(())
     }
 
@@ -629,6 +643,18 @@ impl Drop for Store {
             verified::stamp(self.boundary.path());
         }
         self.lock.take();
+    }
+}
+
+/// The store's generation as `txn` sees it.
+pub(super) fn read_generation(txn: &redb::WriteTransaction) -> Result<Generation, StoreError> {
+    use redb::ReadableTable;
+    let meta = txn.open_table(META).ctx("open meta")?;
+    let bytes = meta.get(tables::META_GENERATION).ctx("read generation")?;
+    match bytes {
+        Some(bytes) => Generation::from_bytes(bytes.value())
+            .ok_or_else(|| StoreError::corrupted("meta", "generation")),
+        None => Ok(Generation::default()),
     }
 }
 

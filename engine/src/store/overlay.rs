@@ -18,9 +18,7 @@ use std::collections::{HashMap, HashSet};
 use redb::{ReadableTable, ReadableTableMetadata, Table, WriteTransaction};
 
 use super::Generation;
-use super::tables::{
-    META, META_GENERATION, META_GRAPH_FILE, OVERLAY_IDS, OVERLAY_IN, OVERLAY_NODES,
-};
+use super::tables::{META, META_GRAPH_FILE, OVERLAY_IDS, OVERLAY_IN, OVERLAY_NODES};
 use crate::error::{DbResultExt, StoreError};
 use crate::model::EdgeKind;
 
@@ -48,12 +46,8 @@ impl<'t> OverlayLog<'t> {
         if meta.get(META_GRAPH_FILE).ctx("read meta")?.is_none() {
             return Ok(None);
         }
-        let generation = match meta.get(META_GENERATION).ctx("read generation")? {
-            Some(bytes) => Generation::from_bytes(bytes.value())
-                .ok_or_else(|| StoreError::corrupted("meta", "generation"))?,
-            None => Generation::default(),
-        };
         drop(meta);
+        let generation = super::read_generation(txn)?;
         Ok(Some(OverlayLog {
             nodes: txn.open_table(OVERLAY_NODES).ctx("open overlay")?,
             incoming: txn.open_table(OVERLAY_IN).ctx("open overlay")?,

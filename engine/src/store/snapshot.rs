@@ -198,7 +198,8 @@ impl Snapshot {
         if let Some((mapped, overlay)) = &self.mapped {
             let key = match overlay.id(id) {
                 Some(now) => now,
-                None => mapped.key_of(id)?,
+                // Inside the boundary: the fst crate may panic on a damaged map.
+                None => self.read("read ids", || mapped.key_of(id))?,
             };
             return Ok(key.map(NodeKey));
         }

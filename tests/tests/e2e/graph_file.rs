@@ -292,3 +292,19 @@ fn a_crash_at_any_step_of_the_commit_order_leaves_a_store_that_answers() {
         assert_eq!(answer, expected, "{point}");
     }
 }
+
+#[test]
+fn a_named_file_that_is_gone_is_built_again_by_the_next_sync() {
+    let (_dir, root) = fixture_copy("basic");
+    let project = Project::open(&root, None).expect("open");
+    project.index(&Default::default()).expect("index");
+    for name in graph_files(&root) {
+        std::fs::remove_file(store_folder(&root).join(name)).expect("remove");
+    }
+    drop(project);
+    let reopened = Project::open(&root, None).expect("reopen");
+    assert!(!reopened.snapshot().expect("snapshot").is_mapped());
+    reopened.sync(&Default::default()).expect("sync");
+    assert!(reopened.snapshot().expect("snapshot").is_mapped());
+    assert_eq!(graph_files(&root).len(), 2);
+}

@@ -38,8 +38,8 @@ const CONFINED: &[(&str, &[&str])] = &[
     ("redb", &["tsgraph-engine"]),
 ];
 
-#[test]
-fn workspace_dependencies_point_down_only() {
+/// The workspace's `cargo metadata` (its own crates only).
+pub(crate) fn metadata() -> serde_json::Value {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let output = Command::new(cargo)
         .args([
@@ -57,8 +57,12 @@ fn workspace_dependencies_point_down_only() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let metadata: serde_json::Value =
-        serde_json::from_slice(&output.stdout).expect("metadata is JSON");
+    serde_json::from_slice(&output.stdout).expect("metadata is JSON")
+}
+
+#[test]
+fn workspace_dependencies_point_down_only() {
+    let metadata = metadata();
     let packages = metadata["packages"].as_array().expect("packages");
     let members: BTreeSet<&str> = packages.iter().filter_map(|p| p["name"].as_str()).collect();
     let mut violations = Vec::new();

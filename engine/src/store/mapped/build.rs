@@ -91,28 +91,24 @@ pub(crate) fn build(
     sink.out.write_all(&[0u8; HEADER_LEN]).map_err(io_error)?;
     let mut sections: [Range<u64>; SECTIONS] = Default::default();
 
+    // Both validated once here, so readers of the file view records without validating them.
     let node_index = stream_section(&mut sink, &mut sections, Section::NodeBytes, |sink| {
-        // Offsets are relative to the section's start.
-        let base = sink.position;
-        let mut offsets = Offsets::new(slots);
-        snapshot.scan_nodes(|key, bytes| {
-            // Validated once here, so readers of the file view records without validating.
-            NodeView::from_bytes(bytes)?;
-            offsets.start(key, sink.position - base, slots)?;
-            sink.write_all(bytes).map_err(io_error)
-        })?;
-        Ok(offsets.finish(sink.position - base, slots))
+        write_keyed(
+            sink,
+            slots,
+            &io_error,
+            |each| snapshot.scan_nodes(each),
+            |bytes| NodeView::from_bytes(bytes).map(drop),
+        )
     })?;
     let out_index = stream_section(&mut sink, &mut sections, Section::OutBytes, |sink| {
-        // Offsets are relative to the section's start.
-        let base = sink.position;
-        let mut offsets = Offsets::new(slots);
-        snapshot.scan_out_lists(|key, bytes| {
-            ListView::parse(bytes)?;
-            offsets.start(key, sink.position - base, slots)?;
-            sink.write_all(bytes).map_err(io_error)
-        })?;
-        Ok(offsets.finish(sink.position - base, slots))
+        write_keyed(
+            sink,
+            slots,
+            &io_error,
+            |each| snapshot.scan_out_lists(each),
+            |bytes| ListView::parse(bytes).map(drop),
+        )
     })?;
     let in_index = stream_section(&mut sink, &mut sections, Section::InEntries, |sink| {
         write_in_entries(snapshot, sink, slots, &io_error)
@@ -158,6 +154,25 @@ pub(crate) fn build(
     file.seek(SeekFrom::Start(0)).map_err(io_error)?;
     file.write_all(&header.encode()).map_err(io_error)?;
     file.sync_all().map_err(io_error)
+}
+
+/// A data section of one byte string per key (records, lists), each validated by `validate`
+/// as it streams out of `scan`; returns the index of offsets relative to the section.
+fn write_keyed(
+    sink: &mut Sink,
+    slots: u32,
+    io_error: &dyn Fn(io::Error) -> StoreError,
+    scan: impl FnOnce(&mut dyn FnMut(u32, &[u8]) -> Result<(), StoreError>) -> Result<(), StoreError>,
+    validate: impl Fn(&[u8]) -> Result<(), StoreError>,
+) -> Result<Vec<u64>, StoreError> {
+    let base = sink.position;
+    let mut offsets = Offsets::new(slots);
+    scan(&mut |key, bytes| {
+        validate(bytes)?;
+        offsets.start(key, sink.position - base, slots)?;
+        sink.write_all(bytes).map_err(io_error)
+    })?;
+    Ok(offsets.finish(sink.position - base, slots))
 }
 
 /// Writes one section with `write` and records where it lies.

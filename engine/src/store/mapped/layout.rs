@@ -84,6 +84,31 @@ impl Header {
         bytes
     }
 
+    /// The header as written, with no check but its length and that its sections lie in the
+    /// file (for [`reseal`]).
+    fn decode_unchecked(file: &[u8]) -> Option<Header> {
+        let bytes = file.get(..HEADER_LEN)?;
+        let mut sections: [Range<u64>; SECTIONS] = Default::default();
+        for (i, range) in sections.iter_mut().enumerate() {
+            let at = SECTION_TABLE + i * 16;
+            let start = u64_at(bytes, at);
+            let end = start.checked_add(u64_at(bytes, at + 8))?;
+            if end > file.len() as u64 {
+                return None;
+            }
+            *range = start..end;
+        }
+        Some(Header {
+            slots: u32_at(bytes, 12),
+            generation: Generation {
+                store: u64_at(bytes, 16),
+                commits: u64_at(bytes, 24),
+            },
+            sections,
+            body_checksum: 0,
+        })
+    }
+
     /// Parses and checks a header against the file's length: its checksum, magic and
     /// version, every section inside the file and after the header, and the index sections
     /// sized for `slots`. The sections' contents are checked where they are read.
@@ -142,6 +167,25 @@ impl Header {
         }
         Ok(header)
     }
+}
+
+/// Recomputes both checksums of a graph file whose bytes were edited (fuzzing: so that the
+/// checks after the checksums are reached) and returns the sections a reader trusts once the
+/// checksum matches: the node records (viewed unvalidated), their index (which says where a
+/// record starts) and the ID index (an FST). `None` when the header does not parse.
+pub(crate) fn reseal(file: &mut [u8]) -> Option<[Range<usize>; 3]> {
+    let mut header = Header::decode_unchecked(file)?;
+    header.body_checksum = xxh3_64(&file[HEADER_LEN..]);
+    file[..HEADER_LEN].copy_from_slice(&header.encode());
+    let range = |section| {
+        let Range { start, end } = header.section(section);
+        Some(usize::try_from(start).ok()?..usize::try_from(end).ok()?)
+    };
+    Some([
+        range(Section::NodeBytes)?,
+        range(Section::NodeIndex)?,
+        range(Section::Ids)?,
+    ])
 }
 
 pub(super) fn u32_at(bytes: &[u8], at: usize) -> u32 {

@@ -14,8 +14,12 @@
 //! one and renames it), and assumes nothing else does. What is checked: the header (its own
 //! checksum, every section inside the file) when the file is mapped; the body against the
 //! header's checksum once per file, recorded by a stamp beside it as the store's is; every
-//! index entry against its section's bounds when it is read; records and lists by the same
-//! validation as redb's copies. A damaged file is [`StoreError::Corrupted`], never a panic.
+//! index entry against its section's bounds when it is read; outgoing lists and incoming
+//! entries as they are read. Node records (validated as the file was written) and the ID
+//! index are trusted once the checksum matched; the ID index is read inside the panic
+//! boundary. Damage the checksum or these checks meet is [`StoreError::Corrupted`], never a
+//! panic; damage to a verified file that keeps its size and modification time is outside the
+//! model.
 
 mod build;
 mod layout;
@@ -30,6 +34,14 @@ use xxhash_rust::xxh3::xxh3_64;
 
 pub(crate) use build::build;
 use layout::{Header, IN_ENTRY, Section, u32_at, u64_at};
+
+/// For fuzzing: recomputes the checksums of an edited graph file and returns the ranges of its
+/// node records, their index and the ID index (which a reader trusts once the checksum
+/// matches, so a fuzzer leaves them alone). `None` when the header does not parse.
+#[doc(hidden)]
+pub fn reseal_graph_file(file: &mut [u8]) -> Option<[std::ops::Range<usize>; 3]> {
+    layout::reseal(file)
+}
 pub(crate) use place::{GraphFileName, crash_point, sweep_orphans, sync_folder};
 
 use super::verified;

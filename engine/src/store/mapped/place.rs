@@ -79,9 +79,13 @@ fn prefix(home: &Path) -> String {
     )
 }
 
-/// Deletes the graph files of the store at `home` (and their stamps and unfinished copies)
-/// other than `keep`. Best effort: what cannot be deleted now is tried again next time.
-pub(crate) fn sweep_orphans(home: &Path, keep: Option<&str>) {
+/// Deletes the graph files of the store at `home` (and their stamps, unfinished copies and
+/// stamps left half-written) other than `keep`; with `store`, only the files of that store
+/// number (a writer that just named a file leaves the files of another store — the store it
+/// will replace — to that store's next writable open). Only names of the exact form
+/// `<store file name>.<16 hex>-<16 hex>.graph…` are touched. Best effort: what cannot be
+/// deleted now is tried again next time.
+pub(crate) fn sweep_orphans(home: &Path, keep: Option<&str>, store: Option<u64>) {
     let Some(folder) = home.parent() else {
         return;
     };
@@ -99,18 +103,40 @@ pub(crate) fn sweep_orphans(home: &Path, keep: Option<&str>) {
         let Some(name) = name.to_str() else {
             continue;
         };
-        let Some(rest) = name.strip_prefix(&prefix) else {
+        let Some((number, file)) = parse_name(&prefix, name) else {
             continue;
         };
-        let base = rest
-            .strip_suffix(".verified")
-            .or_else(|| rest.strip_suffix(".tmp"))
-            .unwrap_or(rest);
-        if !base.ends_with(SUFFIX) || keep.is_some_and(|keep| keep == format!("{prefix}{base}")) {
+        let kept = keep.is_some_and(|keep| keep == file);
+        if kept || store.is_some_and(|store| store != number) {
             continue;
         }
         let _ = std::fs::remove_file(entry.path());
     }
+}
+
+/// For a name of one of `prefix`'s graph files (or its stamp, unfinished copy, or half-written
+/// stamp): the store number and the graph file's own name.
+fn parse_name<'n>(prefix: &str, name: &'n str) -> Option<(u64, &'n str)> {
+    let rest = name.strip_prefix(prefix)?;
+    let (number, rest) = rest.split_at_checked(16)?;
+    let rest = rest.strip_prefix('-')?;
+    let (commits, rest) = rest.split_at_checked(16)?;
+    let tail = rest.strip_prefix(SUFFIX)?;
+    let hex = |text: &str| {
+        text.bytes()
+            .all(|b| b.is_ascii_hexdigit())
+            .then(|| u64::from_str_radix(text, 16).ok())
+            .flatten()
+    };
+    let number = hex(number)?;
+    hex(commits)?;
+    let extra_ok = match tail {
+        "" | ".tmp" | ".verified" => true,
+        other => other
+            .strip_prefix(".verified.")
+            .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit())),
+    };
+    extra_ok.then(|| (number, &name[..name.len() - tail.len()]))
 }
 
 /// A test hook: with `TSGRAPH_CRASH_POINT` set to `point`, the process aborts here, as a
@@ -187,20 +213,35 @@ mod tests {
     fn the_sweep_keeps_the_named_file_and_other_stores_files() {
         let dir = tempfile::tempdir().expect("temp dir");
         let home = dir.path().join("graph.redb");
+        let a = "000000000000000a";
+        let b = "000000000000000b";
         let names = [
-            "graph.redb.a-1.graph",
-            "graph.redb.a-1.graph.verified",
-            "graph.redb.a-2.graph",
-            "graph.redb.a-2.graph.verified",
-            "graph.redb.a-3.graph.tmp",
-            "other.redb.a-1.graph",
-            "graph.redb",
-            "graph.redb.verified",
+            format!("graph.redb.{a}-0000000000000001.graph"),
+            format!("graph.redb.{a}-0000000000000001.graph.verified"),
+            format!("graph.redb.{a}-0000000000000001.graph.verified.1234"),
+            format!("graph.redb.{a}-0000000000000002.graph"),
+            format!("graph.redb.{a}-0000000000000002.graph.verified"),
+            format!("graph.redb.{a}-0000000000000003.graph.tmp"),
+            format!("graph.redb.{b}-0000000000000001.graph"),
+            format!("other.redb.{a}-0000000000000001.graph"),
+            "graph.redb.bak.graph".to_owned(),
+            "graph.redb.x.graph".to_owned(),
+            "graph.redb".to_owned(),
+            "graph.redb.verified".to_owned(),
         ];
-        for name in names {
+        for name in &names {
             std::fs::write(dir.path().join(name), b"x").expect("write");
         }
-        sweep_orphans(&home, Some("graph.redb.a-2.graph"));
+        let keep = format!("graph.redb.{a}-0000000000000002.graph");
+        // After a build: only this store's files go.
+        sweep_orphans(&home, Some(&keep), Some(0xa));
+        assert!(
+            dir.path()
+                .join(format!("graph.redb.{b}-0000000000000001.graph"))
+                .exists()
+        );
+        // At a writable open: every orphan of the store file's name.
+        sweep_orphans(&home, Some(&keep), None);
         let mut left: Vec<String> = std::fs::read_dir(dir.path())
             .expect("list")
             .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
@@ -209,11 +250,13 @@ mod tests {
         assert_eq!(
             left,
             [
-                "graph.redb",
-                "graph.redb.a-2.graph",
-                "graph.redb.a-2.graph.verified",
-                "graph.redb.verified",
-                "other.redb.a-1.graph",
+                "graph.redb".to_owned(),
+                format!("graph.redb.{a}-0000000000000002.graph"),
+                format!("graph.redb.{a}-0000000000000002.graph.verified"),
+                "graph.redb.bak.graph".to_owned(),
+                "graph.redb.verified".to_owned(),
+                "graph.redb.x.graph".to_owned(),
+                format!("other.redb.{a}-0000000000000001.graph"),
             ]
         );
     }
