@@ -40,6 +40,6 @@ pub use record::{
 #[doc(hidden)]
 pub use store::reseal_graph_file;
 pub use store::{
-    AdjacencyGuard, EdgeRef, EdgeView, FileStamp, Generation, LoadedFile, Loader, NodeGuard,
-    SCHEMA_VERSION, Snapshot, Store, StoreStats, TableSpace, TermSet,
+    AdjacencyGuard, BuiltGraphFile, EdgeRef, EdgeView, FileStamp, Generation, LoadedFile, Loader,
+    NodeGuard, OVERLAY_BOUND, SCHEMA_VERSION, Snapshot, Store, StoreStats, TableSpace, TermSet,
 };

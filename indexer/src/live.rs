@@ -204,6 +204,30 @@ impl LiveIndex {
         &self.root
     }
 
+    /// Names a graph file built aside ([`Store::build_graph_file_aside`], on another thread
+    /// or handle) under this writer: see [`Store::name_graph_file`]. The state stays level
+    /// with the store across the naming commit, which changes no summary.
+    pub fn name_graph_file(
+        &mut self,
+        store: &Store,
+        built: tsgraph_engine::BuiltGraphFile,
+    ) -> Result<bool, IndexError> {
+        let before = store.snapshot()?.generation()?;
+        let named = store.name_graph_file(built)?;
+        if named
+            && let Some(state) = self.state.as_mut()
+            && state.generation == Some(before)
+        {
+            state.generation = Some(store.snapshot()?.generation()?);
+        }
+        Ok(named)
+    }
+
+    /// The options this index was made with.
+    pub fn options(&self) -> &IndexOptions {
+        &self.options
+    }
+
     /// Brings `store` (open for writing) up to date with the files on disk, as
     /// [`crate::sync_project`] does, keeping the state for the next update. Files an editor
     /// holds keep the editor's text.

@@ -13,6 +13,10 @@ pub struct IndexOptions {
     pub threads: usize,
     /// Told how a full index advances (a progress bar); `None` by default.
     pub progress: Option<ProgressHook>,
+    /// A long-lived writer ([`crate::LiveIndex`]'s owner) has a new graph file built once the
+    /// overlay of changes since the last one holds more than this many entries. Default
+    /// [`tsgraph_engine::OVERLAY_BOUND`].
+    pub graph_file_bound: u64,
 }
 
 impl Default for IndexOptions {
@@ -21,6 +25,7 @@ impl Default for IndexOptions {
             max_file_size: 1024 * 1024,
             threads: 0,
             progress: None,
+            graph_file_bound: tsgraph_engine::OVERLAY_BOUND,
         }
     }
 }

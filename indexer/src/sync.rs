@@ -261,9 +261,6 @@ pub(crate) fn write_update(
         store.replace_files(&batch, &removed)?;
         None
     };
-    // A graph file past its overlay's bound is rebuilt (rarely: most updates add overlay
-    // entries only).
-    store.refresh_graph_file()?;
     // The writer's lock is held, so no other commit comes between.
     state.generation = Some(store.snapshot()?.generation()?);
     Ok(delta)

@@ -4,6 +4,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use parking_lot::{Mutex, RwLock};
 use tsgraph_engine::Store;
@@ -43,6 +44,8 @@ pub struct LiveProject {
     db: PathBuf,
     index: Arc<Mutex<LiveIndex>>,
     reader: RwLock<Reader>,
+    /// Set while a graph file is being built beside the writer.
+    building: Arc<AtomicBool>,
 }
 
 /// The read-only project queries use, and the identity of the store file it opened.
@@ -79,6 +82,7 @@ impl LiveProject {
             db,
             index,
             reader: RwLock::new(reader),
+            building: Arc::new(AtomicBool::new(false)),
         })
     }
 
@@ -147,15 +151,61 @@ impl LiveProject {
         f(&self.reader.read().project)
     }
 
+    /// Whether a new graph file is being built beside the writer (after the edits since the
+    /// last one passed `IndexOptions::graph_file_bound`); queries meanwhile read the current
+    /// file through its overlay.
+    pub fn building_graph_file(&self) -> bool {
+        self.building.load(Ordering::Acquire)
+    }
+
     /// One update: the writer is opened for it and let go after it, whatever the outcome.
+    /// When the overlay has passed its bound, a new graph file is built on a thread of its
+    /// own, off the edit path.
     fn write<T>(
         &self,
         f: impl FnOnce(&mut LiveIndex, &Store) -> Result<T, Error>,
     ) -> Result<T, Error> {
         let mut index = self.index.lock();
         let writer = Store::open_waiting(&self.db, WRITER_WAIT)?;
-        f(&mut index, &writer)
+        let result = f(&mut index, &writer)?;
+        // A check that fails costs the edit nothing: the next one checks again.
+        if writer
+            .graph_file_due(index.options().graph_file_bound)
+            .unwrap_or(false)
+        {
+            self.build_graph_file_beside();
+        }
+        Ok(result)
     }
+
+    /// Builds the next graph file from a read-only handle on another thread, then names it
+    /// under the writer: edits committed meanwhile stay in the overlay of the new file.
+    fn build_graph_file_beside(&self) {
+        if self.building.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let (index, db) = (Arc::clone(&self.index), self.db.clone());
+        let building = Arc::clone(&self.building);
+        let spawned = std::thread::Builder::new()
+            .name("tsgraph-graph-file".into())
+            .spawn(move || {
+                // A failure is not reported: queries keep reading the current file and its
+                // overlay, and the next edit past the bound tries again.
+                let _ = build_and_name(&index, &db);
+                building.store(false, Ordering::Release);
+            });
+        if spawned.is_err() {
+            self.building.store(false, Ordering::Release);
+        }
+    }
+}
+
+/// Builds a graph file from a read-only handle, then names it under the writer.
+fn build_and_name(index: &Mutex<LiveIndex>, db: &Path) -> Result<bool, Error> {
+    let built = Store::open_read_only(db)?.build_graph_file_aside()?;
+    let mut index = index.lock();
+    let writer = Store::open_waiting(db, WRITER_WAIT)?;
+    Ok(index.name_graph_file(&writer, built)?)
 }
 
 /// Reads the index state on a thread of its own (holding the index, so an update waits for

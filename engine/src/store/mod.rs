@@ -9,6 +9,7 @@ mod mapped;
 #[doc(hidden)]
 pub use mapped::reseal_graph_file;
 mod overlay;
+pub use overlay::OVERLAY_BOUND;
 mod search;
 mod snapshot;
 mod space;
@@ -101,6 +102,15 @@ pub struct Store {
     /// The graph file last mapped and the overlay of the last state read, kept while they
     /// serve it.
     served: parking_lot::Mutex<Option<Served>>,
+}
+
+/// A graph file built and put in place but not yet named ([`Store::build_graph_file_aside`]).
+#[derive(Debug)]
+pub struct BuiltGraphFile {
+    named: mapped::GraphFileName,
+    /// The file the store named when the build read it.
+    named_before: Option<mapped::GraphFileName>,
+    path: PathBuf,
 }
 
 /// What serves the snapshots of one store state from a graph file.
@@ -422,14 +432,26 @@ impl Store {
     fn graph_file_unless(&self, overlay: u64) -> Result<bool, StoreError> {
         let snapshot = self.table_snapshot()?;
         let generation = snapshot.generation()?;
-        // A named file that is gone (deleted by hand, or by a crash's sweep) serves nothing.
-        let serving = snapshot.graph_file()?.is_some_and(|named| {
-            named.serves(generation) && self.home.with_file_name(&named.name).exists()
-        });
-        if serving && snapshot.overlay_len()? <= overlay {
+        if self.serving(&snapshot, generation)? && snapshot.overlay_len()? <= overlay {
             return Ok(false);
         }
         self.build_graph_file(snapshot, generation)
+    }
+
+    /// Whether a graph file should be built: none serves the current state, or its overlay
+    /// holds more than `bound` entries ([`Store::refresh_graph_file`] uses 65,536).
+    pub fn graph_file_due(&self, bound: u64) -> Result<bool, StoreError> {
+        let snapshot = self.table_snapshot()?;
+        let generation = snapshot.generation()?;
+        Ok(!self.serving(&snapshot, generation)? || snapshot.overlay_len()? > bound)
+    }
+
+    /// Whether the file the store names serves `generation` and is there.
+    fn serving(&self, snapshot: &Snapshot, generation: Generation) -> Result<bool, StoreError> {
+        // A named file that is gone (deleted by hand, or by a crash's sweep) serves nothing.
+        Ok(snapshot.graph_file()?.is_some_and(|named| {
+            named.serves(generation) && self.home.with_file_name(&named.name).exists()
+        }))
     }
 
     /// How many entries the overlay of the current state holds (0 without a graph file).
@@ -444,12 +466,32 @@ impl Store {
         snapshot: Snapshot,
         generation: Generation,
     ) -> Result<bool, StoreError> {
-        let db = self.writer()?;
+        self.writer()?;
+        let built = self.build_aside(snapshot, generation)?;
+        self.name_graph_file(built)
+    }
+
+    /// Builds the graph file of the store's current state and puts it in place without
+    /// naming it: any handle can, a read-only one included, so a long-lived writer can have
+    /// the build done beside it and only name the file ([`Store::name_graph_file`]) under its
+    /// writer role, carrying over the edits it committed meanwhile.
+    pub fn build_graph_file_aside(&self) -> Result<BuiltGraphFile, StoreError> {
+        let snapshot = self.table_snapshot()?;
+        let generation = snapshot.generation()?;
+        self.build_aside(snapshot, generation)
+    }
+
+    fn build_aside(
+        &self,
+        snapshot: Snapshot,
+        generation: Generation,
+    ) -> Result<BuiltGraphFile, StoreError> {
         let named = mapped::GraphFileName::new(&self.home, generation);
         let path = self.home.with_file_name(&named.name);
         let mut aside = path.clone().into_os_string();
         aside.push(".tmp");
         let aside = PathBuf::from(aside);
+        let named_before = snapshot.graph_file()?;
         mapped::crash_point("graph-file-start");
         self.run("write the graph file", || {
             mapped::build(&snapshot, generation, snapshot.key_slots()?, &aside)
@@ -459,20 +501,37 @@ impl Store {
         std::fs::rename(&aside, &path)
             .and_then(|()| mapped::sync_folder(&path))
             .map_err(|err| StoreError::from_io(&path, "put the graph file in place", err))?;
-        // The writer hashed every byte it wrote: the file is as sound as a verified one.
+        // The builder hashed every byte it wrote: the file is as sound as a verified one.
         verified::stamp(&path);
         mapped::crash_point("graph-file-renamed");
+        Ok(BuiltGraphFile {
+            named,
+            named_before,
+            path,
+        })
+    }
+
+    /// Names a graph file built aside, so readers use it; returns `false` (and deletes the
+    /// file) when it can no longer serve. It can when the store is still at the state it
+    /// was built from, or when the file named at the build is still named: every commit since
+    /// is then in the overlay, whose entries say what holds now, so the entries up to the
+    /// build's state are dropped and later ones kept. (A commit since a build with no file
+    /// named left no overlay entries; a full index since forgot the named file.)
+    pub fn name_graph_file(&self, built: BuiltGraphFile) -> Result<bool, StoreError> {
+        let db = self.writer()?;
+        let generation = built.named.built;
         let named_it = self.committed(self.run("name the graph file", || {
             let txn = begin_write(db)?;
-            // The file holds the state it was built from; the overlay holds only what came
-            // after a file already named. A commit since the build (another thread sharing this
-            // handle) would be in neither: then the file is not named.
-            if read_generation(&txn)? != generation {
+            let now = read_generation(&txn)?;
+            let carried = built.named_before.is_some()
+                && read_graph_file(&txn)? == built.named_before
+                && now.store == generation.store;
+            if now != generation && !carried {
                 return Ok(false);
             }
             {
                 let mut meta = txn.open_table(META).ctx("open meta")?;
-                meta.insert(tables::META_GRAPH_FILE, named.to_bytes().as_slice())
+                meta.insert(tables::META_GRAPH_FILE, built.named.to_bytes().as_slice())
                     .ctx("write meta")?;
             }
             overlay::prune(&txn, generation)?;
@@ -480,22 +539,28 @@ impl Store {
             Ok(true)
         }))?;
         if !named_it {
-            let _ = std::fs::remove_file(&path);
-            let _ = std::fs::remove_file(verified::stamp_path(&path));
+            let _ = std::fs::remove_file(&built.path);
+            let _ = std::fs::remove_file(verified::stamp_path(&built.path));
             return Ok(false);
         }
         mapped::crash_point("graph-file-committed");
-        // This store's older files; another store's (the one a rebuild replaces) are left to
-        // that file's next writable open, so a failed rebuild leaves the old store as it was.
-        mapped::sweep_orphans(&self.home, Some(&named.name), Some(generation.store));
+        let sweep = mapped::Sweep::AfterNaming {
+            store: generation.store,
+        };
+        mapped::sweep_orphans(&self.home, Some(&built.named.name), sweep);
         Ok(true)
     }
 
     /// Deletes graph files no commit names (a writer killed before naming its file, files
     /// replaced while a reader still mapped them).
     fn sweep_graph_files(&self) -> Result<(), StoreError> {
-        let named = self.table_snapshot()?.graph_file()?;
-        mapped::sweep_orphans(&self.home, named.as_ref().map(|n| n.name.as_str()), None);
+        let snapshot = self.table_snapshot()?;
+        let named = snapshot.graph_file()?;
+        let sweep = mapped::Sweep::AtOpen {
+            store: snapshot.generation()?.store,
+            named: named.as_ref().map(|named| named.built.commits),
+        };
+        mapped::sweep_orphans(&self.home, named.as_ref().map(|n| n.name.as_str()), sweep);
         Ok(())
     }
 
@@ -644,6 +709,16 @@ impl Drop for Store {
         }
         self.lock.take();
     }
+}
+
+/// The graph file the store names, as `txn` sees it.
+fn read_graph_file(
+    txn: &redb::WriteTransaction,
+) -> Result<Option<mapped::GraphFileName>, StoreError> {
+    use redb::ReadableTable;
+    let meta = txn.open_table(META).ctx("open meta")?;
+    let bytes = meta.get(tables::META_GRAPH_FILE).ctx("read meta")?;
+    Ok(bytes.and_then(|bytes| mapped::GraphFileName::from_bytes(bytes.value())))
 }
 
 /// The store's generation as `txn` sees it.

@@ -27,7 +27,7 @@ const GONE: u32 = u32::MAX;
 
 /// Past this many entries a writer builds a new graph file rather than grow the overlay (a
 /// reader loads the overlay whole for each new store state).
-pub(crate) const OVERLAY_BOUND: u64 = 65_536;
+pub const OVERLAY_BOUND: u64 = 65_536;
 
 /// The writer's side: records one update's changes.
 pub(super) struct OverlayLog<'t> {

@@ -308,3 +308,106 @@ fn a_named_file_that_is_gone_is_built_again_by_the_next_sync() {
     assert!(reopened.snapshot().expect("snapshot").is_mapped());
     assert_eq!(graph_files(&root).len(), 2);
 }
+
+/// Appends a function that calls `saveUser` to the fixture's `src/db/user.ts`.
+fn append_caller(root: &Path, name: &str) {
+    let user = root.join("src/db/user.ts");
+    let text = std::fs::read_to_string(&user).expect("read");
+    std::fs::write(
+        &user,
+        format!("{text}\nexport function {name}() {{ return saveUser(null as any); }}\n"),
+    )
+    .expect("write");
+}
+
+#[test]
+fn a_file_built_beside_the_writer_carries_the_edits_committed_meanwhile() {
+    let (_dir, root) = fixture_copy("basic");
+    let project = Project::open(&root, None).expect("open");
+    project.index(&Default::default()).expect("index");
+    append_caller(&root, "firstCaller");
+    project.sync(&Default::default()).expect("sync");
+
+    // Built from a read-only handle at this state...
+    let reader = tsgraph::engine::Store::open_read_only(project.store().path()).expect("reader");
+    let built = reader.build_graph_file_aside().expect("build aside");
+    drop(reader);
+    // ...while the writer commits another edit (into the current file's overlay)...
+    append_caller(&root, "secondCaller");
+    project.sync(&Default::default()).expect("sync");
+    // ...then named: the edit since stays in the new file's overlay.
+    assert!(project.store().name_graph_file(built).expect("name"));
+    assert!(project.store().overlay_len().expect("overlay") > 0);
+    assert_eq!(graph_files(&root).len(), 2, "the old file is swept");
+    let snapshot = project.snapshot().expect("snapshot");
+    assert!(snapshot.is_mapped());
+    for id in ["src/db/user.ts:firstCaller", "src/db/user.ts:secondCaller"] {
+        assert!(snapshot.key_of(id).expect("lookup").is_some(), "{id}");
+    }
+    drop(snapshot);
+    let ids = node_ids(&project);
+    assert!(answers(&project, &ids) == answers_from_the_tables(&project, &ids));
+}
+
+#[test]
+fn a_file_built_with_no_file_named_is_dropped_if_a_commit_came_between() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store =
+        tsgraph::engine::Store::open_or_create(dir.path().join("graph.redb")).expect("store");
+    let mut batch = tsgraph::engine::GraphBatch::default();
+    batch.add_file("a.ts", 1);
+    batch.nodes.push(tsgraph::engine::NodeRecord::new(
+        "a.ts",
+        tsgraph::engine::NodeKind::File,
+        "a.ts",
+        "a.ts",
+        1,
+        1,
+    ));
+    store.replace_all(&batch).expect("write");
+    let built = store.build_graph_file_aside().expect("build aside");
+    // No file was named, so this commit leaves no overlay entry for the new file to carry.
+    store.replace_all(&batch).expect("write again");
+    assert!(!store.name_graph_file(built).expect("name"));
+    assert!(!store.snapshot().expect("snapshot").is_mapped());
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .expect("list")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|name| name.contains(".graph"))
+        .collect();
+    assert!(left.is_empty(), "the dropped file is deleted: {left:?}");
+}
+
+#[test]
+fn a_live_project_builds_the_next_file_off_the_edit_path() {
+    let (_dir, root) = fixture_copy("basic");
+    let options = tsgraph::IndexOptions {
+        // Every edit passes the bound.
+        graph_file_bound: 0,
+        ..Default::default()
+    };
+    let live = tsgraph::LiveProject::open(&root, None, options).expect("open");
+    let first = graph_files(&root);
+    let text = std::fs::read_to_string(root.join("src/db/user.ts")).expect("read");
+    live.set_file_text(
+        "src/db/user.ts",
+        &format!("{text}\nexport function typedCaller() {{ return saveUser(null as any); }}\n"),
+    )
+    .expect("edit");
+    let started = std::time::Instant::now();
+    while (live.building_graph_file() || graph_files(&root) == first)
+        && started.elapsed() < std::time::Duration::from_secs(20)
+    {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let second = graph_files(&root);
+    assert_ne!(second, first, "no new graph file was built");
+    assert_eq!(second.len(), 2, "{second:?}");
+    live.with_project(|project| {
+        let snapshot = project.snapshot()?;
+        assert!(snapshot.is_mapped());
+        assert!(snapshot.key_of("src/db/user.ts:typedCaller")?.is_some());
+        Ok(())
+    })
+    .expect("query");
+}

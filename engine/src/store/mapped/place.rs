@@ -79,13 +79,25 @@ fn prefix(home: &Path) -> String {
     )
 }
 
-/// Deletes the graph files of the store at `home` (and their stamps, unfinished copies and
-/// stamps left half-written) other than `keep`; with `store`, only the files of that store
-/// number (a writer that just named a file leaves the files of another store — the store it
-/// will replace — to that store's next writable open). Only names of the exact form
+/// Which graph files a sweep deletes, besides never the one kept.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Sweep {
+    /// After naming a file of store `store`: every other file of that store number (a store
+    /// a rebuild is replacing keeps its files until its own next writable open, so a failed
+    /// rebuild leaves it as it was).
+    AfterNaming { store: u64 },
+    /// At a writable open of store `store`, whose named file (if any) was built at commit
+    /// `named`: files of other store numbers, and this store's files older than the named
+    /// one (a newer one may be a file a builder beside the writer has yet to name; a crashed
+    /// builder's goes at the next naming).
+    AtOpen { store: u64, named: Option<u64> },
+}
+
+/// Deletes graph files of the store at `home` (and their stamps, unfinished copies and
+/// stamps left half-written) as `sweep` says, never `keep`. Only names of the exact form
 /// `<store file name>.<16 hex>-<16 hex>.graph…` are touched. Best effort: what cannot be
 /// deleted now is tried again next time.
-pub(crate) fn sweep_orphans(home: &Path, keep: Option<&str>, store: Option<u64>) {
+pub(crate) fn sweep_orphans(home: &Path, keep: Option<&str>, sweep: Sweep) {
     let Some(folder) = home.parent() else {
         return;
     };
@@ -103,20 +115,27 @@ pub(crate) fn sweep_orphans(home: &Path, keep: Option<&str>, store: Option<u64>)
         let Some(name) = name.to_str() else {
             continue;
         };
-        let Some((number, file)) = parse_name(&prefix, name) else {
+        let Some((number, commits, file)) = parse_name(&prefix, name) else {
             continue;
         };
-        let kept = keep.is_some_and(|keep| keep == file);
-        if kept || store.is_some_and(|store| store != number) {
+        if keep.is_some_and(|keep| keep == file) {
             continue;
         }
-        let _ = std::fs::remove_file(entry.path());
+        let goes = match sweep {
+            Sweep::AfterNaming { store } => number == store,
+            Sweep::AtOpen { store, named } => {
+                number != store || named.is_none_or(|named| commits < named)
+            }
+        };
+        if goes {
+            let _ = std::fs::remove_file(entry.path());
+        }
     }
 }
 
 /// For a name of one of `prefix`'s graph files (or its stamp, unfinished copy, or half-written
-/// stamp): the store number and the graph file's own name.
-fn parse_name<'n>(prefix: &str, name: &'n str) -> Option<(u64, &'n str)> {
+/// stamp): the store number, the commit it was built at and the graph file's own name.
+fn parse_name<'n>(prefix: &str, name: &'n str) -> Option<(u64, u64, &'n str)> {
     let rest = name.strip_prefix(prefix)?;
     let (number, rest) = rest.split_at_checked(16)?;
     let rest = rest.strip_prefix('-')?;
@@ -129,14 +148,14 @@ fn parse_name<'n>(prefix: &str, name: &'n str) -> Option<(u64, &'n str)> {
             .flatten()
     };
     let number = hex(number)?;
-    hex(commits)?;
+    let commits = hex(commits)?;
     let extra_ok = match tail {
         "" | ".tmp" | ".verified" => true,
         other => other
             .strip_prefix(".verified.")
             .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit())),
     };
-    extra_ok.then(|| (number, &name[..name.len() - tail.len()]))
+    extra_ok.then(|| (number, commits, &name[..name.len() - tail.len()]))
 }
 
 /// A test hook: with `TSGRAPH_CRASH_POINT` set to `point`, the process aborts here, as a
@@ -210,7 +229,7 @@ mod tests {
     }
 
     #[test]
-    fn the_sweep_keeps_the_named_file_and_other_stores_files() {
+    fn the_sweep_keeps_the_named_file_and_files_a_builder_may_still_name() {
         let dir = tempfile::tempdir().expect("temp dir");
         let home = dir.path().join("graph.redb");
         let a = "000000000000000a";
@@ -233,15 +252,21 @@ mod tests {
             std::fs::write(dir.path().join(name), b"x").expect("write");
         }
         let keep = format!("graph.redb.{a}-0000000000000002.graph");
-        // After a build: only this store's files go.
-        sweep_orphans(&home, Some(&keep), Some(0xa));
-        assert!(
-            dir.path()
-                .join(format!("graph.redb.{b}-0000000000000001.graph"))
-                .exists()
-        );
-        // At a writable open: every orphan of the store file's name.
-        sweep_orphans(&home, Some(&keep), None);
+        let newer = format!("graph.redb.{a}-0000000000000009.graph");
+        std::fs::write(dir.path().join(&newer), b"x").expect("write");
+        let other_store = format!("graph.redb.{b}-0000000000000001.graph");
+        // At a writable open: other stores' files and older ones of this store; a newer one
+        // may be a builder's, not named yet.
+        let at_open = Sweep::AtOpen {
+            store: 0xa,
+            named: Some(2),
+        };
+        sweep_orphans(&home, Some(&keep), at_open);
+        assert!(dir.path().join(&newer).exists());
+        assert!(!dir.path().join(&other_store).exists());
+        // After naming: every other file of this store.
+        sweep_orphans(&home, Some(&keep), Sweep::AfterNaming { store: 0xa });
+        assert!(!dir.path().join(&newer).exists());
         let mut left: Vec<String> = std::fs::read_dir(dir.path())
             .expect("list")
             .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
