@@ -41,7 +41,7 @@ pub use extract::syntax_errors;
 pub use live::{EditOutcome, LiveIndex, Position, TextEdit, TextRange};
 pub use modules::UnresolvedImport;
 pub use options::{IndexOptions, IndexProgress, ProgressHook};
-pub use state::{FileChange, IndexState, Update};
+pub use state::{FileChange, IndexState, StoredGraph, Update};
 pub use summary::{IndexError, IndexSummary, ParseSummary};
 pub use sync::{SyncSummary, sync_project};
 pub use walk::is_source_path;

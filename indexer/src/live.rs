@@ -212,13 +212,13 @@ impl LiveIndex {
         store: &Store,
         built: tsgraph_engine::BuiltGraphFile,
     ) -> Result<bool, IndexError> {
-        let before = store.snapshot()?.generation()?;
+        let before = store.generation()?;
         let named = store.name_graph_file(built)?;
         if named
             && let Some(state) = self.state.as_mut()
             && state.generation == Some(before)
         {
-            state.generation = Some(store.snapshot()?.generation()?);
+            state.generation = Some(store.generation()?);
         }
         Ok(named)
     }
@@ -436,8 +436,7 @@ impl LiveIndex {
         let root = self.root.clone();
         let state = self.state_for(store)?;
         let snapshot = store.snapshot()?;
-        let update =
-            state.apply_summaries(summaries, &|ids| sync::files_linked_into(&snapshot, ids));
+        let update = state.apply_summaries(summaries, &snapshot);
         drop(snapshot);
         let relinked = update.relinked.clone();
         let written = sync::write_update(store, state, update, &root, true);

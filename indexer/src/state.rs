@@ -7,8 +7,9 @@
 //! [interface hash](crate::interface)), the files that use a changed export are re-linked,
 //! and those their importers pass the change on to ([`crate::reach`]). Calls through an
 //! interface reach implementations in files that do not import them (dispatch edges), so the
-//! caller of an update also names the files with edges into the nodes an update moved
-//! ([`IndexState::apply`]'s `linked_into`).
+//! caller of an update also names the files with edges into the nodes an update moved, and
+//! into the interface members whose implementations the update adds or removes
+//! ([`IndexState::apply`]'s [`StoredGraph`]).
 //!
 //! File ids are stable for the life of a state: a removed file keeps its slot, empty, so
 //! nothing that indexes files by id has to move.
@@ -311,16 +312,15 @@ impl IndexState {
     }
 
     /// Applies file changes: extracts the changed files, re-resolves imports where files
-    /// came or went, and re-links every file whose answers can change. `linked_into(ids)`
-    /// names the files (by path) that hold edges into the nodes with those IDs; the caller
-    /// answers it from the store.
+    /// came or went, and re-links every file whose answers can change. `stored` answers what
+    /// the store holds before the update.
     pub fn apply(
         &mut self,
         changes: Vec<FileChange>,
-        linked_into: &dyn Fn(&[String]) -> Vec<String>,
+        stored: &dyn StoredGraph,
     ) -> Result<Update, IndexError> {
         let summaries = self.extract_changes(changes);
-        Ok(self.apply_summaries(summaries, linked_into))
+        Ok(self.apply_summaries(summaries, stored))
     }
 
     /// The summaries of written files (those whose contents differ from what the state
@@ -365,10 +365,10 @@ impl IndexState {
     pub(crate) fn apply_summaries(
         &mut self,
         summaries: Vec<Summarised>,
-        linked_into: &dyn Fn(&[String]) -> Vec<String>,
+        stored: &dyn StoredGraph,
     ) -> Update {
         let touched = self.absorb(summaries);
-        self.relink(touched, linked_into)
+        self.relink(touched, stored)
     }
 
     /// Takes summaries into the tables (facts, node IDs, interfaces, imports) without
@@ -517,11 +517,7 @@ impl IndexState {
     /// resolve elsewhere, every importer of a file whose interface changed (and theirs, when
     /// they expose it),
     /// and the files with edges into nodes that moved or newly implement interface members.
-    fn relink(
-        &mut self,
-        touched: Touched,
-        linked_into: &dyn Fn(&[String]) -> Vec<String>,
-    ) -> Update {
+    fn relink(&mut self, touched: Touched, stored: &dyn StoredGraph) -> Update {
         let Touched {
             extracted,
             removed,
@@ -536,7 +532,7 @@ impl IndexState {
         // Files with edges into nodes that moved (dispatch edges to implementations come
         // from callers that need not import the implementation).
         if !old_ids.is_empty() {
-            for path in linked_into(&old_ids) {
+            for path in stored.files_linked_into(&old_ids) {
                 if let Some(id) = self.by_path.get(&path) {
                     relink.insert(*id);
                 }
@@ -545,10 +541,17 @@ impl IndexState {
         relink.retain(|id| !self.files[*id as usize].path.is_empty());
         let mut ids: Vec<FileId> = relink.iter().copied().collect();
         let mut linked = self.link(Scope::Files(&ids));
-        // New implementations of interface members: their callers gain dispatch edges.
-        let targets = implemented_members(&linked.batch);
+        // Implementations of interface members added or removed: the members' callers gain or
+        // lose dispatch edges. An implementation the store already held changes nothing for
+        // them (edges into a surviving node keep pointing at it).
+        let paths: Vec<String> = ids
+            .iter()
+            .map(|id| self.files[*id as usize].path.clone())
+            .collect();
+        let targets = changed_implementations(&linked.batch, stored.member_implements(&paths));
         if !targets.is_empty() {
-            let extra: Vec<FileId> = linked_into(&targets)
+            let extra: Vec<FileId> = stored
+                .files_linked_into(&targets)
                 .iter()
                 .filter_map(|path| self.by_path.get(path).copied())
                 .filter(|id| !relink.contains(id))
@@ -677,13 +680,36 @@ fn node_ids(nodes: &FileNodes) -> impl Iterator<Item = String> + '_ {
     nodes.iter().map(|(id, _)| id.to_owned())
 }
 
-/// The interface members a batch's member IMPLEMENTS edges point at.
-fn implemented_members(batch: &GraphBatch) -> Vec<String> {
-    let mut out: Vec<String> = batch
+/// What an update asks of the graph the store holds before it.
+pub trait StoredGraph {
+    /// The files (by path) holding an edge into any node with one of `ids`.
+    fn files_linked_into(&self, ids: &[String]) -> Vec<String>;
+    /// The member IMPLEMENTS edges (implementing member ID, interface member ID) leaving the
+    /// nodes of the files at `paths`.
+    fn member_implements(&self, paths: &[String]) -> Vec<(String, String)>;
+}
+
+/// The interface members whose implementations an update adds or removes: the member
+/// IMPLEMENTS edges of the re-linked files' new batch that `before` (the same files' edges in
+/// the store) lacks, and those `before` has that the batch lacks.
+fn changed_implementations(batch: &GraphBatch, before: Vec<(String, String)>) -> Vec<String> {
+    let before: HashSet<(String, String)> = before.into_iter().collect();
+    let after: HashSet<(&str, &str)> = batch
         .edges
         .iter()
         .filter(|e| e.kind == EdgeKind::Implements && e.target.contains('.'))
-        .map(|e| e.target.clone())
+        .map(|e| (e.source.as_str(), e.target.as_str()))
+        .collect();
+    let mut out: Vec<String> = after
+        .iter()
+        .filter(|&&(source, target)| !before.contains(&(source.to_owned(), target.to_owned())))
+        .map(|&(_, target)| target.to_owned())
+        .chain(
+            before
+                .iter()
+                .filter(|(source, target)| !after.contains(&(source.as_str(), target.as_str())))
+                .map(|(_, target)| target.clone()),
+        )
         .collect();
     out.sort();
     out.dedup();

@@ -11,12 +11,12 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use tsgraph_engine::{Snapshot, Store};
+use tsgraph_engine::{EdgeKind, Snapshot, Store};
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::facts::FileFacts;
 use crate::model::ProjectModel;
-use crate::state::{FileChange, IndexState, Summarised, Update};
+use crate::state::{FileChange, IndexState, StoredGraph, Summarised, Update};
 use crate::summary::{IndexError, IndexSummary};
 use crate::{INDEXED_META_KEY, IndexOptions, mark_indexed, persist, pool, walk};
 
@@ -133,7 +133,7 @@ pub(crate) fn sync_store(
         if !disk.restamp.is_empty() {
             store.update_file_stamps(&disk.restamp)?;
         }
-        store.refresh_graph_file()?;
+        store.refresh_graph_file(options.graph_file_bound)?;
         // New stamps and a graph file change no summary: a state level with the store before
         // them still is.
         if let Some(kept) = slot.as_mut()
@@ -157,7 +157,7 @@ pub(crate) fn sync_store(
             restore(root, &snapshot, &stored, load_model(&stored_paths))?
         }
     };
-    let update = kept.apply(disk.changes, &|ids| files_linked_into(&snapshot, ids))?;
+    let update = kept.apply(disk.changes, &snapshot)?;
     drop(snapshot);
     summary.relinked = update.relinked.len();
     // A failed write leaves the store as it was and the state ahead of it: it is dropped
@@ -167,7 +167,7 @@ pub(crate) fn sync_store(
         store.update_file_stamps(&disk.restamp)?;
     }
     // Queries read the graph file (and its overlay) of the state this sync leaves.
-    store.refresh_graph_file()?;
+    store.refresh_graph_file(options.graph_file_bound)?;
     kept.generation = Some(store.snapshot()?.generation()?);
     *slot = Some(kept);
     summary.time = started.elapsed();
@@ -412,25 +412,54 @@ pub(crate) fn restore(
 }
 
 /// The files (by path) holding edges into the nodes with these IDs.
-pub(crate) fn files_linked_into(snapshot: &Snapshot, ids: &[String]) -> Vec<String> {
-    let mut files = BTreeSet::new();
-    for id in ids {
-        let Ok(Some(key)) = snapshot.key_of(id) else {
-            continue;
-        };
-        let Ok(incoming) = snapshot.in_edges(key) else {
-            continue;
-        };
-        let Ok(edges) = incoming.edges() else {
-            continue;
-        };
-        for edge in edges {
-            if let Ok(Some(node)) = snapshot.node(edge.other())
-                && let Ok(view) = node.view()
-            {
-                files.insert(view.file().to_owned());
+impl StoredGraph for Snapshot {
+    fn files_linked_into(&self, ids: &[String]) -> Vec<String> {
+        let mut files = BTreeSet::new();
+        for id in ids {
+            let Ok(Some(key)) = self.key_of(id) else {
+                continue;
+            };
+            let Ok(incoming) = self.in_edges(key) else {
+                continue;
+            };
+            let Ok(edges) = incoming.edges() else {
+                continue;
+            };
+            for edge in edges {
+                if let Ok(Some(node)) = self.node(edge.other())
+                    && let Ok(view) = node.view()
+                {
+                    files.insert(view.file().to_owned());
+                }
             }
         }
+        files.into_iter().collect()
     }
-    files.into_iter().collect()
+
+    fn member_implements(&self, paths: &[String]) -> Vec<(String, String)> {
+        let id_of =
+            |key| -> Option<String> { Some(self.node(key).ok()??.view().ok()?.id().to_owned()) };
+        let mut out = Vec::new();
+        for path in paths {
+            let Ok(Some(keys)) = self.file_keys(path) else {
+                continue;
+            };
+            for key in keys {
+                let Ok(list) = self.out_edges(key) else {
+                    continue;
+                };
+                let Ok(edges) = list.edges() else {
+                    continue;
+                };
+                for edge in edges.filter(|e| e.kind() == EdgeKind::Implements) {
+                    if let (Some(source), Some(target)) = (id_of(key), id_of(edge.other()))
+                        && target.contains('.')
+                    {
+                        out.push((source, target));
+                    }
+                }
+            }
+        }
+        out
+    }
 }

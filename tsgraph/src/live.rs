@@ -46,6 +46,26 @@ pub struct LiveProject {
     reader: RwLock<Reader>,
     /// Set while a graph file is being built beside the writer.
     building: Arc<AtomicBool>,
+    /// That build's thread, joined when the project is dropped (so that it never names a
+    /// file after its owner is gone).
+    builder: Mutex<Option<std::thread::JoinHandle<()>>>,
+}
+
+impl Drop for LiveProject {
+    fn drop(&mut self) {
+        if let Some(builder) = self.builder.lock().take() {
+            let _ = builder.join();
+        }
+    }
+}
+
+/// Clears the building flag however the build ends, a panic included.
+struct Building(Arc<AtomicBool>);
+
+impl Drop for Building {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Release);
+    }
 }
 
 /// The read-only project queries use, and the identity of the store file it opened.
@@ -83,6 +103,7 @@ impl LiveProject {
             index,
             reader: RwLock::new(reader),
             building: Arc::new(AtomicBool::new(false)),
+            builder: Mutex::new(None),
         })
     }
 
@@ -185,17 +206,19 @@ impl LiveProject {
             return;
         }
         let (index, db) = (Arc::clone(&self.index), self.db.clone());
-        let building = Arc::clone(&self.building);
+        let building = Building(Arc::clone(&self.building));
         let spawned = std::thread::Builder::new()
             .name("tsgraph-graph-file".into())
             .spawn(move || {
+                let _building = building;
                 // A failure is not reported: queries keep reading the current file and its
                 // overlay, and the next edit past the bound tries again.
                 let _ = build_and_name(&index, &db);
-                building.store(false, Ordering::Release);
             });
-        if spawned.is_err() {
-            self.building.store(false, Ordering::Release);
+        // No thread to be had: the closure, and with it the flag's guard, is dropped. Else the
+        // previous build, if any, has ended (its flag was clear) and its handle goes.
+        if let Ok(handle) = spawned {
+            *self.builder.lock() = Some(handle);
         }
     }
 }

@@ -105,12 +105,25 @@ pub struct Store {
 }
 
 /// A graph file built and put in place but not yet named ([`Store::build_graph_file_aside`]).
+/// Dropped without being named (an error on the way, a naming that found it could no longer
+/// serve), it deletes its file.
 #[derive(Debug)]
 pub struct BuiltGraphFile {
     named: mapped::GraphFileName,
     /// The file the store named when the build read it.
     named_before: Option<mapped::GraphFileName>,
     path: PathBuf,
+    /// Named (by this builder or another of the same state): the file stays.
+    kept: bool,
+}
+
+impl Drop for BuiltGraphFile {
+    fn drop(&mut self) {
+        if !self.kept {
+            let _ = std::fs::remove_file(&self.path);
+            let _ = std::fs::remove_file(verified::stamp_path(&self.path));
+        }
+    }
 }
 
 /// What serves the snapshots of one store state from a graph file.
@@ -421,25 +434,30 @@ impl Store {
     }
 
     /// [`Store::write_graph_file`] only when no graph file serves the current state or its
-    /// overlay has grown past its bound: what a writer calls after an update, so that most
-    /// updates cost only their overlay entries.
-    pub fn refresh_graph_file(&self) -> Result<bool, StoreError> {
-        self.graph_file_unless(overlay::OVERLAY_BOUND)
+    /// overlay holds more than `bound` entries ([`OVERLAY_BOUND`] by default): what a writer
+    /// calls after updates, so that most updates cost only their overlay entries.
+    pub fn refresh_graph_file(&self, bound: u64) -> Result<bool, StoreError> {
+        self.graph_file_unless(bound)
+    }
+
+    /// The store's generation (read from its tables alone).
+    pub fn generation(&self) -> Result<Generation, StoreError> {
+        self.table_snapshot()?.generation()
     }
 
     /// Builds a graph file unless one serves the current state with an overlay of at most
     /// `overlay` entries.
-    fn graph_file_unless(&self, overlay: u64) -> Result<bool, StoreError> {
+    fn graph_file_unless(&self, bound: u64) -> Result<bool, StoreError> {
         let snapshot = self.table_snapshot()?;
         let generation = snapshot.generation()?;
-        if self.serving(&snapshot, generation)? && snapshot.overlay_len()? <= overlay {
+        if self.serving(&snapshot, generation)? && snapshot.overlay_len()? <= bound {
             return Ok(false);
         }
         self.build_graph_file(snapshot, generation)
     }
 
     /// Whether a graph file should be built: none serves the current state, or its overlay
-    /// holds more than `bound` entries ([`Store::refresh_graph_file`] uses 65,536).
+    /// holds more than `bound` entries (by default [`OVERLAY_BOUND`]).
     pub fn graph_file_due(&self, bound: u64) -> Result<bool, StoreError> {
         let snapshot = self.table_snapshot()?;
         let generation = snapshot.generation()?;
@@ -488,14 +506,18 @@ impl Store {
     ) -> Result<BuiltGraphFile, StoreError> {
         let named = mapped::GraphFileName::new(&self.home, generation);
         let path = self.home.with_file_name(&named.name);
-        let mut aside = path.clone().into_os_string();
-        aside.push(".tmp");
-        let aside = PathBuf::from(aside);
+        // A name of its own per build: two builders of one state (a sync beside a builder
+        // thread, two processes) never write the same file.
+        let aside = mapped::aside_path(&path);
         let named_before = snapshot.graph_file()?;
         mapped::crash_point("graph-file-start");
-        self.run("write the graph file", || {
+        let written = self.run("write the graph file", || {
             mapped::build(&snapshot, generation, snapshot.key_slots()?, &aside)
-        })?;
+        });
+        if let Err(err) = written {
+            let _ = std::fs::remove_file(&aside);
+            return Err(err);
+        }
         drop(snapshot);
         mapped::crash_point("graph-file-written");
         std::fs::rename(&aside, &path)
@@ -508,6 +530,7 @@ impl Store {
             named,
             named_before,
             path,
+            kept: false,
         })
     }
 
@@ -517,14 +540,24 @@ impl Store {
     /// is then in the overlay, whose entries say what holds now, so the entries up to the
     /// build's state are dropped and later ones kept. (A commit since a build with no file
     /// named left no overlay entries; a full index since forgot the named file.)
-    pub fn name_graph_file(&self, built: BuiltGraphFile) -> Result<bool, StoreError> {
+    pub fn name_graph_file(&self, mut built: BuiltGraphFile) -> Result<bool, StoreError> {
         let db = self.writer()?;
         let generation = built.named.built;
         let named_it = self.committed(self.run("name the graph file", || {
             let txn = begin_write(db)?;
             let now = read_generation(&txn)?;
+            let named_now = read_graph_file(&txn)?;
+            if named_now.as_ref() == Some(&built.named) {
+                // Another builder of the same state named the same file first.
+                built.kept = true;
+                return Ok(false);
+            }
+            // Swept meanwhile (a writable open with no file named sweeps every file).
+            if !built.path.exists() {
+                return Ok(false);
+            }
             let carried = built.named_before.is_some()
-                && read_graph_file(&txn)? == built.named_before
+                && named_now == built.named_before
                 && now.store == generation.store;
             if now != generation && !carried {
                 return Ok(false);
@@ -539,10 +572,10 @@ impl Store {
             Ok(true)
         }))?;
         if !named_it {
-            let _ = std::fs::remove_file(&built.path);
-            let _ = std::fs::remove_file(verified::stamp_path(&built.path));
-            return Ok(false);
+            // Dropping `built` deletes the file, unless another builder's naming kept it.
+            return Ok(built.kept);
         }
+        built.kept = true;
         mapped::crash_point("graph-file-committed");
         let sweep = mapped::Sweep::AfterNaming {
             store: generation.store,

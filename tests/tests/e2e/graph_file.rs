@@ -411,3 +411,29 @@ fn a_live_project_builds_the_next_file_off_the_edit_path() {
     })
     .expect("query");
 }
+
+#[test]
+fn two_builders_of_one_state_leave_one_named_file() {
+    let (_dir, root) = fixture_copy("basic");
+    let project = Project::open(&root, None).expect("open");
+    project.index(&Default::default()).expect("index");
+    append_caller(&root, "laterCaller");
+    project.sync(&Default::default()).expect("sync");
+    let reader = tsgraph::engine::Store::open_read_only(project.store().path()).expect("reader");
+    let first = reader.build_graph_file_aside().expect("first build");
+    let second = reader.build_graph_file_aside().expect("second build");
+    drop(reader);
+    assert!(project.store().name_graph_file(first).expect("name"));
+    // The same file, named already: it stays, whichever builder comes second.
+    assert!(project.store().name_graph_file(second).expect("name again"));
+    let files = graph_files(&root);
+    assert_eq!(files.len(), 2, "{files:?}");
+    let snapshot = project.snapshot().expect("snapshot");
+    assert!(snapshot.is_mapped());
+    assert!(
+        snapshot
+            .key_of("src/db/user.ts:laterCaller")
+            .expect("lookup")
+            .is_some()
+    );
+}

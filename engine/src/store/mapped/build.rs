@@ -82,7 +82,11 @@ pub(crate) fn build(
     path: &Path,
 ) -> Result<(), StoreError> {
     let io_error = |err: io::Error| StoreError::from_io(path, "write the graph file", err);
-    let file = File::create(path).map_err(io_error)?;
+    let file = File::options()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(io_error)?;
     let mut sink = Sink {
         out: BufWriter::with_capacity(1 << 20, file),
         position: HEADER_LEN as u64,

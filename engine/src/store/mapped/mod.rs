@@ -42,7 +42,7 @@ use layout::{Header, IN_ENTRY, Section, u32_at, u64_at};
 pub fn reseal_graph_file(file: &mut [u8]) -> Option<[std::ops::Range<usize>; 3]> {
     layout::reseal(file)
 }
-pub(crate) use place::{GraphFileName, Sweep, crash_point, sweep_orphans, sync_folder};
+pub(crate) use place::{GraphFileName, Sweep, aside_path, crash_point, sweep_orphans, sync_folder};
 
 use super::verified;
 use crate::error::StoreError;

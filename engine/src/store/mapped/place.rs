@@ -3,16 +3,17 @@
 //! A graph file sits beside its store, named by the store's file name and the store state it
 //! holds: `graph.redb.<store>-<commits>.graph` (hexadecimal). Commit order, so that a crash at
 //! any point leaves a store whose readers are right:
-//! 1. write the file aside (`….graph.tmp`) and sync it;
+//! 1. write the file aside (`….graph.tmp.<pid>.<n>`, a name per build) and sync it;
 //! 2. rename it into place and sync the folder;
 //! 3. commit its name and the state it holds in the store's metadata (`graph_file`): from
 //!    this commit on, readers use it while the store is at that state plus this commit;
-//! 4. delete every other graph file of the store (on POSIX a reader's mapping survives the
-//!    delete; a reader that finds the file gone reads redb's tables).
+//! 4. delete every other graph file of the same store number (on POSIX a reader's mapping
+//!    survives the delete; a reader that finds the file gone reads redb's tables).
 //!
-//! A crash before 3 leaves a file no commit names: swept at the next write of a graph file
-//! or the next writable open. Where a mapped file cannot be deleted (Windows), the delete
-//! fails quietly and is tried again at the next sweep.
+//! A crash before 3 leaves a file no commit names: swept at the next naming, or at the next
+//! writable open when it is older than the named file (or no file is named). Where a mapped
+//! file cannot be deleted (Windows), the delete fails quietly and is tried again at the next
+//! sweep.
 
 use std::path::Path;
 
@@ -149,13 +150,28 @@ fn parse_name<'n>(prefix: &str, name: &'n str) -> Option<(u64, u64, &'n str)> {
     };
     let number = hex(number)?;
     let commits = hex(commits)?;
+    let digits = |text: &str| !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
     let extra_ok = match tail {
         "" | ".tmp" | ".verified" => true,
-        other => other
-            .strip_prefix(".verified.")
-            .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit())),
+        other => {
+            other.strip_prefix(".verified.").is_some_and(digits)
+                || other
+                    .strip_prefix(".tmp.")
+                    .and_then(|rest| rest.split_once('.'))
+                    .is_some_and(|(pid, n)| digits(pid) && digits(n))
+        }
     };
     extra_ok.then(|| (number, commits, &name[..name.len() - tail.len()]))
+}
+
+/// Where a build writes the file that will be at `path`: beside it, under a name of this
+/// build's own (`….graph.tmp.<pid>.<n>`).
+pub(crate) fn aside_path(path: &Path) -> std::path::PathBuf {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let mut name = path.as_os_str().to_os_string();
+    name.push(format!(".tmp.{}.{n}", std::process::id()));
+    std::path::PathBuf::from(name)
 }
 
 /// A test hook: with `TSGRAPH_CRASH_POINT` set to `point`, the process aborts here, as a
@@ -241,6 +257,7 @@ mod tests {
             format!("graph.redb.{a}-0000000000000002.graph"),
             format!("graph.redb.{a}-0000000000000002.graph.verified"),
             format!("graph.redb.{a}-0000000000000003.graph.tmp"),
+            format!("graph.redb.{a}-0000000000000001.graph.tmp.77.0"),
             format!("graph.redb.{b}-0000000000000001.graph"),
             format!("other.redb.{a}-0000000000000001.graph"),
             "graph.redb.bak.graph".to_owned(),
