@@ -548,7 +548,14 @@ impl IndexState {
             .iter()
             .map(|id| self.files[*id as usize].path.clone())
             .collect();
-        let targets = changed_implementations(&linked.batch, stored.member_implements(&paths));
+        // Like for like: the batch's edges leaving these files' nodes (linking a class also
+        // yields edges of the members it inherits, which belong to other files).
+        let sources: HashSet<String> = ids
+            .iter()
+            .flat_map(|id| node_ids(&self.nodes[*id as usize]))
+            .collect();
+        let targets =
+            changed_implementations(&linked.batch, &sources, stored.member_implements(&paths));
         if !targets.is_empty() {
             let extra: Vec<FileId> = stored
                 .files_linked_into(&targets)
@@ -563,6 +570,16 @@ impl IndexState {
             }
         }
         let mut batch = linked.batch;
+        // Linking a class yields the IMPLEMENTS edges of the members it inherits too, whose
+        // sources belong to the base class's file: that file writes them when it is linked
+        // itself, and its edges stay in the store while it is not.
+        let sources: HashSet<&str> = ids
+            .iter()
+            .flat_map(|id| self.nodes[*id as usize].iter().map(|(node, _)| node))
+            .collect();
+        batch
+            .edges
+            .retain(|edge| sources.contains(edge.source.as_str()));
         let extracted_set: HashSet<FileId> = extracted.iter().copied().collect();
         self.attach_summaries(&mut batch, Some(&extracted_set));
         Update {
@@ -690,14 +707,20 @@ pub trait StoredGraph {
 }
 
 /// The interface members whose implementations an update adds or removes: the member
-/// IMPLEMENTS edges of the re-linked files' new batch that `before` (the same files' edges in
-/// the store) lacks, and those `before` has that the batch lacks.
-fn changed_implementations(batch: &GraphBatch, before: Vec<(String, String)>) -> Vec<String> {
+/// IMPLEMENTS edges leaving `sources` (the re-linked files' nodes) in the new batch that
+/// `before` (the same files' edges in the store) lacks, and those `before` has that the batch
+/// lacks.
+fn changed_implementations(
+    batch: &GraphBatch,
+    sources: &HashSet<String>,
+    before: Vec<(String, String)>,
+) -> Vec<String> {
     let before: HashSet<(String, String)> = before.into_iter().collect();
     let after: HashSet<(&str, &str)> = batch
         .edges
         .iter()
         .filter(|e| e.kind == EdgeKind::Implements && e.target.contains('.'))
+        .filter(|e| sources.contains(&e.source))
         .map(|e| (e.source.as_str(), e.target.as_str()))
         .collect();
     let mut out: Vec<String> = after

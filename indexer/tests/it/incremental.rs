@@ -459,3 +459,74 @@ fn check_files(before: &[(&str, &str)], changes: &[(&str, Option<&str>)]) {
         );
     }
 }
+
+#[test]
+fn a_change_that_keeps_a_files_implementations_relinks_that_file_alone() {
+    // A base class implementing an interface, two subclasses in files of their own and a
+    // caller through the interface: the subclasses inherit members whose IMPLEMENTS edges
+    // belong to the base class's file.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("project");
+    std::fs::create_dir_all(root.join("src")).expect("folder");
+    let files = [
+        (
+            "src/repo.ts",
+            "export interface Repo { save(): void; count(): number }\n\
+             export abstract class BaseRepo implements Repo { save() {} count() { return 0; } }\n",
+        ),
+        (
+            "src/a.ts",
+            "import { BaseRepo, Repo } from './repo';\n\
+             export class ARepo extends BaseRepo {}\n\
+             export class AHttp implements Repo { save() {} count() { return 1; } }\n",
+        ),
+        (
+            "src/b.ts",
+            "import { BaseRepo } from './repo';\nexport class BRepo extends BaseRepo {}\n",
+        ),
+        (
+            "src/use.ts",
+            "import type { Repo } from './repo';\nexport function keep(r: Repo) { r.save(); }\n",
+        ),
+    ];
+    for (path, text) in files {
+        std::fs::write(root.join(path), text).expect("write");
+    }
+    let options = IndexOptions {
+        threads: 1,
+        ..IndexOptions::default()
+    };
+    let kept = Store::open_or_create(dir.path().join("kept.redb")).expect("store");
+    index_project(&root, &kept, &options).expect("first index");
+    let a = root.join("src/a.ts");
+    let text = std::fs::read_to_string(&a).expect("read");
+    std::fs::write(&a, format!("{text}// touched\n")).expect("edit");
+    let synced = sync_project(&root, &kept, &options).expect("sync");
+    assert_eq!(synced.changed, ["src/a.ts"]);
+    assert_eq!(
+        synced.relinked, 1,
+        "the same implementations reach no other file"
+    );
+    let fresh = Store::open_or_create(dir.path().join("fresh.redb")).expect("store");
+    index_project(&root, &fresh, &options).expect("fresh index");
+    assert_eq!(
+        dump(&kept.snapshot().expect("snapshot")),
+        dump(&fresh.snapshot().expect("snapshot"))
+    );
+    // A new implementation does reach the interface's callers.
+    std::fs::write(
+        &a,
+        format!(
+            "{text}export class AMore implements Repo {{ save() {{}} count() {{ return 2; }} }}\n"
+        ),
+    )
+    .expect("edit");
+    let synced = sync_project(&root, &kept, &options).expect("sync");
+    assert!(synced.relinked > 1, "{}", synced.relinked);
+    let fresh = Store::open_or_create(dir.path().join("fresh2.redb")).expect("store");
+    index_project(&root, &fresh, &options).expect("fresh index");
+    assert_eq!(
+        dump(&kept.snapshot().expect("snapshot")),
+        dump(&fresh.snapshot().expect("snapshot"))
+    );
+}
