@@ -75,7 +75,7 @@ pub(crate) fn index_with_state(
 ) -> Result<(IndexState, IndexSummary), IndexError> {
     let (mut state, summary) = IndexState::build_into(root, store, options)?;
     store.write_graph_file()?;
-    state.generation = Some(store.snapshot()?.generation()?);
+    state.generation = Some(store.generation()?);
     Ok((state, summary))
 }
 

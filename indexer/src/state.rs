@@ -288,6 +288,41 @@ impl IndexState {
         graph::link(&program, &self.hierarchy, &self.nodes, &package_of, scope)
     }
 
+    /// Links the files of `relink`, adding the files whose nodes the linking gives edges to
+    /// (linking a class yields the IMPLEMENTS edges of the members it inherits, which leave
+    /// nodes of the base class's file), until every edge of the batch leaves one of its files:
+    /// the store keeps a node's edges in one list, which a batch rewrites whole.
+    fn link_closed(&self, relink: &mut BTreeSet<FileId>) -> graph::Linked {
+        loop {
+            let ids: Vec<FileId> = relink.iter().copied().collect();
+            let linked = self.link(Scope::Files(&ids));
+            let sources: HashSet<&str> = ids
+                .iter()
+                .flat_map(|id| self.nodes[*id as usize].iter().map(|(node, _)| node))
+                .collect();
+            let before = relink.len();
+            for edge in linked.batch.edges.iter() {
+                if !sources.contains(edge.source.as_str())
+                    && let Some(file) = self.file_of_node(&edge.source)
+                {
+                    relink.insert(file);
+                }
+            }
+            if relink.len() == before {
+                return linked;
+            }
+        }
+    }
+
+    /// The file a node ID belongs to (`path:symbol`, or a file node's bare path).
+    fn file_of_node(&self, id: &str) -> Option<FileId> {
+        let path = id.split_once(':').map_or(id, |(path, _)| path);
+        self.by_path
+            .get(path)
+            .or_else(|| self.by_path.get(id))
+            .copied()
+    }
+
     /// The module folder and package name of the package `path` belongs to.
     fn package_of(&self, path: &str) -> (String, String) {
         let package = self.model.package_of(path);
@@ -539,47 +574,29 @@ impl IndexState {
             }
         }
         relink.retain(|id| !self.files[*id as usize].path.is_empty());
-        let mut ids: Vec<FileId> = relink.iter().copied().collect();
-        let mut linked = self.link(Scope::Files(&ids));
+        let mut linked = self.link_closed(&mut relink);
         // Implementations of interface members added or removed: the members' callers gain or
         // lose dispatch edges. An implementation the store already held changes nothing for
         // them (edges into a surviving node keep pointing at it).
-        let paths: Vec<String> = ids
+        let paths: Vec<String> = relink
             .iter()
             .map(|id| self.files[*id as usize].path.clone())
             .collect();
-        // Like for like: the batch's edges leaving these files' nodes (linking a class also
-        // yields edges of the members it inherits, which belong to other files).
-        let sources: HashSet<String> = ids
-            .iter()
-            .flat_map(|id| node_ids(&self.nodes[*id as usize]))
-            .collect();
-        let targets =
-            changed_implementations(&linked.batch, &sources, stored.member_implements(&paths));
+        let targets = changed_implementations(&linked.batch, stored.member_implements(&paths));
         if !targets.is_empty() {
-            let extra: Vec<FileId> = stored
-                .files_linked_into(&targets)
-                .iter()
-                .filter_map(|path| self.by_path.get(path).copied())
-                .filter(|id| !relink.contains(id))
-                .collect();
-            if !extra.is_empty() {
-                relink.extend(extra);
-                ids = relink.iter().copied().collect();
-                linked = self.link(Scope::Files(&ids));
+            let before = relink.len();
+            relink.extend(
+                stored
+                    .files_linked_into(&targets)
+                    .iter()
+                    .filter_map(|path| self.by_path.get(path).copied()),
+            );
+            if relink.len() > before {
+                linked = self.link_closed(&mut relink);
             }
         }
+        let ids: Vec<FileId> = relink.iter().copied().collect();
         let mut batch = linked.batch;
-        // Linking a class yields the IMPLEMENTS edges of the members it inherits too, whose
-        // sources belong to the base class's file: that file writes them when it is linked
-        // itself, and its edges stay in the store while it is not.
-        let sources: HashSet<&str> = ids
-            .iter()
-            .flat_map(|id| self.nodes[*id as usize].iter().map(|(node, _)| node))
-            .collect();
-        batch
-            .edges
-            .retain(|edge| sources.contains(edge.source.as_str()));
         let extracted_set: HashSet<FileId> = extracted.iter().copied().collect();
         self.attach_summaries(&mut batch, Some(&extracted_set));
         Update {
@@ -707,20 +724,15 @@ pub trait StoredGraph {
 }
 
 /// The interface members whose implementations an update adds or removes: the member
-/// IMPLEMENTS edges leaving `sources` (the re-linked files' nodes) in the new batch that
-/// `before` (the same files' edges in the store) lacks, and those `before` has that the batch
-/// lacks.
-fn changed_implementations(
-    batch: &GraphBatch,
-    sources: &HashSet<String>,
-    before: Vec<(String, String)>,
-) -> Vec<String> {
+/// IMPLEMENTS edges of the re-linked files' new batch (every one leaves those files' nodes)
+/// that `before` (the same files' edges in the store) lacks, and those `before` has that the
+/// batch lacks.
+fn changed_implementations(batch: &GraphBatch, before: Vec<(String, String)>) -> Vec<String> {
     let before: HashSet<(String, String)> = before.into_iter().collect();
     let after: HashSet<(&str, &str)> = batch
         .edges
         .iter()
         .filter(|e| e.kind == EdgeKind::Implements && e.target.contains('.'))
-        .filter(|e| sources.contains(&e.source))
         .map(|e| (e.source.as_str(), e.target.as_str()))
         .collect();
     let mut out: Vec<String> = after

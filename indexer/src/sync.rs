@@ -139,7 +139,7 @@ pub(crate) fn sync_store(
         if let Some(kept) = slot.as_mut()
             && kept.generation == Some(generation)
         {
-            kept.generation = Some(store.snapshot()?.generation()?);
+            kept.generation = Some(store.generation()?);
         }
         summary.time = started.elapsed();
         return Ok(summary);
@@ -168,7 +168,7 @@ pub(crate) fn sync_store(
     }
     // Queries read the graph file (and its overlay) of the state this sync leaves.
     store.refresh_graph_file(options.graph_file_bound)?;
-    kept.generation = Some(store.snapshot()?.generation()?);
+    kept.generation = Some(store.generation()?);
     *slot = Some(kept);
     summary.time = started.elapsed();
     Ok(summary)
@@ -262,7 +262,7 @@ pub(crate) fn write_update(
         None
     };
     // The writer's lock is held, so no other commit comes between.
-    state.generation = Some(store.snapshot()?.generation()?);
+    state.generation = Some(store.generation()?);
     Ok(delta)
 }
 

@@ -130,29 +130,17 @@ impl Snapshot {
     /// Every node record, ascending by key (for the graph file's writer).
     pub(super) fn scan_nodes(
         &self,
-        mut each: impl FnMut(u32, &[u8]) -> Result<(), StoreError>,
+        each: impl FnMut(u32, &[u8]) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
-        self.read("read nodes", || {
-            for entry in self.nodes.iter().ctx("read nodes")? {
-                let (key, record) = entry.ctx("read nodes")?;
-                each(key.value(), record.value())?;
-            }
-            Ok(())
-        })
+        self.scan("read nodes", &self.nodes, each)
     }
 
     /// Every outgoing list, ascending by source key.
     pub(super) fn scan_out_lists(
         &self,
-        mut each: impl FnMut(u32, &[u8]) -> Result<(), StoreError>,
+        each: impl FnMut(u32, &[u8]) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
-        self.read("read out edges", || {
-            for entry in self.out_edges.iter().ctx("read out edges")? {
-                let (key, list) = entry.ctx("read out edges")?;
-                each(key.value(), list.value())?;
-            }
-            Ok(())
-        })
+        self.scan("read out edges", &self.out_edges, each)
     }
 
     /// Every incoming entry as (target, source, kind), in the table's order.
@@ -160,25 +148,32 @@ impl Snapshot {
         &self,
         mut each: impl FnMut(u32, u32, u8) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
-        self.read("read in edges", || {
-            for entry in self.in_edges.iter().ctx("read in edges")? {
-                let (edge, _) = entry.ctx("read in edges")?;
-                let (target, source, kind) = edge.value();
-                each(target, source, kind)?;
-            }
-            Ok(())
-        })
+        self.scan(
+            "read in edges",
+            &self.in_edges,
+            |(target, source, kind), ()| each(target, source, kind),
+        )
     }
 
     /// Every node ID with its key, ascending by ID.
     pub(super) fn scan_ids(
         &self,
-        mut each: impl FnMut(&str, u32) -> Result<(), StoreError>,
+        each: impl FnMut(&str, u32) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
-        self.read("read ids", || {
-            for entry in self.ids.iter().ctx("read ids")? {
-                let (id, key) = entry.ctx("read ids")?;
-                each(id.value(), key.value())?;
+        self.scan("read ids", &self.ids, each)
+    }
+
+    /// Every entry of `table`, in its order, inside the panic boundary.
+    fn scan<K: redb::Key + 'static, V: redb::Value + 'static>(
+        &self,
+        what: &str,
+        table: &ReadOnlyTable<K, V>,
+        mut each: impl for<'v> FnMut(K::SelfType<'v>, V::SelfType<'v>) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        self.read(what, || {
+            for entry in table.iter().ctx(what)? {
+                let (key, value) = entry.ctx(what)?;
+                each(key.value(), value.value())?;
             }
             Ok(())
         })

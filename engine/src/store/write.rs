@@ -103,13 +103,9 @@ pub(super) fn replace_files(
 
 /// Counts the commit in the store's generation, then commits.
 pub(super) fn commit(txn: WriteTransaction) -> Result<(), StoreError> {
+    let generation = super::read_generation(&txn)?;
     {
         let mut meta = txn.open_table(META).ctx("open meta")?;
-        let generation = match meta.get(META_GENERATION).ctx("read generation")? {
-            Some(bytes) => Generation::from_bytes(bytes.value())
-                .ok_or_else(|| StoreError::corrupted("meta", "generation"))?,
-            None => Generation::default(),
-        };
         let next = Generation {
             commits: generation.commits.wrapping_add(1),
             ..generation

@@ -461,7 +461,7 @@ fn check_files(before: &[(&str, &str)], changes: &[(&str, Option<&str>)]) {
 }
 
 #[test]
-fn a_change_that_keeps_a_files_implementations_relinks_that_file_alone() {
+fn a_change_that_keeps_a_files_implementations_reaches_no_caller() {
     // A base class implementing an interface, two subclasses in files of their own and a
     // caller through the interface: the subclasses inherit members whose IMPLEMENTS edges
     // belong to the base class's file.
@@ -472,11 +472,13 @@ fn a_change_that_keeps_a_files_implementations_relinks_that_file_alone() {
         (
             "src/repo.ts",
             "export interface Repo { save(): void; count(): number }\n\
-             export abstract class BaseRepo implements Repo { save() {} count() { return 0; } }\n",
+             export abstract class BaseRepo implements Repo { save() {} count() { return 0; } }\n\
+             export class Plain { save() {} count() { return 3; } }\n",
         ),
         (
             "src/a.ts",
             "import { BaseRepo, Repo } from './repo';\n\
+             import { Plain } from './repo';\n\
              export class ARepo extends BaseRepo {}\n\
              export class AHttp implements Repo { save() {} count() { return 1; } }\n",
         ),
@@ -503,11 +505,35 @@ fn a_change_that_keeps_a_files_implementations_relinks_that_file_alone() {
     std::fs::write(&a, format!("{text}// touched\n")).expect("edit");
     let synced = sync_project(&root, &kept, &options).expect("sync");
     assert_eq!(synced.changed, ["src/a.ts"]);
+    // The base class's file too: a's classes yield its inherited members' edges.
     assert_eq!(
-        synced.relinked, 1,
-        "the same implementations reach no other file"
+        synced.relinked, 2,
+        "the same implementations reach no caller"
     );
     let fresh = Store::open_or_create(dir.path().join("fresh.redb")).expect("store");
+    index_project(&root, &fresh, &options).expect("fresh index");
+    assert_eq!(
+        dump(&kept.snapshot().expect("snapshot")),
+        dump(&fresh.snapshot().expect("snapshot"))
+    );
+    // A subclass implementing, with inherited members, an interface its base does not: the
+    // edges leave the base's nodes, so the base's file is written with them.
+    std::fs::write(
+        &a,
+        format!("{text}export class FromPlain extends Plain implements Repo {{}}\n"),
+    )
+    .expect("edit");
+    sync_project(&root, &kept, &options).expect("sync");
+    let fresh = Store::open_or_create(dir.path().join("fresh1.redb")).expect("store");
+    index_project(&root, &fresh, &options).expect("fresh index");
+    assert_eq!(
+        dump(&kept.snapshot().expect("snapshot")),
+        dump(&fresh.snapshot().expect("snapshot"))
+    );
+    // And taken back: the base's file loses the edges again.
+    std::fs::write(&a, &text).expect("edit");
+    sync_project(&root, &kept, &options).expect("sync");
+    let fresh = Store::open_or_create(dir.path().join("fresh1b.redb")).expect("store");
     index_project(&root, &fresh, &options).expect("fresh index");
     assert_eq!(
         dump(&kept.snapshot().expect("snapshot")),

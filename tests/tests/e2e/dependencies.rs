@@ -29,15 +29,16 @@ fn rust_sources(folder: &Path, top: bool, found: &mut Vec<PathBuf>) {
     }
 }
 
-/// Whether `text` names the crate `name` as Rust code does.
+/// Whether `text` names the crate `name` as Rust code does: a path `name::…` (not the tail of
+/// a longer identifier such as `serde_json::` for `json`, nor the head of one such as
+/// `serde_json` for `serde`), or `extern crate name`.
 fn names_crate(text: &str, name: &str) -> bool {
-    [
-        format!("{name}::"),
-        format!("use {name}"),
-        format!("extern crate {name}"),
-    ]
-    .iter()
-    .any(|form| text.contains(form.as_str()))
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    let path = format!("{name}::");
+    let as_path = text
+        .match_indices(&path)
+        .any(|(at, _)| !text[..at].chars().next_back().is_some_and(is_ident));
+    as_path || text.contains(&format!("extern crate {name}"))
 }
 
 #[test]
@@ -103,4 +104,8 @@ fn the_check_sees_a_crate_named_only_in_a_comment_as_unused() {
         "memmap2"
     ));
     assert!(names_crate("use bytes::BytesMut;", "bytes"));
+    // A longer crate name is not this one, as a prefix or as a suffix.
+    assert!(!names_crate("use serde_json::Value;", "serde"));
+    assert!(!names_crate("let v = my_serde::x();", "serde"));
+    assert!(names_crate("#[derive(serde::Serialize)]", "serde"));
 }
