@@ -582,7 +582,22 @@ impl IndexState {
             .iter()
             .map(|id| self.files[*id as usize].path.clone())
             .collect();
-        let targets = changed_implementations(&linked.batch, stored.member_implements(&paths));
+        let changed = changed_implementations(&linked.batch, stored.member_implements(&paths));
+        // An implementation that is gone may have been given by a subclass in another file
+        // (a base class's member implementing an interface only through a subclass's
+        // heritage): the files implementing or naming the interface itself come too, so that
+        // subclass is linked with the base and gives the edge again if it still holds.
+        let owners: Vec<String> = changed
+            .removed
+            .iter()
+            .filter_map(|member| member.rsplit_once('.').map(|(owner, _)| owner.to_owned()))
+            .collect();
+        let targets: Vec<String> = changed
+            .added
+            .into_iter()
+            .chain(changed.removed)
+            .chain(owners)
+            .collect();
         if !targets.is_empty() {
             let before = relink.len();
             relink.extend(
@@ -723,11 +738,22 @@ pub trait StoredGraph {
     fn member_implements(&self, paths: &[String]) -> Vec<(String, String)>;
 }
 
-/// The interface members whose implementations an update adds or removes: the member
-/// IMPLEMENTS edges of the re-linked files' new batch (every one leaves those files' nodes)
-/// that `before` (the same files' edges in the store) lacks, and those `before` has that the
-/// batch lacks.
-fn changed_implementations(batch: &GraphBatch, before: Vec<(String, String)>) -> Vec<String> {
+/// The interface members whose implementations an update adds or removes.
+#[derive(Debug, Default)]
+struct ChangedImplementations {
+    /// Targets of member IMPLEMENTS edges the re-linked files' new batch has and the store
+    /// (the same files' edges) lacks.
+    added: Vec<String>,
+    /// Targets of those the store has and the batch lacks.
+    removed: Vec<String>,
+}
+
+/// Compares the member IMPLEMENTS edges of the re-linked files' new batch (every one leaves
+/// those files' nodes) with `before`, the same files' edges in the store.
+fn changed_implementations(
+    batch: &GraphBatch,
+    before: Vec<(String, String)>,
+) -> ChangedImplementations {
     let before: HashSet<(String, String)> = before.into_iter().collect();
     let after: HashSet<(&str, &str)> = batch
         .edges
@@ -735,20 +761,29 @@ fn changed_implementations(batch: &GraphBatch, before: Vec<(String, String)>) ->
         .filter(|e| e.kind == EdgeKind::Implements && e.target.contains('.'))
         .map(|e| (e.source.as_str(), e.target.as_str()))
         .collect();
-    let mut out: Vec<String> = after
-        .iter()
-        .filter(|&&(source, target)| !before.contains(&(source.to_owned(), target.to_owned())))
-        .map(|&(_, target)| target.to_owned())
-        .chain(
+    let sorted = |mut targets: Vec<String>| {
+        targets.sort();
+        targets.dedup();
+        targets
+    };
+    ChangedImplementations {
+        added: sorted(
+            after
+                .iter()
+                .filter(|&&(source, target)| {
+                    !before.contains(&(source.to_owned(), target.to_owned()))
+                })
+                .map(|&(_, target)| target.to_owned())
+                .collect(),
+        ),
+        removed: sorted(
             before
                 .iter()
                 .filter(|(source, target)| !after.contains(&(source.as_str(), target.as_str())))
-                .map(|(_, target)| target.clone()),
-        )
-        .collect();
-    out.sort();
-    out.dedup();
-    out
+                .map(|(_, target)| target.clone())
+                .collect(),
+        ),
+    }
 }
 
 /// Every file's node IDs: each depends on its file alone, so this thread and one more take

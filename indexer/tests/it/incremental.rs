@@ -556,3 +556,45 @@ fn a_change_that_keeps_a_files_implementations_reaches_no_caller() {
         dump(&fresh.snapshot().expect("snapshot"))
     );
 }
+
+#[test]
+fn a_base_class_edited_keeps_the_implements_edges_a_subclass_gives_it() {
+    // Plain's members implement Repo only through FromPlain's heritage, in another file.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("project");
+    std::fs::create_dir_all(root.join("src")).expect("folder");
+    let files = [
+        (
+            "src/repo.ts",
+            "export interface Repo { save(): void }\nexport class Plain { save() {} }\n",
+        ),
+        (
+            "src/a.ts",
+            "import { Plain, Repo } from './repo';\n\
+             export class FromPlain extends Plain implements Repo {}\n",
+        ),
+        (
+            "src/use.ts",
+            "import type { Repo } from './repo';\nexport function keep(r: Repo) { r.save(); }\n",
+        ),
+    ];
+    for (path, text) in files {
+        std::fs::write(root.join(path), text).expect("write");
+    }
+    let options = IndexOptions {
+        threads: 1,
+        ..IndexOptions::default()
+    };
+    let kept = Store::open_or_create(dir.path().join("kept.redb")).expect("store");
+    index_project(&root, &kept, &options).expect("first index");
+    let repo = root.join("src/repo.ts");
+    let text = std::fs::read_to_string(&repo).expect("read");
+    std::fs::write(&repo, format!("{text}// touched\n")).expect("edit");
+    sync_project(&root, &kept, &options).expect("sync");
+    let fresh = Store::open_or_create(dir.path().join("fresh.redb")).expect("store");
+    index_project(&root, &fresh, &options).expect("fresh index");
+    assert_eq!(
+        dump(&kept.snapshot().expect("snapshot")),
+        dump(&fresh.snapshot().expect("snapshot"))
+    );
+}
