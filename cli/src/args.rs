@@ -124,6 +124,11 @@ pub(crate) struct OutputArgs {
     /// callers).
     #[arg(long, default_value_t = 0, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=100))]
     pub(crate) snippets: u32,
+    /// After the answer, write to stderr the plan the query ran (its walk, direction, edge
+    /// kinds and bounds), the adjacency lists it read, the nodes it reached and where it
+    /// stopped. Traversals and paths only.
+    #[arg(long)]
+    pub(crate) explain: bool,
 }
 
 /// A symbol: a node ID (`src/a.ts:UserService.save`), or a bare or dotted name.

@@ -484,7 +484,13 @@ fn query(
     request: QueryRequest,
 ) -> anyhow::Result<()> {
     let project = open_indexed(cli, stderr)?;
-    project.query_with(&request, format(output.format), output.snippets, out)?;
+    let summary = project.query_with(&request, format(output.format), output.snippets, out)?;
+    if output.explain {
+        match summary.explain {
+            Some(explain) => write!(stderr, "{explain}")?,
+            None => writeln!(stderr, "plan: a scan of the store's indexes (no traversal)")?,
+        }
+    }
     Ok(())
 }
 

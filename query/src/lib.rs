@@ -31,6 +31,7 @@ mod export;
 mod kinds;
 mod order;
 mod path;
+mod plan;
 mod search;
 mod sink;
 mod symbol;
@@ -43,10 +44,11 @@ pub use emit::has_signature;
 pub use error::QueryError;
 pub use kinds::EdgeKinds;
 pub use path::PathOptions;
+pub use plan::{Explain, Plan, Strategy};
 pub use search::{SearchError, SearchOptions};
 pub use sink::{
     Counts, Dependency, DependencyImport, Direction, EdgeInfo, Facets, Group, GroupLevel, Grouping,
-    Header, MatchKind, NodeInfo, QueryKind, ResultSink, Summary, Via,
+    Header, MatchKind, NodeInfo, QueryKind, ResultSink, Stop, Summary, Via,
 };
 pub use symbol::{Candidate, SymbolMatch, resolve_symbol};
 pub use symbols::{FileMatch, resolve_file};

@@ -152,6 +152,7 @@ impl Query<'_> {
             limit: options.max_terms,
             found: total > 0,
             stopped: false,
+            ..Summary::default()
         };
         let sections = [Section::whole(items)];
         emit(

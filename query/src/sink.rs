@@ -348,18 +348,68 @@ pub struct DependencyImport<'a> {
     pub line: Option<u32>,
 }
 
+/// Why a traversal ended, from the most complete answer to the least.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Hash)]
+pub enum Stop {
+    /// Everything reachable within the bounds was reached, and nothing lay beyond the depth
+    /// bound: the answer is complete.
+    #[default]
+    Complete,
+    /// The depth bound was reached with edges still leading to nodes not reached: more
+    /// results lie deeper.
+    DepthBound,
+    /// The node limit was reached: more results exist at the depth it stopped at or deeper.
+    NodeLimit,
+}
+
+impl Stop {
+    /// The name used in outputs.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Stop::Complete => "complete",
+            Stop::DepthBound => "depth",
+            Stop::NodeLimit => "nodes",
+        }
+    }
+
+    /// A sentence for people.
+    pub const fn describe(self) -> &'static str {
+        match self {
+            Stop::Complete => "complete: nothing lay beyond the bounds",
+            Stop::DepthBound => "at the depth bound, with edges leading further",
+            Stop::NodeLimit => "at the node limit, with more nodes to reach",
+        }
+    }
+}
+
 /// How a result ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Summary {
     /// The traversal stopped at its node limit (deps: at its depth, which `limit` then is);
     /// more results exist.
     pub truncated: bool,
+    /// Traversals and paths: why the walk ended (a path found within the bounds is
+    /// complete).
+    pub stop: Stop,
+    /// Traversals and paths: the plan that ran, what it touched and where it stopped.
+    pub explain: Option<crate::plan::Explain>,
     /// The node limit that applied.
     pub limit: usize,
     /// Paths: whether a path was found.
     pub found: bool,
     /// The sink asked to stop before the end.
     pub stopped: bool,
+}
+
+impl Summary {
+    /// The depth bound, when it cut the answer: a traversal stopped at it with edges leading
+    /// further, or a path search gave up at it without a path. `None` for a complete answer,
+    /// one cut by its node limit, and results that are not walks from a root (deps says its
+    /// depth through `truncated`).
+    pub fn deeper(&self) -> Option<u32> {
+        let explain = self.explain?;
+        (self.stop == Stop::DepthBound).then_some(explain.plan.max_depth)
+    }
 }
 
 /// Receives a query result. Every method may fail with an I/O error, which aborts the query.

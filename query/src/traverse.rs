@@ -2,8 +2,7 @@
 //! interface) asked for callers or callees answers for itself and each of its methods, one
 //! section per method.
 
-use rustc_hash::FxHashSet as HashSet;
-
+use petgraph::visit::EdgeFiltered;
 use tsgraph_engine::{EdgeKind, NodeKey, NodeKind, Snapshot};
 
 use crate::Query;
@@ -11,7 +10,10 @@ use crate::emit::{Edges, Item, Order, Section, emit};
 use crate::error::QueryError;
 use crate::kinds::EdgeKinds;
 use crate::order::existing;
-use crate::sink::{Counts, Direction, Header, QueryKind, ResultSink, Summary};
+use crate::plan::bfs::{Bounds, bounded_bfs};
+use crate::plan::view::{Edge, GraphView};
+use crate::plan::{Explain, Plan, Strategy, directions};
+use crate::sink::{Counts, Direction, Header, QueryKind, ResultSink, Stop, Summary};
 
 /// Limits and edge kinds of callers, callees and impact.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,63 +61,35 @@ impl Default for NeighborOptions {
     }
 }
 
-/// What a BFS found: every reached node but the root, in discovery order.
+/// What a walk from one root found: every reached node but the root, in discovery order.
 struct Reached {
     items: Vec<Item>,
-    truncated: bool,
+    stop: Stop,
 }
 
-/// A breadth-first search from `root` over `kinds`, stopping past `max_nodes` results.
+/// A depth-bounded BFS from `root` over the edges of `kinds` (petgraph's `EdgeFiltered` over
+/// the snapshot's view), stopping before a result past `max_nodes`.
 fn bfs(
-    snapshot: &Snapshot,
+    view: &GraphView<'_>,
     root: NodeKey,
-    max_depth: u32,
-    max_nodes: usize,
+    bounds: Bounds,
     direction: Direction,
     kinds: EdgeKinds,
 ) -> Result<Reached, QueryError> {
-    let mut seen: HashSet<NodeKey> = HashSet::from_iter([root]);
-    let mut items: Vec<Item> = Vec::new();
-    let mut frontier: Vec<NodeKey> = vec![root];
-    let mut truncated = false;
-    'levels: for depth in 1..=max_depth {
-        let mut next = Vec::new();
-        for key in frontier {
-            let lists = [
-                matches!(direction, Direction::In | Direction::Both)
-                    .then(|| snapshot.in_edges(key).map(|l| (l, true))),
-                matches!(direction, Direction::Out | Direction::Both)
-                    .then(|| snapshot.out_edges(key).map(|l| (l, false))),
-            ];
-            for list in lists.into_iter().flatten() {
-                let (list, incoming) = list?;
-                for edge in list.edges()? {
-                    if !kinds.contains(edge.kind()) || seen.contains(&edge.other()) {
-                        continue;
-                    }
-                    if items.len() == max_nodes {
-                        truncated = true;
-                        break 'levels;
-                    }
-                    seen.insert(edge.other());
-                    items.push(Item {
-                        depth,
-                        parent: Some(key),
-                        via: Some(edge.kind()),
-                        // An incoming edge is stored at the other end, pointing here.
-                        from_node: incoming,
-                        ..Item::plain(edge.other())
-                    });
-                    next.push(edge.other());
-                }
-            }
-        }
-        if next.is_empty() {
-            break;
-        }
-        frontier = next;
-    }
-    Ok(Reached { items, truncated })
+    let filtered = EdgeFiltered::from_fn(view, |edge: Edge| kinds.contains(edge.link.kind));
+    let mut items = Vec::new();
+    let stop = bounded_bfs(&filtered, root, directions(direction), bounds, |reached| {
+        items.push(Item {
+            depth: reached.depth,
+            parent: Some(reached.parent),
+            via: Some(reached.edge.link.kind),
+            // An incoming edge is stored at the other end, pointing here.
+            from_node: reached.direction == petgraph::Direction::Incoming,
+            ..Item::plain(reached.node)
+        });
+    });
+    view.check()?;
+    Ok(Reached { items, stop })
 }
 
 impl Query<'_> {
@@ -202,14 +176,28 @@ impl Query<'_> {
             } else {
                 Vec::new()
             };
+        let plan = Plan {
+            kind,
+            strategy: Strategy::BoundedBfs,
+            direction,
+            edge_kinds: kinds,
+            max_depth,
+            max_nodes: options.max_nodes,
+            walks: 1 + targets.len(),
+        };
+        let view = GraphView::new(snapshot);
         let mut sections = Vec::new();
-        let mut truncated = false;
-        let mut budget = options.max_nodes;
+        let mut stop = Stop::Complete;
+        let mut reached_total = 0;
         let mut unresolved_total = 0;
         for target in std::iter::once(root).chain(targets.iter().copied()) {
-            let reached = bfs(snapshot, target, max_depth, budget, direction, kinds)?;
-            budget = budget.saturating_sub(reached.items.len());
-            truncated |= reached.truncated;
+            let bounds = Bounds {
+                depth: max_depth,
+                nodes: options.max_nodes.saturating_sub(reached_total),
+            };
+            let reached = bfs(&view, target, bounds, direction, kinds)?;
+            reached_total += reached.items.len();
+            stop = stop.max(reached.stop);
             let unresolved = if kind == QueryKind::Callers {
                 unresolved_calls_of(snapshot, target)?
             } else {
@@ -229,7 +217,7 @@ impl Query<'_> {
                 hops: Vec::new(),
                 unresolved,
             });
-            if truncated {
+            if stop == Stop::NodeLimit {
                 break;
             }
         }
@@ -244,10 +232,17 @@ impl Query<'_> {
             ..header(kind, Some(root_view))
         };
         let summary = Summary {
-            truncated,
+            truncated: stop == Stop::NodeLimit,
             limit: options.max_nodes,
             found: true,
             stopped: false,
+            stop,
+            explain: Some(Explain {
+                plan,
+                lists_read: view.lists_read(),
+                nodes_reached: reached_total,
+                stop,
+            }),
         };
         emit(
             snapshot,
@@ -271,15 +266,22 @@ impl Query<'_> {
         let snapshot = self.snapshot();
         let center_guard = existing(snapshot, center)?;
         let kinds = options.edge_kinds.unwrap_or(EdgeKinds::ALL);
+        let plan = Plan {
+            kind: QueryKind::Neighbors,
+            strategy: Strategy::BoundedBfs,
+            direction: options.direction,
+            edge_kinds: kinds,
+            max_depth: options.distance,
+            max_nodes: options.max_nodes,
+            walks: 1,
+        };
+        let view = GraphView::new(snapshot);
         // The center counts against the limit.
-        let reached = bfs(
-            snapshot,
-            center,
-            options.distance,
-            options.max_nodes.saturating_sub(1),
-            options.direction,
-            kinds,
-        )?;
+        let bounds = Bounds {
+            depth: options.distance,
+            nodes: options.max_nodes.saturating_sub(1),
+        };
+        let reached = bfs(&view, center, bounds, options.direction, kinds)?;
         let items = reached.items;
         let header = Header {
             depth: options.distance,
@@ -288,10 +290,17 @@ impl Query<'_> {
             ..header(QueryKind::Neighbors, Some(center_guard.view()?))
         };
         let summary = Summary {
-            truncated: reached.truncated,
+            truncated: reached.stop == Stop::NodeLimit,
             limit: options.max_nodes,
             found: true,
             stopped: false,
+            stop: reached.stop,
+            explain: Some(Explain {
+                plan,
+                lists_read: view.lists_read(),
+                nodes_reached: items.len(),
+                stop: reached.stop,
+            }),
         };
         let sections = [Section::whole(items)];
         emit(

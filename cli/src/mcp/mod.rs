@@ -57,7 +57,7 @@ impl GraphServer {
 
     #[tool(
         name = "get_callers",
-        description = "Who calls this symbol, transitively (depth 1 = direct callers), each with its depth and the call sites' lines. Follows CALLS and JSX INCLUDES by default; calls through an interface reach it as dispatch. A class or interface answers for itself and each of its methods. Also says how many call sites could not be resolved and may reach it. Bounded by maxDepth (default 5) and maxNodes (default 500).",
+        description = "Who calls this symbol, transitively (depth 1 = direct callers), each with its depth and the call sites' lines. Follows CALLS and JSX INCLUDES by default; calls through an interface reach it as dispatch. A class or interface answers for itself and each of its methods. Also says how many call sites could not be resolved and may reach it. Bounded by maxDepth (default 5) and maxNodes (default 500): `truncated: true` means maxNodes cut the answer, `deeperThan: N` that more results lie past depth N (ask again with a larger maxDepth); with neither, the answer is complete.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn get_callers(
@@ -70,7 +70,7 @@ impl GraphServer {
 
     #[tool(
         name = "get_callees",
-        description = "What this symbol calls, transitively (depth 1 = direct callees), each with its depth; a call through an interface lists the interface member and, as dispatch, the implementations. A class answers for each of its methods. Bounded by maxDepth (default 5) and maxNodes (default 500).",
+        description = "What this symbol calls, transitively (depth 1 = direct callees), each with its depth; a call through an interface lists the interface member and, as dispatch, the implementations. A class answers for each of its methods. Bounded by maxDepth (default 5) and maxNodes (default 500): `truncated: true` means maxNodes cut the answer, `deeperThan: N` that more results lie past depth N (ask again with a larger maxDepth); with neither, the answer is complete.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn get_callees(
@@ -83,7 +83,7 @@ impl GraphServer {
 
     #[tool(
         name = "get_impact",
-        description = "What may break if this symbol changes: everything that depends on it, transitively, over calls, imports, extends, implements, type uses, references and JSX includes (not CONTAINS), each with its depth and the edge it came through. Bounded by maxDepth (default 5) and maxNodes (default 500).",
+        description = "What may break if this symbol changes: everything that depends on it, transitively, over calls, imports, extends, implements, type uses, references and JSX includes (not CONTAINS), each with its depth and the edge it came through. Bounded by maxDepth (default 5) and maxNodes (default 500): `truncated: true` means maxNodes cut the answer, `deeperThan: N` that more results lie past depth N (ask again with a larger maxDepth); with neither, the answer is complete.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn get_impact(
@@ -96,7 +96,7 @@ impl GraphServer {
 
     #[tool(
         name = "find_path",
-        description = "How `from` reaches `to`: the shortest path (or the k shortest distinct paths) over calls, references, extends, implements and JSX includes, each hop with its edge kind. A call through an interface goes through the interface member, then to the implementation. Says when no path exists within maxDepth (default 20).",
+        description = "How `from` reaches `to`: the shortest path (or the k shortest distinct paths) over calls, references, extends, implements and JSX includes, each hop with its edge kind. A call through an interface goes through the interface member, then to the implementation. Says when no path exists within maxDepth (default 20); `deeperThan: N` then means a longer path may exist.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn find_path(
@@ -109,7 +109,7 @@ impl GraphServer {
 
     #[tool(
         name = "get_neighbors",
-        description = "What is around a symbol: nodes within `distance` hops (default 1) over every edge kind, in, out or both directions, with the edges between them. Good for a quick map of a symbol's surroundings; bounded by maxNodes (default 500).",
+        description = "What is around a symbol: nodes within `distance` hops (default 1) over every edge kind, in, out or both directions, with the edges between them. Good for a quick map of a symbol's surroundings; bounded by maxNodes (default 500). `deeperThan: N` means more nodes lie past `distance`.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn get_neighbors(

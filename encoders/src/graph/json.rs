@@ -33,7 +33,9 @@
 //!   the package each was reached from, `imports` how many file imports create it; the
 //!   `imports` array lists the first few of them per dependency (`to` and `line` are null
 //!   for an external package).
-//! - every result ends with `"truncated"`; `true` adds `"limit"`, the limit that applied.
+//! - every result ends with `"truncated"`; `true` adds `"limit"`, the limit that applied;
+//!   a walk cut by its depth bound adds `"deeperThan"`, the bound (edges lead further; for a
+//!   path not found, a longer one may exist).
 //! - **errors** (written by the CLI, same exit codes): `{"error":{"code","message",…}}`, see
 //!   `tsgraph::Error::to_json`.
 
@@ -466,6 +468,9 @@ impl<W: Write> JsonSink<W> {
         write!(self.out, ",\"truncated\":{}", summary.truncated)?;
         if summary.truncated {
             write!(self.out, ",\"limit\":{}", summary.limit)?;
+        }
+        if let Some(depth) = summary.deeper() {
+            write!(self.out, ",\"deeperThan\":{depth}")?;
         }
         if summary.stopped {
             self.out.write_all(b",\"stopped\":true")?;

@@ -266,6 +266,9 @@ impl<W: Write> ResultSink for MermaidSink<W> {
         } else if summary.truncated {
             writeln!(self.out, "  %% truncated at {} nodes", summary.limit)?;
         }
+        if let Some(depth) = summary.deeper() {
+            writeln!(self.out, "  %% more past depth {depth}")?;
+        }
         self.out.flush()
     }
 }

@@ -535,6 +535,14 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
                 summary.limit
             )?;
         }
+        if let Some(depth) = summary.deeper() {
+            let what = match self.kind {
+                QueryKind::Path => "a longer path may exist than --max-depth",
+                QueryKind::Neighbors => "more nodes lie past --distance",
+                _ => "more results lie past --max-depth",
+            };
+            writeln!(self.out, "\ndeeper: {what} {depth}")?;
+        }
         self.out.flush()
     }
 }

@@ -22,6 +22,10 @@
 //! - a module, package or `exported` value shared by every node: one top-level line instead
 //!   of a column; when modules or packages differ, nodes are grouped by module, then package.
 //!
+//! A walk cut by its depth bound ends with `deeperThan: N` (edges lead past `N` hops; for a
+//! path not found, a longer one may exist): an answer without it, and without `truncated`,
+//! is complete.
+//!
 //! Deps write the package asked for (`deps:`, its `module:`, `direction` and `maxDepth` when
 //! not the defaults out and 10), then `packages[n]{name,module,depth,via,imports}` (the
 //! project's packages), `external[n]{name,depth,via,imports}` (packages outside it; `via` is
@@ -702,6 +706,9 @@ impl<W: Write> ResultSink for ToonSink<W> {
             if summary.truncated {
                 w.field("truncated", true)?;
                 w.field("limit", summary.limit)?;
+            }
+            if let Some(depth) = summary.deeper() {
+                w.field("deeperThan", depth)?;
             }
             if summary.stopped {
                 w.field("stopped", true)?;

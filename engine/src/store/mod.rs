@@ -13,6 +13,7 @@ pub use overlay::OVERLAY_BOUND;
 mod search;
 mod snapshot;
 mod space;
+mod steps;
 mod tables;
 mod verified;
 mod write;
@@ -34,6 +35,7 @@ pub(crate) use lock::lock_holder;
 pub use search::TermSet;
 pub use snapshot::{AdjacencyGuard, FileStamp, NodeGuard, Snapshot};
 pub use space::TableSpace;
+pub use steps::{Step, Steps};
 use tables::{META, META_SCHEMA};
 
 /// The layout version of the store. Bump it whenever a table or record layout changes; a

@@ -13,6 +13,7 @@ use super::guard::{Boundary, Quiet};
 use super::mapped::{GraphFileName, InEntries, MappedGraph};
 use super::overlay::Overlay;
 use super::search::{ADDED_KEY, FST_KEY, Postings, REMOVED_KEY, TermSet};
+use super::steps::Steps;
 use super::tables::{
     BLOBS, FILES, IDS, IN_EDGES, META, NODES, OUT_EDGES, OVERLAY_IDS, OVERLAY_IN, OVERLAY_NODES,
     SEARCH, TERMS, UNRESOLVED, UNRESOLVED_NAMES,
@@ -115,6 +116,12 @@ impl Snapshot {
         Ok(self
             .meta(super::tables::META_GRAPH_FILE)?
             .and_then(|bytes| GraphFileName::from_bytes(&bytes)))
+    }
+
+    /// One more than the largest node key the store has handed out: every node key is below
+    /// it (the bound of a table indexed by key).
+    pub fn key_bound(&self) -> Result<u32, StoreError> {
+        self.key_slots()
     }
 
     /// One more than the largest node key the store has handed out.
@@ -610,7 +617,7 @@ enum Adjacency<'a> {
     IncomingMapped(InEntries<'a>),
 }
 
-impl AdjacencyGuard<'_> {
+impl<'a> AdjacencyGuard<'a> {
     /// Checks the list and iterates its entries, sorted by (kind, other end). The checks
     /// cover kinds, order and sizes; an edge's call sites and names are checked by
     /// [`EdgeRef::view`].
@@ -663,6 +670,24 @@ impl AdjacencyGuard<'_> {
                 })
             }
         }
+    }
+
+    /// The entries as an iterator that owns what it reads (see [`Steps`]): checked as
+    /// [`AdjacencyGuard::edges`] checks them, without their facts.
+    pub fn into_steps(self) -> Result<Steps<'a>, StoreError> {
+        let boundary = self.boundary;
+        read_in(boundary, "read adjacency", move || match self.guard {
+            Adjacency::OutgoingMapped(Some(bytes)) => Ok(Steps::listed(ListView::parse(bytes)?)),
+            Adjacency::Outgoing(Some(guard)) => Ok(Steps::copied(ListView::parse(guard.value())?)),
+            Adjacency::Outgoing(None) | Adjacency::OutgoingMapped(None) => Ok(Steps::empty()),
+            Adjacency::Incoming(entries) => Ok(Steps::gathered(entries)),
+            Adjacency::IncomingMapped(entries) => {
+                for entry in entries.iter() {
+                    entry?;
+                }
+                Ok(Steps::mapped(entries))
+            }
+        })
     }
 
     fn stored(&self) -> Result<ListView<'_>, StoreError> {

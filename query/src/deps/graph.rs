@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use petgraph::graph::{DiGraph, NodeIndex};
 use tsgraph_engine::{EdgeKind, NodeKey, NodeKind, Snapshot};
 
 use crate::error::QueryError;
@@ -38,10 +39,9 @@ pub(crate) struct PackageGraph {
     pub(crate) packages: Vec<Package>,
     /// `(importer, imported)` → the file imports, sorted; never a package with itself.
     pub(crate) imports: BTreeMap<(usize, usize), Vec<FileImport>>,
-    /// Per package, the packages it depends on, ascending.
-    pub(crate) out: Vec<Vec<usize>>,
-    /// Per package, the packages depending on it, ascending.
-    pub(crate) incoming: Vec<Vec<usize>>,
+    /// The dependencies as a petgraph graph whose node indexes are `packages`' indexes;
+    /// both directions list their packages ascending.
+    pub(crate) links: DiGraph<(), ()>,
 }
 
 /// A file node as the first pass reads it.
@@ -135,19 +135,23 @@ impl PackageGraph {
                 external,
             })
             .collect();
-        let mut out = vec![Vec::new(); packages.len()];
-        let mut incoming = vec![Vec::new(); packages.len()];
-        for (&(from, to), list) in &mut imports {
+        let mut links = DiGraph::with_capacity(packages.len(), imports.len());
+        for _ in &packages {
+            links.add_node(());
+        }
+        for list in imports.values_mut() {
             list.sort();
-            // The map is ordered by (from, to), so both lists come out ascending.
-            out[from].push(to);
-            incoming[to].push(from);
+        }
+        // A petgraph graph lists a node's edges newest first: adding them in descending
+        // (from, to) order lists both directions ascending, the order the walk reaches
+        // packages in.
+        for &(from, to) in imports.keys().rev() {
+            links.add_edge(NodeIndex::new(from), NodeIndex::new(to), ());
         }
         Ok(PackageGraph {
             packages,
             imports,
-            out,
-            incoming,
+            links,
         })
     }
 

@@ -10,8 +10,11 @@ use std::collections::HashSet;
 
 use crate::Query;
 use crate::error::QueryError;
+use petgraph::graph::NodeIndex;
+
+use crate::plan::bfs::{Bounds, bounded_bfs};
 use crate::sink::{
-    Counts, Dependency, DependencyImport, Direction, QueryKind, ResultSink, Summary,
+    Counts, Dependency, DependencyImport, Direction, QueryKind, ResultSink, Stop, Summary,
 };
 use crate::traverse::header;
 use graph::PackageGraph;
@@ -129,6 +132,12 @@ impl Query<'_> {
             limit: max_depth as usize,
             found: true,
             stopped: false,
+            stop: if truncated {
+                Stop::DepthBound
+            } else {
+                Stop::Complete
+            },
+            ..Summary::default()
         };
         sink.begin(&header)?;
         'stream: {
@@ -170,43 +179,37 @@ impl Query<'_> {
     }
 }
 
-/// Breadth-first from `root`; whether packages past `max_depth` were left out.
+/// Breadth-first from `root` (the planner's depth-bounded BFS over the package graph);
+/// whether packages past `max_depth` were left out.
 fn traverse(
     graph: &PackageGraph,
     root: usize,
     direction: DepsDirection,
     max_depth: u32,
 ) -> (Vec<Reached>, bool) {
-    let next_of = |p: usize| match direction {
-        DepsDirection::Out => &graph.out[p],
-        DepsDirection::In => &graph.incoming[p],
+    let directions = match direction {
+        DepsDirection::Out => [petgraph::Direction::Outgoing],
+        DepsDirection::In => [petgraph::Direction::Incoming],
     };
-    let mut seen: HashSet<usize> = HashSet::from([root]);
+    let bounds = Bounds {
+        depth: max_depth,
+        nodes: usize::MAX,
+    };
     let mut reached = Vec::new();
-    let mut frontier = vec![root];
-    for depth in 1..=max_depth {
-        let mut next = Vec::new();
-        for &from in &frontier {
-            for &to in next_of(from) {
-                if seen.insert(to) {
-                    reached.push(Reached {
-                        package: to,
-                        depth,
-                        via: from,
-                    });
-                    next.push(to);
-                }
-            }
-        }
-        frontier = next;
-        if frontier.is_empty() {
-            break;
-        }
-    }
-    let truncated = frontier
-        .iter()
-        .any(|&p| next_of(p).iter().any(|q| !seen.contains(q)));
-    (reached, truncated)
+    let stop = bounded_bfs(
+        &graph.links,
+        NodeIndex::new(root),
+        &directions,
+        bounds,
+        |r| {
+            reached.push(Reached {
+                package: r.node.index(),
+                depth: r.depth,
+                via: r.parent.index(),
+            });
+        },
+    );
+    (reached, stop == Stop::DepthBound)
 }
 
 /// The error for a name no package has: the closest names (ignoring case, by edit distance

@@ -6,7 +6,7 @@ use tsgraph_engine::{EdgeKind, EdgeSpec, GraphBatch, NodeKind, NodeRecord, Store
 
 use crate::{
     Candidate, CollectSink, Direction, EdgeKinds, NeighborOptions, PathOptions, Query,
-    SearchOptions, SymbolMatch, TraversalOptions, resolve_symbol,
+    SearchOptions, Stop, Strategy, SymbolMatch, TraversalOptions, resolve_symbol,
 };
 
 /// The candidates of an ambiguous match as (ID, kind).
@@ -143,7 +143,88 @@ fn a_hub_is_truncated_and_says_so() {
         .callers(key(&store, "a.ts:f4"), &options, &mut sink)
         .unwrap();
     assert!(summary.truncated);
+    assert_eq!(summary.stop, Stop::NodeLimit);
     assert_eq!(sink.nodes.len(), 2);
+}
+
+#[test]
+fn a_traversal_says_whether_its_depth_bound_cut_anything() {
+    let (_dir, store) = store();
+    let snap = store.snapshot().unwrap();
+    let f3 = key(&store, "a.ts:f3");
+    let stop_at = |max_depth| {
+        let options = TraversalOptions {
+            max_depth,
+            ..TraversalOptions::default()
+        };
+        let summary = Query::new(&snap)
+            .callers(f3, &options, &mut CollectSink::default())
+            .unwrap();
+        assert!(!summary.truncated);
+        summary.stop
+    };
+    // Callers of f3: h and f2 at 1, f1 at 2, g at 3, nothing further.
+    assert_eq!(stop_at(1), Stop::DepthBound);
+    assert_eq!(stop_at(2), Stop::DepthBound);
+    assert_eq!(stop_at(3), Stop::Complete);
+    assert_eq!(stop_at(5), Stop::Complete);
+}
+
+#[test]
+fn every_traversal_explains_its_plan_and_what_it_read() {
+    let (_dir, store) = store();
+    let snap = store.snapshot().unwrap();
+    let summary = Query::new(&snap)
+        .callers(
+            key(&store, "a.ts:f3"),
+            &TraversalOptions::default(),
+            &mut CollectSink::default(),
+        )
+        .unwrap();
+    let explain = summary.explain.unwrap();
+    assert_eq!(explain.plan.strategy, Strategy::BoundedBfs);
+    assert_eq!(explain.plan.direction, Direction::In);
+    assert_eq!(explain.plan.edge_kinds, EdgeKinds::CALLS);
+    assert_eq!(explain.nodes_reached, 4);
+    // f3 and its four callers; the walk ran dry before its depth bound, so it looked no
+    // further.
+    assert_eq!(explain.lists_read, 5);
+    let paths = PathOptions {
+        k: 2,
+        ..PathOptions::default()
+    };
+    let summary = Query::new(&snap)
+        .path(
+            key(&store, "b.ts:g"),
+            key(&store, "a.ts:f4"),
+            &paths,
+            &mut CollectSink::default(),
+        )
+        .unwrap();
+    let explain = summary.explain.unwrap();
+    assert_eq!(explain.plan.strategy, Strategy::KShortest { k: 2 });
+    assert_eq!(explain.stop, Stop::Complete);
+    assert!(explain.nodes_reached > 0 && explain.lists_read > 0);
+}
+
+#[test]
+fn a_path_search_cut_by_its_depth_says_so() {
+    let (_dir, store) = store();
+    let snap = store.snapshot().unwrap();
+    let options = PathOptions {
+        max_depth: 2,
+        ..PathOptions::default()
+    };
+    let summary = Query::new(&snap)
+        .path(
+            key(&store, "b.ts:g"),
+            key(&store, "a.ts:f3"),
+            &options,
+            &mut CollectSink::default(),
+        )
+        .unwrap();
+    assert!(!summary.found);
+    assert_eq!(summary.stop, Stop::DepthBound);
 }
 
 #[test]

@@ -586,3 +586,57 @@ fn bench_reports_the_index_the_graph_and_query_latencies_without_touching_the_pr
         "bench indexes into a temporary store, not the project's"
     );
 }
+
+#[test]
+fn explain_says_which_walk_ran_what_it_read_and_where_it_stopped() {
+    let db = tempfile::tempdir().expect("temp dir");
+    let plain = query(&db, &["path", "main", "insertRow"]);
+    let explained = query(&db, &["path", "main", "insertRow", "--explain"]);
+    assert_eq!(explained.code, 0, "{}", explained.stderr);
+    // The answer is the same; the plan goes to stderr.
+    assert_eq!(explained.stdout, plain.stdout);
+    assert!(
+        explained
+            .stderr
+            .contains("plan: path, bidirectional breadth-first search"),
+        "{}",
+        explained.stderr
+    );
+    let k = query(&db, &["path", "main", "insertRow", "--k", "3", "--explain"]);
+    assert!(k.stderr.contains("Yen's 3 shortest paths"), "{}", k.stderr);
+
+    // insertRow has callers two hops away: depth 1 cuts them off, the default does not.
+    let shallow = query(
+        &db,
+        &["callers", "insertRow", "--max-depth", "1", "--explain"],
+    );
+    assert!(
+        shallow.stderr.contains("bounds: depth 1, nodes 500")
+            && shallow.stderr.contains("stopped: at the depth bound"),
+        "{}",
+        shallow.stderr
+    );
+    let deep = query(&db, &["callers", "insertRow", "--explain"]);
+    assert!(deep.stderr.contains("stopped: complete"), "{}", deep.stderr);
+    let cut = query(
+        &db,
+        &[
+            "neighbors",
+            "findUser",
+            "--direction",
+            "in",
+            "--distance",
+            "2",
+            "--max-nodes",
+            "2",
+            "--explain",
+        ],
+    );
+    assert!(
+        cut.stderr.contains("direction: in") && cut.stderr.contains("stopped: at the node limit"),
+        "{}",
+        cut.stderr
+    );
+    let search = query(&db, &["search", "findUser", "--explain"]);
+    assert!(search.stderr.contains("no traversal"), "{}", search.stderr);
+}

@@ -1,0 +1,113 @@
+//! Adjacency as a traversal walks it: the kind, other end and resolution of each entry,
+//! iterated by value. An [`AdjacencyGuard`](super::AdjacencyGuard) lends its entries for as
+//! long as the guard lives; a graph algorithm written against petgraph's visit traits asks
+//! for an iterator it owns, so [`Steps`] carries what it reads: a graph file's lists are
+//! borrowed from the mapping (which outlives the snapshot's borrow), and only a list read
+//! from a redb page (a node the overlay rewrote, or a store with no graph file) is copied.
+
+use super::adjacency::ListView;
+use super::mapped::InEntries;
+use crate::model::{EdgeKind, NodeKey, Resolution};
+
+/// One adjacency entry without its facts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Step {
+    /// The edge kind.
+    pub kind: EdgeKind,
+    /// The node at the other end (target for outgoing lists, source for incoming ones).
+    pub other: NodeKey,
+    /// CALLS on an outgoing list: how the target was found; `None` on incoming lists, which
+    /// carry no facts (they live once, with the source).
+    pub resolution: Option<Resolution>,
+}
+
+/// The entries of one adjacency list, sorted by (kind, other end).
+pub struct Steps<'s>(Source<'s>);
+
+enum Source<'s> {
+    /// An outgoing list in the graph file, checked when it was opened.
+    Listed { list: ListView<'s>, next: usize },
+    /// Incoming entries in the graph file, checked when they were opened.
+    Mapped { entries: InEntries<'s>, next: usize },
+    /// Incoming entries gathered from redb or merged with the overlay.
+    Gathered(std::vec::IntoIter<(EdgeKind, u32)>),
+    /// An outgoing list copied out of a redb page.
+    Copied(std::vec::IntoIter<Step>),
+}
+
+impl<'s> Steps<'s> {
+    /// No entries.
+    pub fn empty() -> Steps<'s> {
+        Steps(Source::Copied(Vec::new().into_iter()))
+    }
+
+    pub(super) fn listed(list: ListView<'s>) -> Steps<'s> {
+        Steps(Source::Listed { list, next: 0 })
+    }
+
+    pub(super) fn mapped(entries: InEntries<'s>) -> Steps<'s> {
+        Steps(Source::Mapped { entries, next: 0 })
+    }
+
+    pub(super) fn gathered(entries: Vec<(EdgeKind, u32)>) -> Steps<'s> {
+        Steps(Source::Gathered(entries.into_iter()))
+    }
+
+    pub(super) fn copied(list: ListView<'_>) -> Steps<'s> {
+        let steps: Vec<Step> = list.iter().map(|edge| outgoing(&edge)).collect();
+        Steps(Source::Copied(steps.into_iter()))
+    }
+}
+
+fn outgoing(edge: &super::EdgeRef<'_>) -> Step {
+    Step {
+        kind: edge.kind(),
+        other: edge.other(),
+        resolution: Some(edge.resolution()),
+    }
+}
+
+fn incoming((kind, other): (EdgeKind, u32)) -> Step {
+    Step {
+        kind,
+        other: NodeKey(other),
+        resolution: None,
+    }
+}
+
+impl Iterator for Steps<'_> {
+    type Item = Step;
+
+    fn next(&mut self) -> Option<Step> {
+        match &mut self.0 {
+            Source::Listed { list, next } => {
+                let step = (*next < list.len()).then(|| outgoing(&list.get(*next)))?;
+                *next += 1;
+                Some(step)
+            }
+            Source::Mapped { entries, next } => {
+                // Every kind byte was checked when the entries were opened; an entry that
+                // reads as none ends the list rather than inventing an edge.
+                let entry = (*next < entries.len())
+                    .then(|| entries.get(*next))
+                    .flatten()?;
+                *next += 1;
+                Some(incoming(entry))
+            }
+            Source::Gathered(entries) => entries.next().map(incoming),
+            Source::Copied(steps) => steps.next(),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = match &self.0 {
+            Source::Listed { list, next } => list.len() - next,
+            Source::Mapped { entries, next } => entries.len() - next,
+            Source::Gathered(entries) => entries.len(),
+            Source::Copied(steps) => steps.len(),
+        };
+        (left, Some(left))
+    }
+}
+
+impl ExactSizeIterator for Steps<'_> {}
