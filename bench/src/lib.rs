@@ -11,6 +11,7 @@ pub mod format_a;
 pub mod machine;
 pub mod monorepo;
 pub mod rng;
+pub mod row_allocs;
 pub mod table;
 pub mod timing;
 pub mod toon_data;

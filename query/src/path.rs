@@ -111,7 +111,7 @@ impl Query<'_> {
             edge_kinds: kinds,
             ..header(QueryKind::Path, Some(from_guard.view()?))
         };
-        let stop = search.stop(!sections.is_empty());
+        let stop = search.stop(sections.len(), k);
         let summary = Summary {
             truncated: search.truncated && sections.is_empty(),
             limit: options.max_nodes,

@@ -388,10 +388,10 @@ pub struct Summary {
     /// The traversal stopped at its node limit (deps: at its depth, which `limit` then is);
     /// more results exist.
     pub truncated: bool,
-    /// Traversals and paths: why the walk ended (a path found within the bounds is
-    /// complete).
+    /// Traversals, paths and deps: why the walk ended (paths: complete when the paths asked
+    /// for were found).
     pub stop: Stop,
-    /// Traversals and paths: the plan that ran, what it touched and where it stopped.
+    /// Traversals, paths and deps: the plan that ran, what it touched and where it stopped.
     pub explain: Option<crate::plan::Explain>,
     /// The node limit that applied.
     pub limit: usize,
@@ -408,7 +408,8 @@ impl Summary {
     /// depth through `truncated`).
     pub fn deeper(&self) -> Option<u32> {
         let explain = self.explain?;
-        (self.stop == Stop::DepthBound).then_some(explain.plan.max_depth)
+        let walk = explain.plan.kind != QueryKind::Deps;
+        (walk && self.stop == Stop::DepthBound).then_some(explain.plan.max_depth)
     }
 }
 

@@ -1,7 +1,8 @@
 //! `query-bench`: query latency at library level, warm, on an indexed project — the query
 //! half of `tsgraph bench` (`tsgraph_bench_harness::measure_queries`), with the targets of the
 //! speed issue checked: neighbors (distance 2) p50 < 100 µs, shortest path p50 < 1 ms,
-//! impact answers cut at 1,000 results p50 < 2 ms, open-to-first-answer < 10 ms.
+//! impact answers cut at 1,000 results p50 < 2 ms, open-to-first-answer < 10 ms; then the
+//! allocations a query makes, by answer size (`tsgraph_bench::row_allocs`).
 //!
 //! Usage: `cargo run --release -p tsgraph-bench --bin query-bench -- DIR [--samples N] [--seed N]`
 //! (DIR is indexed first when it has no store; the store is `DIR/.tsgraph/graph.redb`).
@@ -11,7 +12,12 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use tsgraph::{IndexOptions, Project};
+use tsgraph_bench::alloc::CountingAlloc;
+use tsgraph_bench::row_allocs::allocations_by_answer_size;
 use tsgraph_bench::table::Table;
+
+#[global_allocator]
+static ALLOC: CountingAlloc = CountingAlloc;
 use tsgraph_bench_harness::{QueryLatency, measure_queries, write_latency_table};
 
 struct Args {
@@ -105,5 +111,17 @@ fn main() -> Result<()> {
     }
     println!();
     print!("{}", targets.render());
+
+    // Allocations: counted on a snapshot of its own, after the timings (counting is off
+    // while they run).
+    let store = tsgraph::engine::Store::open_read_only(&db)?;
+    let snapshot = store.snapshot()?;
+    let stride = (snapshot.node_count()? as usize / args.samples).max(1);
+    println!();
+    println!("allocations from query start to the last TOON byte, warm:");
+    print!(
+        "{}",
+        allocations_by_answer_size(&snapshot, stride)?.render()
+    );
     Ok(())
 }

@@ -42,6 +42,8 @@ pub(crate) struct PackageGraph {
     /// The dependencies as a petgraph graph whose node indexes are `packages`' indexes;
     /// both directions list their packages ascending.
     pub(crate) links: DiGraph<(), ()>,
+    /// Adjacency lists read to build it: one per file.
+    pub(crate) lists_read: usize,
 }
 
 /// A file node as the first pass reads it.
@@ -152,6 +154,7 @@ impl PackageGraph {
             packages,
             imports,
             links,
+            lists_read: files.len(),
         })
     }
 

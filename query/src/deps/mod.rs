@@ -12,12 +12,15 @@ use crate::Query;
 use crate::error::QueryError;
 use petgraph::graph::NodeIndex;
 
+use crate::kinds::EdgeKinds;
 use crate::plan::bfs::{Bounds, bounded_bfs};
+use crate::plan::{Explain, Plan, Strategy};
 use crate::sink::{
     Counts, Dependency, DependencyImport, Direction, QueryKind, ResultSink, Stop, Summary,
 };
 use crate::traverse::header;
 use graph::PackageGraph;
+use tsgraph_engine::EdgeKind;
 
 /// How many imports are listed per dependency at most (the count of all is always given).
 pub const LISTED_IMPORTS: usize = 5;
@@ -127,17 +130,31 @@ impl Query<'_> {
             counts,
             ..header(QueryKind::Deps, None)
         };
+        let stop = if truncated {
+            Stop::DepthBound
+        } else {
+            Stop::Complete
+        };
         let mut summary = Summary {
             truncated,
             limit: max_depth as usize,
             found: true,
             stopped: false,
-            stop: if truncated {
-                Stop::DepthBound
-            } else {
-                Stop::Complete
-            },
-            ..Summary::default()
+            stop,
+            explain: Some(Explain {
+                plan: Plan {
+                    kind: QueryKind::Deps,
+                    strategy: Strategy::BoundedBfs,
+                    direction: header.direction,
+                    edge_kinds: EdgeKinds::of(&[EdgeKind::Imports]),
+                    max_depth,
+                    max_nodes: graph.packages.len(),
+                    walks: 1,
+                },
+                lists_read: graph.lists_read,
+                nodes_reached: reached.len(),
+                stop,
+            }),
         };
         sink.begin(&header)?;
         'stream: {

@@ -74,8 +74,10 @@ pub struct Plan {
 pub struct Explain {
     /// What was chosen.
     pub plan: Plan,
-    /// Adjacency lists read (each a lookup in the graph file or, through the overlay, in
-    /// the store).
+    /// Adjacency lists a walk read (each a lookup in the graph file or, through the overlay,
+    /// in the store); paths also look up one edge in a caller's list per incoming call,
+    /// which is not counted; deps: the importing files' lists its package graph was built
+    /// from.
     pub lists_read: usize,
     /// Nodes reached (paths: visited by all searches, both ends counted).
     pub nodes_reached: usize,
@@ -89,11 +91,15 @@ impl fmt::Display for Explain {
         writeln!(f, "plan: {}, {}", plan.kind.as_str(), plan.strategy)?;
         writeln!(f, "  direction: {}", plan.direction.as_str())?;
         writeln!(f, "  edge kinds: {}", plan.edge_kinds)?;
-        writeln!(
-            f,
-            "  bounds: depth {}, nodes {}",
-            plan.max_depth, plan.max_nodes
-        )?;
+        match plan.kind {
+            // Deps walks a package graph small enough to take whole.
+            QueryKind::Deps => writeln!(f, "  bounds: depth {}", plan.max_depth)?,
+            _ => writeln!(
+                f,
+                "  bounds: depth {}, nodes {}",
+                plan.max_depth, plan.max_nodes
+            )?,
+        }
         if plan.walks > 1 {
             writeln!(f, "  walks: {} (the class and each method)", plan.walks)?;
         }
@@ -102,7 +108,16 @@ impl fmt::Display for Explain {
             "touched: adjacency lists {}, nodes reached {}",
             self.lists_read, self.nodes_reached
         )?;
-        writeln!(f, "stopped: {}", self.stop.describe())
+        let stopped = match (plan.kind, self.stop) {
+            (QueryKind::Path, Stop::DepthBound) => {
+                "at the depth bound with fewer paths than asked for: a longer path may exist"
+            }
+            (QueryKind::Path, Stop::NodeLimit) => {
+                "at the node limit with fewer paths than asked for"
+            }
+            (_, stop) => stop.describe(),
+        };
+        writeln!(f, "stopped: {stopped}")
     }
 }
 

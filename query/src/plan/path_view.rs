@@ -64,10 +64,11 @@ impl<'g, 's> PathView<'g, 's> {
         if let Some(&member) = self.members.borrow().get(&key) {
             return member;
         }
-        let member = self
-            .graph
-            .node_kind(key)
-            .is_some_and(|kind| matches!(kind, NodeKind::Method | NodeKind::Property));
+        // A failed read is kept by the graph view (the query fails); it is not cached.
+        let Some(kind) = self.graph.node_kind(key) else {
+            return false;
+        };
+        let member = matches!(kind, NodeKind::Method | NodeKind::Property);
         self.members.borrow_mut().insert(key, member);
         member
     }

@@ -31,16 +31,17 @@ pub(crate) struct Search {
     pub(crate) visited: usize,
     /// Whether a search gave up at `max_nodes`.
     pub(crate) truncated: bool,
-    /// Whether a search ended at `max_depth` with both frontiers still open.
+    /// Whether a search ended at `max_depth` with both frontiers still open (nodes whose
+    /// edges were not read: a longer path may exist).
     pub(crate) depth_cut: bool,
 }
 
 impl Search {
-    /// Why the searches ended: a first path found is complete (it is a shortest one, and
-    /// the k paths asked for are the shortest within the bounds); otherwise the bound that
-    /// cut the search, if any.
-    pub(crate) fn stop(&self, found: bool) -> Stop {
-        if found {
+    /// Why the searches ended: complete when the `wanted` paths were found (each search
+    /// stops at its shortest path); otherwise the bound that cut a search, if any — the
+    /// node limit first, then the depth bound (a longer path may exist).
+    pub(crate) fn stop(&self, found: usize, wanted: usize) -> Stop {
+        if found >= wanted {
             Stop::Complete
         } else if self.truncated {
             Stop::NodeLimit

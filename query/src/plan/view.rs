@@ -1,7 +1,7 @@
 //! The snapshot as petgraph sees it: node keys as node IDs, adjacency entries as edges, both
-//! directions read from the graph file through the overlay. Every petgraph algorithm and
-//! every traversal of the planner runs over this view (filtered by edge kind with petgraph's
-//! `EdgeFiltered`), so there is one way the query layer reads the graph.
+//! directions read from the graph file through the overlay. The walks of callers, callees,
+//! impact, neighbors and path run over this view (filtered by edge kind with petgraph's
+//! `EdgeFiltered`), so they read the graph one way.
 //!
 //! petgraph's traits are infallible and store reads are not: the view keeps the first read
 //! error, ends the iterator it was reading, and the planner turns the kept error into the

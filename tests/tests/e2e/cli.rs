@@ -604,6 +604,43 @@ fn explain_says_which_walk_ran_what_it_read_and_where_it_stopped() {
     );
     let k = query(&db, &["path", "main", "insertRow", "--k", "3", "--explain"]);
     assert!(k.stderr.contains("Yen's 3 shortest paths"), "{}", k.stderr);
+    // Fewer paths than asked for, and the depth bound cut a search: say so, in the answer too.
+    let short = query(
+        &db,
+        &[
+            "path",
+            "main",
+            "insertRow",
+            "--k",
+            "5",
+            "--max-depth",
+            "3",
+            "--format",
+            "text",
+            "--explain",
+        ],
+    );
+    assert!(
+        short
+            .stderr
+            .contains("fewer paths than asked for: a longer path may exist"),
+        "{}",
+        short.stderr
+    );
+    assert!(
+        short
+            .stdout
+            .contains("deeper: a longer path may exist than --max-depth 3"),
+        "{}",
+        short.stdout
+    );
+    let deps = query(&db, &["deps", "basic-app", "--explain"]);
+    assert!(
+        deps.stderr
+            .contains("plan: deps, bounded breadth-first search"),
+        "{}",
+        deps.stderr
+    );
 
     // insertRow has callers two hops away: depth 1 cuts them off, the default does not.
     let shallow = query(

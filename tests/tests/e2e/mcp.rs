@@ -92,6 +92,17 @@ async fn an_mcp_client_lists_and_calls_every_tool_and_sees_a_file_change() {
     let callers = answer(&call(&client, "get_callers", json!({"symbol": "saveUser"})).await);
     assert!(callers.contains("src/main.ts:main"), "{callers}");
     assert!(callers.contains("UserService.save"), "{callers}");
+    // A complete answer says nothing more; one the depth bound cut says so.
+    assert!(!callers.contains("deeperThan"), "{callers}");
+    let shallow = answer(
+        &call(
+            &client,
+            "get_callers",
+            json!({"symbol": "saveUser", "maxDepth": 1}),
+        )
+        .await,
+    );
+    assert!(shallow.contains("deeperThan: 1"), "{shallow}");
     let callees = answer(
         &call(
             &client,
