@@ -85,7 +85,28 @@ struct DiskChanges {
 
 /// [`sync_project`] for a caller that keeps the state (`slot`, loaded here when `None` and
 /// needed) and holds some files in an editor (`held`: those are left as they are).
+///
+/// When the commits of an incremental sync grew the store file, the file is compacted after
+/// them: redb grows a file by doubling it (see `Store::compact`).
 pub(crate) fn sync_store(
+    root: &Path,
+    store: &Store,
+    options: &IndexOptions,
+    slot: &mut Option<IndexState>,
+    held: &dyn Fn(&str) -> bool,
+) -> Result<SyncSummary, IndexError> {
+    let before = store.file_len()?;
+    let summary = sync_store_uncompacted(root, store, options, slot, held)?;
+    // A full index grows the file from nothing and leaves a free tail (up to the doubling
+    // past what it needed); compacting it would cost a fresh index a second at 1M lines, and
+    // the first edit that grows the file compacts it anyway.
+    if summary.full.is_none() {
+        store.compact_if_grown(before)?;
+    }
+    Ok(summary)
+}
+
+fn sync_store_uncompacted(
     root: &Path,
     store: &Store,
     options: &IndexOptions,

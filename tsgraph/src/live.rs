@@ -44,8 +44,11 @@ pub struct LiveProject {
     db: PathBuf,
     index: Arc<Mutex<LiveIndex>>,
     reader: RwLock<Reader>,
-    /// Set while a graph file is being built beside the writer.
+    /// Set while a graph file is being built, or the store compacted, beside the writer.
     building: Arc<AtomicBool>,
+    /// Set when an update grew the store file (redb doubled it) until a compaction
+    /// succeeds (one fails while a query holds a snapshot; the next update tries again).
+    compact_due: Arc<AtomicBool>,
     /// That build's thread, joined when the project is dropped (so that it never names a
     /// file after its owner is gone).
     builder: Mutex<Option<std::thread::JoinHandle<()>>>,
@@ -103,6 +106,7 @@ impl LiveProject {
             index,
             reader: RwLock::new(reader),
             building: Arc::new(AtomicBool::new(false)),
+            compact_due: Arc::new(AtomicBool::new(false)),
             builder: Mutex::new(None),
         })
     }
@@ -173,47 +177,67 @@ impl LiveProject {
     }
 
     /// Whether a new graph file is being built beside the writer (after the edits since the
-    /// last one passed `IndexOptions::graph_file_bound`); queries meanwhile read the current
-    /// file through its overlay.
+    /// last one passed `IndexOptions::graph_file_bound`), or the store file compacted (after
+    /// an edit grew it); queries meanwhile read the current file through its overlay.
     pub fn building_graph_file(&self) -> bool {
         self.building.load(Ordering::Acquire)
     }
 
     /// One update: the writer is opened for it and let go after it, whatever the outcome.
     /// When the overlay has passed its bound, a new graph file is built on a thread of its
-    /// own, off the edit path.
+    /// own, off the edit path; when the update grew the store file, the file is compacted
+    /// there too.
     fn write<T>(
         &self,
         f: impl FnOnce(&mut LiveIndex, &Store) -> Result<T, Error>,
     ) -> Result<T, Error> {
         let mut index = self.index.lock();
         let writer = Store::open_waiting(&self.db, WRITER_WAIT)?;
+        let before = writer.file_len().unwrap_or(u64::MAX);
         let result = f(&mut index, &writer)?;
         // A check that fails costs the edit nothing: the next one checks again.
-        if writer
+        if writer.file_len().is_ok_and(|after| after > before) {
+            self.compact_due.store(true, Ordering::Release);
+        }
+        let build = writer
             .graph_file_due(index.options().graph_file_bound)
-            .unwrap_or(false)
-        {
-            self.build_graph_file_beside();
+            .unwrap_or(false);
+        if build || self.compact_due.load(Ordering::Acquire) {
+            self.maintain_beside(build);
         }
         Ok(result)
     }
 
-    /// Builds the next graph file from a read-only handle on another thread, then names it
-    /// under the writer: edits committed meanwhile stay in the overlay of the new file.
-    fn build_graph_file_beside(&self) {
+    /// On another thread: builds the next graph file from a read-only handle (when `build`),
+    /// then names it under the writer — edits committed meanwhile stay in the overlay of the
+    /// new file —; then compacts the store file when an update grew it.
+    fn maintain_beside(&self, build: bool) {
         if self.building.swap(true, Ordering::AcqRel) {
             return;
         }
         let (index, db) = (Arc::clone(&self.index), self.db.clone());
+        let compact_due = Arc::clone(&self.compact_due);
         let building = Building(Arc::clone(&self.building));
         let spawned = std::thread::Builder::new()
             .name("tsgraph-graph-file".into())
             .spawn(move || {
                 let _building = building;
-                // A failure is not reported: queries keep reading the current file and its
-                // overlay, and the next edit past the bound tries again.
-                let _ = build_and_name(&index, &db);
+                // Failures are not reported: queries keep reading the current file and its
+                // overlay, and the next edit that finds either due tries again.
+                if build {
+                    let _ = build_and_name(&index, &db);
+                }
+                // Cleared before each try, so that an update growing the file meanwhile sets
+                // it again and is compacted too.
+                for _ in 0..3 {
+                    if !compact_due.swap(false, Ordering::AcqRel) {
+                        break;
+                    }
+                    if !compact(&db).unwrap_or(false) {
+                        compact_due.store(true, Ordering::Release);
+                        break;
+                    }
+                }
             });
         // No thread to be had: the closure, and with it the flag's guard, is dropped. Else the
         // previous build, if any, has ended (its flag was clear) and its handle goes.
@@ -229,6 +253,12 @@ fn build_and_name(index: &Mutex<LiveIndex>, db: &Path) -> Result<bool, Error> {
     let mut index = index.lock();
     let writer = Store::open_waiting(db, WRITER_WAIT)?;
     Ok(index.name_graph_file(&writer, built)?)
+}
+
+/// Compacts the store file under the writer; `false` when a snapshot still held pages.
+fn compact(db: &Path) -> Result<bool, Error> {
+    let writer = Store::open_waiting(db, WRITER_WAIT)?;
+    Ok(writer.compact()?)
 }
 
 /// Reads the index state on a thread of its own (holding the index, so an update waits for

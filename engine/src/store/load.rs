@@ -115,7 +115,8 @@ impl Store {
     /// first, then the files with their edges by key. Holds the write transaction until
     /// [`Loader::commit`]; dropping the loader instead leaves the store as it was.
     pub fn replace_all_in_parts(&self) -> Result<Loader<'_>, StoreError> {
-        let db = self.writer()?;
+        let guard = self.writer()?;
+        let db: &redb::Database = &guard;
         let txn = self.run("write", || {
             let txn = super::begin_write(db)?;
             clear_all(&txn)?;

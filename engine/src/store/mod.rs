@@ -2,6 +2,7 @@
 //! batch writes, all behind the panic boundary of `guard.rs`.
 
 mod adjacency;
+mod compact;
 mod guard;
 mod load;
 mod lock;
@@ -94,7 +95,9 @@ impl Generation {
 /// [`StoreError::Corrupted`].
 pub struct Store {
     /// Dropped by hand, inside the panic boundary: closing may read and write the file.
-    db: Option<Quiet<Handle>>,
+    /// Locked for reading while a transaction begins (transactions do not borrow the
+    /// handle), for writing only by a compaction, which needs the handle alone.
+    db: parking_lot::RwLock<Option<Quiet<Handle>>>,
     /// Held while a writer has the store open.
     lock: Option<WriterLock>,
     boundary: Boundary,
@@ -297,7 +300,7 @@ impl Store {
         home: &Path,
     ) -> Store {
         Store {
-            db: Some(Quiet::new(handle)),
+            db: parking_lot::RwLock::new(Some(Quiet::new(handle))),
             lock,
             boundary,
             home: home.to_path_buf(),
@@ -349,13 +352,17 @@ impl Store {
         Ok(())
     }
 
-    fn writer(&self) -> Result<&Database, StoreError> {
-        match self.db.as_deref() {
-            Some(Handle::Writer(db)) => Ok(db),
-            _ => Err(StoreError::ReadOnly {
-                path: self.path().to_path_buf(),
-            }),
-        }
+    /// The writable handle, locked for reading (a compaction waits until it is let go).
+    pub(super) fn writer(
+        &self,
+    ) -> Result<parking_lot::MappedRwLockReadGuard<'_, Database>, StoreError> {
+        parking_lot::RwLockReadGuard::try_map(self.db.read(), |db| match db.as_deref() {
+            Some(Handle::Writer(db)) => Some(db),
+            _ => None,
+        })
+        .map_err(|_| StoreError::ReadOnly {
+            path: self.path().to_path_buf(),
+        })
     }
 
     /// The store's file.
@@ -380,7 +387,7 @@ impl Store {
 
     /// A snapshot that reads redb's tables only.
     fn table_snapshot(&self) -> Result<Snapshot, StoreError> {
-        match self.db.as_deref() {
+        match self.db.read().as_deref() {
             Some(Handle::Writer(db)) => Snapshot::new(db, self.boundary.clone()),
             Some(Handle::Reader(db)) => Snapshot::new(db, self.boundary.clone()),
             None => Err(self.boundary.corrupted("read", "the store is closed")),
@@ -486,7 +493,7 @@ impl Store {
         snapshot: Snapshot,
         generation: Generation,
     ) -> Result<bool, StoreError> {
-        self.writer()?;
+        drop(self.writer()?);
         let built = self.build_aside(snapshot, generation)?;
         self.name_graph_file(built)
     }
@@ -543,7 +550,8 @@ impl Store {
     /// build's state are dropped and later ones kept. (A commit since a build with no file
     /// named left no overlay entries; a full index since forgot the named file.)
     pub fn name_graph_file(&self, mut built: BuiltGraphFile) -> Result<bool, StoreError> {
-        let db = self.writer()?;
+        let guard = self.writer()?;
+        let db: &Database = &guard;
         let generation = built.named.built;
         let named_it = self.committed(self.run("name the graph file", || {
             let txn = begin_write(db)?;
@@ -601,7 +609,8 @@ impl Store {
 
     /// Replaces the whole graph with `batch` in one transaction.
     pub fn replace_all(&self, batch: &GraphBatch) -> Result<StoreStats, StoreError> {
-        let db = self.writer()?;
+        let guard = self.writer()?;
+        let db: &Database = &guard;
         self.committed(self.run("write", || write::replace_all(db, batch)))
     }
 
@@ -623,7 +632,8 @@ impl Store {
         batch: &GraphBatch,
         removed_files: &[&str],
     ) -> Result<StoreStats, StoreError> {
-        let db = self.writer()?;
+        let guard = self.writer()?;
+        let db: &Database = &guard;
         let written = self.run("write", || {
             write::replace_files(db, batch, removed_files, false)
         });
@@ -638,7 +648,8 @@ impl Store {
         batch: &GraphBatch,
         removed_files: &[&str],
     ) -> Result<GraphDelta, StoreError> {
-        let db = self.writer()?;
+        let guard = self.writer()?;
+        let db: &Database = &guard;
         let written = self.run("write", || {
             write::replace_files(db, batch, removed_files, true)
         });
@@ -648,13 +659,15 @@ impl Store {
     /// Records new size and modification stamps of files whose contents did not change (so
     /// the next sync need not read them again).
     pub fn update_file_stamps(&self, stamps: &[(String, u64, u64)]) -> Result<(), StoreError> {
-        let db = self.writer()?;
+        let guard = self.writer()?;
+        let db: &Database = &guard;
         self.committed(self.run("write", || write::update_file_stamps(db, stamps)))
     }
 
     /// Stores a metadata value (project root, config hash, index summary, …).
     pub fn set_meta(&self, key: &str, value: &[u8]) -> Result<(), StoreError> {
-        let db = self.writer()?;
+        let guard = self.writer()?;
+        let db: &Database = &guard;
         self.committed(self.run("write meta", || {
             let txn = begin_write(db)?;
             {
@@ -675,7 +688,8 @@ impl Store {
     }
 
     fn initialise(&self) -> Result<(), StoreError> {
-        let db = self.writer()?;
+        let guard = self.writer()?;
+        let db: &Database = &guard;
         self.run("initialise", || {
             let txn = begin_write(db)?;
             write::create_tables(&txn)?;
@@ -685,7 +699,7 @@ impl Store {
 
     /// A read transaction on the last commit, of a writer or a reader handle alike.
     fn begin_read(&self) -> Result<redb::ReadTransaction, StoreError> {
-        match self.db.as_deref() {
+        match self.db.read().as_deref() {
             Some(Handle::Writer(db)) => db.begin_read().ctx("begin read"),
             Some(Handle::Reader(db)) => db.begin_read().ctx("begin read"),
             None => Err(StoreError::corrupted("", "the store is closed")),
@@ -736,9 +750,10 @@ impl Store {
 
 impl Drop for Store {
     fn drop(&mut self) {
-        let was_writer = matches!(self.db.as_deref(), Some(Handle::Writer(_)));
+        let db = self.db.get_mut();
+        let was_writer = matches!(db.as_deref(), Some(Handle::Writer(_)));
         // Closing writes redb's own bookkeeping; the stamp records the file after it.
-        self.db.take();
+        db.take();
         if was_writer && !self.boundary.is_poisoned() {
             verified::stamp(self.boundary.path());
         }
