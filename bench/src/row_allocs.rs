@@ -6,8 +6,11 @@
 //! The binary using it must install [`crate::alloc::CountingAlloc`] as its global allocator.
 
 use tsgraph::encoders::graph::ToonSink;
-use tsgraph::engine::{NodeKey, Snapshot};
-use tsgraph::query::{NeighborOptions, Query, QueryError, TraversalOptions};
+use tsgraph::engine::{NodeKey, NodeView, Snapshot};
+use tsgraph::query::{
+    EdgeInfo, Header, NeighborOptions, NodeInfo, Query, QueryError, ResultSink, Summary,
+    TraversalOptions,
+};
 
 use crate::alloc::measure;
 use crate::table::Table;
@@ -23,12 +26,31 @@ const BUCKETS: [(usize, &str); 4] = [
 /// One query kind's allocations per bucket: (answers, total allocations, total results).
 type Tally = [(usize, u64, usize); 4];
 
+/// A sink that keeps nothing: what the query itself allocates, without an encoder.
+struct NullSink;
+
+impl ResultSink for NullSink {
+    fn begin(&mut self, _header: &Header<'_>) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn node(&mut self, _node: &NodeView<'_>, _info: &NodeInfo<'_>) -> std::io::Result<bool> {
+        Ok(true)
+    }
+    fn edge(&mut self, _edge: &EdgeInfo<'_>) -> std::io::Result<bool> {
+        Ok(true)
+    }
+    fn finish(&mut self, _summary: &Summary) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// Runs neighbors (distance 2) and impact (depth 5) on every `stride`-th node key and
 /// tabulates allocations per answer and per result row, by answer size.
 pub fn allocations_by_answer_size(snapshot: &Snapshot, stride: usize) -> Result<Table, QueryError> {
     let query = Query::new(snapshot);
     let keys = snapshot.node_keys()?;
     let mut neighbors: Tally = Default::default();
+    let mut neighbors_bare: Tally = Default::default();
     let mut impact: Tally = Default::default();
     let neighbor_options = NeighborOptions {
         distance: 2,
@@ -51,6 +73,10 @@ pub fn allocations_by_answer_size(snapshot: &Snapshot, stride: usize) -> Result<
             let summary = query.neighbors(key, &neighbor_options, &mut sink)?;
             Ok(summary.explain.map_or(0, |e| e.nodes_reached))
         })?;
+        run(&mut neighbors_bare, &|key| {
+            let summary = query.neighbors(key, &neighbor_options, &mut NullSink)?;
+            Ok(summary.explain.map_or(0, |e| e.nodes_reached))
+        })?;
         run(&mut impact, &|key| {
             let mut sink = ToonSink::new(std::io::sink());
             let summary = query.impact(key, &impact_options, &mut sink)?;
@@ -66,6 +92,7 @@ pub fn allocations_by_answer_size(snapshot: &Snapshot, stride: usize) -> Result<
     ]);
     for (name, tally) in [
         ("neighbors distance 2", &neighbors),
+        ("neighbors, no encoder", &neighbors_bare),
         ("impact depth 5", &impact),
     ] {
         for (&(answers, allocations, results), (_, label)) in tally.iter().zip(BUCKETS) {
