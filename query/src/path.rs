@@ -78,13 +78,33 @@ impl Query<'_> {
             walks: 1,
         };
         let view = GraphView::new(snapshot);
+        let graph = PathView::new(&view, kinds);
         let mut search = Search {
             max_depth: options.max_depth,
             max_nodes: options.max_nodes,
             ..Search::default()
         };
-        let paths = k_shortest(&PathView::new(&view, kinds), from, to, k, &mut search);
+        let mut paths = k_shortest(&graph, from, to, k, &mut search);
+        // Asked the wrong way round (ts-graph-mcp's lookup semantics): no path from `from` to
+        // `to`, but one from `to` to `from` is answered, labelled as reversed.
+        let reversed = paths.is_empty() && from != to && {
+            let mut back = Search {
+                visited: search.visited,
+                ..search
+            };
+            back.truncated = false;
+            back.depth_cut = false;
+            paths = k_shortest(&graph, to, from, k, &mut back);
+            let found = !paths.is_empty();
+            if found {
+                search = back;
+            } else {
+                search.visited = back.visited;
+            }
+            found
+        };
         view.check()?;
+        let (start, end) = if reversed { (to, from) } else { (from, to) };
         let sections: Vec<Section> = paths
             .into_iter()
             .map(|path| Section {
@@ -102,14 +122,15 @@ impl Query<'_> {
                 unresolved: 0,
             })
             .collect();
-        let from_guard = existing(snapshot, from)?;
-        let to_guard = existing(snapshot, to)?;
+        let start_guard = existing(snapshot, start)?;
+        let end_guard = existing(snapshot, end)?;
         let header = Header {
-            target: Some(to_guard.view()?),
+            target: Some(end_guard.view()?),
             depth: options.max_depth,
             direction: Direction::Out,
             edge_kinds: kinds,
-            ..header(QueryKind::Path, Some(from_guard.view()?))
+            reversed,
+            ..header(QueryKind::Path, Some(start_guard.view()?))
         };
         let stop = search.stop(sections.len(), k);
         let summary = Summary {
@@ -119,7 +140,14 @@ impl Query<'_> {
             stopped: false,
             stop,
             explain: Some(Explain {
-                plan,
+                plan: Plan {
+                    walks: if reversed || sections.is_empty() && from != to {
+                        2
+                    } else {
+                        1
+                    },
+                    ..plan
+                },
                 lists_read: view.lists_read(),
                 nodes_reached: search.visited,
                 stop,

@@ -191,6 +191,10 @@ pub struct Header<'a> {
     pub root: Option<NodeView<'a>>,
     /// The path's end.
     pub target: Option<NodeView<'a>>,
+    /// Paths: no path leads from the symbol asked as the start to the one asked as the
+    /// end, and this is a path the other way: `root` is the end asked for, `target` the
+    /// start.
+    pub reversed: bool,
     /// Search: the pattern; file symbols: the file path; deps: the package.
     pub subject: Option<&'a str>,
     /// `max_depth` (callers, callees, impact), `distance` (neighbors), or the path's search

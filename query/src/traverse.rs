@@ -354,6 +354,7 @@ pub(crate) fn header(kind: QueryKind, root: Option<tsgraph_engine::NodeView<'_>>
         kind,
         root,
         target: None,
+        reversed: false,
         subject: None,
         depth: 0,
         direction: Direction::Both,

@@ -19,7 +19,8 @@
 //!   instead of `"nodes"`. Callers add `"unresolved"` to the summary (and to each section):
 //!   the call sites of the symbol's name the indexer could not resolve, which may reach it.
 //! - **path**: `{"query","from":node,"to":node,"found","paths":[{"nodes":[node + "step"],
-//!   "edges":[edge]}]}`, shortest first.
+//!   "edges":[edge]}]}`, shortest first; a path found only the other way round has
+//!   `"reversed":true` after `found`, with `from` and `to` as the path goes.
 //! - **neighbors**: `{"query","center":node,"distance","direction","nodes":[node +
 //!   "distance"],"edges":[edge]}`.
 //! - **search**: `{"query","pattern","total","offset","limit","nodes":[node + "match"]}` —
@@ -200,6 +201,9 @@ impl<W: Write> ResultSink for JsonSink<W> {
                     self.out.write_all(b"}")?;
                 }
                 write!(self.out, ",\"found\":{}", header.nodes > 0)?;
+                if header.reversed {
+                    self.out.write_all(b",\"reversed\":true")?;
+                }
             }
             QueryKind::Neighbors => {
                 write!(

@@ -189,6 +189,12 @@ impl<W: Write> ResultSink for MermaidSink<W> {
         if let Some(target) = &header.target {
             self.declare(target, Some("queried"))?;
         }
+        if header.reversed {
+            writeln!(
+                self.out,
+                "  %% reversed: no path the way asked, this one goes back"
+            )?;
+        }
         Ok(())
     }
 

@@ -285,6 +285,15 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
                 if let (Some(from), Some(to)) = (&header.root, &header.target) {
                     if header.nodes == 0 {
                         writeln!(self.out, "no path from {} to {}", from.id(), to.id())?;
+                    } else if header.reversed {
+                        writeln!(
+                            self.out,
+                            "no path from {} to {}; reversed, the path from {} to {}:",
+                            to.id(),
+                            from.id(),
+                            from.id(),
+                            to.id()
+                        )?;
                     } else {
                         writeln!(self.out, "path from {} to {}:", from.id(), to.id())?;
                     }

@@ -22,6 +22,9 @@
 //! - a module, package or `exported` value shared by every node: one top-level line instead
 //!   of a column; when modules or packages differ, nodes are grouped by module, then package.
 //!
+//! A path asked the wrong way round (none from the start to the end, one from the end to the
+//! start) is answered the way it exists, after a `reversed: true` line.
+//!
 //! A walk cut by its depth bound ends with `deeperThan: N` (edges lead past `N` hops; for a
 //! path not found, a longer one may exist): an answer without it, and without `truncated`,
 //! is complete.
@@ -195,6 +198,9 @@ impl<W: Write> ToonSink<W> {
                         w.field("to", target.id())?;
                     }
                     w.field("found", false)?;
+                } else if header.reversed {
+                    // No path the way asked: this one goes from `to` to `from`.
+                    w.field("reversed", true)?;
                 }
             }
             QueryKind::Neighbors => {

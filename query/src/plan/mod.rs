@@ -65,7 +65,8 @@ pub struct Plan {
     pub max_depth: u32,
     /// Nodes reached at most (paths: visited by one search).
     pub max_nodes: usize,
-    /// Walks run: 1, or one per method of a class plus the class itself.
+    /// Walks run: 1; one per method of a class plus the class itself; for a path not found
+    /// the way asked, 2 (the other way was searched too).
     pub walks: usize,
 }
 
@@ -100,8 +101,15 @@ impl fmt::Display for Explain {
                 plan.max_depth, plan.max_nodes
             )?,
         }
-        if plan.walks > 1 {
-            writeln!(f, "  walks: {} (the class and each method)", plan.walks)?;
+        match (plan.kind, plan.walks) {
+            (_, 0 | 1) => {}
+            (QueryKind::Path, walks) => {
+                writeln!(
+                    f,
+                    "  walks: {walks} (no path the way asked: the other way too)"
+                )?;
+            }
+            (_, walks) => writeln!(f, "  walks: {walks} (the class and each method)")?,
         }
         writeln!(
             f,

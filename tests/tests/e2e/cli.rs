@@ -677,3 +677,39 @@ fn explain_says_which_walk_ran_what_it_read_and_where_it_stopped() {
     let search = query(&db, &["search", "findUser", "--explain"]);
     assert!(search.stderr.contains("no traversal"), "{}", search.stderr);
 }
+
+#[test]
+fn a_path_asked_the_wrong_way_round_is_answered_reversed_in_every_format() {
+    let db = tempfile::tempdir().expect("temp dir");
+    let forward = query(&db, &["path", "main", "insertRow", "--format", "json"]);
+    let backward = query(&db, &["path", "insertRow", "main", "--format", "json"]);
+    assert_eq!(backward.code, 0, "{}", backward.stderr);
+    let (forward, backward): (serde_json::Value, serde_json::Value) = (
+        serde_json::from_str(&forward.stdout).expect("JSON"),
+        serde_json::from_str(&backward.stdout).expect("JSON"),
+    );
+    assert_eq!(backward["reversed"], true);
+    assert!(forward.get("reversed").is_none());
+    // The same path, from main to insertRow, as the graph has it.
+    assert_eq!(backward["paths"], forward["paths"]);
+    assert_eq!(backward["from"]["id"], "src/main.ts:main");
+    let toon = query(&db, &["path", "insertRow", "main"]);
+    assert!(
+        toon.stdout.starts_with("reversed: true\n"),
+        "{}",
+        toon.stdout
+    );
+    let text = query(&db, &["path", "insertRow", "main", "--format", "text"]);
+    assert!(
+        text.stdout.starts_with(
+            "no path from src/db/client.ts:insertRow to src/main.ts:main; reversed, the path from src/main.ts:main"
+        ),
+        "{}",
+        text.stdout
+    );
+    let mermaid = query(&db, &["path", "insertRow", "main", "--format", "mermaid"]);
+    assert!(mermaid.stdout.contains("%% reversed"), "{}", mermaid.stdout);
+    // No path either way: not found, as before.
+    let none = query(&db, &["path", "insertRow", "findUser"]);
+    assert!(none.stdout.contains("found: false"), "{}", none.stdout);
+}

@@ -190,7 +190,7 @@ fn impact_of_find_user() {
 }
 
 #[test]
-fn path_from_main_to_insert_row_and_no_path_back() {
+fn path_from_main_to_insert_row_and_back_reversed() {
     golden_query(
         "path-main-insertRow",
         QueryRequest::Path {
@@ -204,6 +204,14 @@ fn path_from_main_to_insert_row_and_no_path_back() {
         QueryRequest::Path {
             from: SymbolArg::new("insertRow"),
             to: SymbolArg::new("main"),
+            options: PathOptions::default(),
+        },
+    );
+    golden_query(
+        "path-insertRow-findUser-none",
+        QueryRequest::Path {
+            from: SymbolArg::new("insertRow"),
+            to: SymbolArg::new("findUser"),
             options: PathOptions::default(),
         },
     );

@@ -127,6 +127,15 @@ async fn an_mcp_client_lists_and_calls_every_tool_and_sees_a_file_change() {
         .await,
     );
     assert!(path.contains("saveUser"), "{path}");
+    let reversed = answer(
+        &call(
+            &client,
+            "find_path",
+            json!({"from": "insertRow", "to": "main"}),
+        )
+        .await,
+    );
+    assert!(reversed.starts_with("reversed: true"), "{reversed}");
     let neighbors = answer(
         &call(
             &client,

@@ -275,10 +275,21 @@ fn seed_003_callers_of_format_date() {
     golden(
         &project,
         "seed-003",
-        "path-formatDate-handleOrder-none",
+        "path-formatDate-handleOrder-reversed",
         &QueryRequest::Path {
             from: SymbolArg::new("formatDate"),
             to: SymbolArg::new("handleOrder"),
+            options: PathOptions::default(),
+        },
+    );
+    // Two callers of one function: no path either way.
+    golden(
+        &project,
+        "seed-003",
+        "path-createOrder-generateReport-none",
+        &QueryRequest::Path {
+            from: SymbolArg::new("createOrder"),
+            to: SymbolArg::new("generateReport"),
             options: PathOptions::default(),
         },
     );
