@@ -23,6 +23,7 @@
 //! assert_eq!(sink.nodes, vec![("a.ts:main".to_owned(), 1)]);
 //! ```
 
+mod barrel;
 mod collect;
 mod deps;
 mod emit;

@@ -40,7 +40,8 @@ pub enum SymbolMatch {
 /// Resolves `symbol`: an exact node ID (`src/a.ts:UserService.save`, or a file path), or a
 /// bare or dotted name (`save`, `UserService.save`) optionally narrowed to files whose path
 /// ends with `file`. Names match case-sensitively first and, when nothing does, ignoring
-/// case (`userservice.save`).
+/// case (`userservice.save`). A name narrowed to a file that does not declare it but
+/// re-exports it (a barrel) resolves to the declaration the re-export leads to.
 pub fn resolve_symbol(
     snapshot: &Snapshot,
     symbol: &str,
@@ -85,6 +86,27 @@ pub fn resolve_symbol(
     }
     if let Some((_, key)) = matches.pop() {
         return Ok(SymbolMatch::Found(key));
+    }
+    // Not declared in the file named: a barrel that re-exports it answers for it.
+    if let Some(file) = file
+        && !elsewhere.is_empty()
+    {
+        let declared: Vec<(String, Named)> = elsewhere
+            .iter()
+            .map(|named| (named.0.file.clone(), named.clone()))
+            .collect();
+        let mut reexported = crate::barrel::through_reexports(snapshot, file, symbol, &declared)?;
+        reexported.sort();
+        match reexported.len() {
+            0 => {}
+            1 => return Ok(SymbolMatch::Found(reexported[0].1)),
+            _ => {
+                reexported.truncate(MAX_LISTED);
+                return Ok(SymbolMatch::Ambiguous(
+                    reexported.into_iter().map(|(c, _)| c).collect(),
+                ));
+            }
+        }
     }
     let mut elsewhere: Vec<Candidate> = elsewhere.into_iter().map(|(c, _)| c).collect();
     elsewhere.sort();

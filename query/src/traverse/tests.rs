@@ -408,19 +408,25 @@ fn symbols_resolve_exactly_or_list_candidates() {
         resolve_symbol(&snap, "save", Some("b.ts")).unwrap(),
         SymbolMatch::Found(key(&store, "b.ts:save"))
     );
-    // A name that exists, but not in the file asked for: the files that hold it, and the
-    // rejected name is not suggested back.
-    match resolve_symbol(&snap, "f1", Some("b.ts")).unwrap() {
+    // A name that exists, but not in the file asked for (nor in one it imports): the files
+    // that hold it, and the rejected name is not suggested back.
+    match resolve_symbol(&snap, "g", Some("a.ts")).unwrap() {
         SymbolMatch::NotFound {
             suggestions,
             elsewhere,
         } => {
             assert_eq!(elsewhere.len(), 1);
-            assert_eq!(elsewhere[0].id, "a.ts:f1");
-            assert!(!suggestions.iter().any(|s| s == "f1"), "{suggestions:?}");
+            assert_eq!(elsewhere[0].id, "b.ts:g");
+            assert!(!suggestions.iter().any(|s| s == "g"), "{suggestions:?}");
         }
         other => panic!("{other:?}"),
     }
+    // b.ts imports a.ts naming nothing, as `export * from "./a"` is stored: a name asked
+    // for in b.ts that a.ts declares resolves through it.
+    assert_eq!(
+        resolve_symbol(&snap, "f1", Some("b.ts")).unwrap(),
+        SymbolMatch::Found(key(&store, "a.ts:f1"))
+    );
     match resolve_symbol(&snap, "sav", None).unwrap() {
         SymbolMatch::NotFound { suggestions, .. } => {
             assert_eq!(suggestions.first().map(String::as_str), Some("save"))

@@ -713,3 +713,45 @@ fn a_path_asked_the_wrong_way_round_is_answered_reversed_in_every_format() {
     let none = query(&db, &["path", "insertRow", "findUser"]);
     assert!(none.stdout.contains("found: false"), "{}", none.stdout);
 }
+
+#[test]
+fn a_name_asked_for_in_a_barrel_resolves_through_its_re_exports() {
+    let db = tempfile::tempdir().expect("temp dir");
+    let db_path = db.path().join("graph.redb");
+    let project = fixture("barrels");
+    let ask = |args: &[&str]| {
+        let mut all = vec!["--project", project.to_str().expect("UTF-8 path")];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["--db", db_path.to_str().expect("UTF-8 path")]);
+        run(&all, "")
+    };
+    let ambiguous = ask(&["callers", "alpha"]);
+    assert_eq!(ambiguous.code, 2, "{}", ambiguous.stdout);
+    for (file, expected) in [
+        // Two barrels deep: src/index.ts → src/lib/index.ts → src/lib/a.ts.
+        ("src/index.ts", "src/lib/a.ts:alpha"),
+        ("lib/index.ts", "src/lib/a.ts:alpha"),
+        // The file that declares it still answers for itself.
+        ("src/other/alpha.ts", "src/other/alpha.ts:alpha"),
+    ] {
+        let out = ask(&["callers", "alpha", "--file", file]);
+        assert_eq!(out.code, 0, "{file}: {}", out.stderr);
+        assert!(
+            out.stdout.starts_with(&format!("callers: \"{expected}\"")),
+            "{file}: {}",
+            out.stdout
+        );
+    }
+    // A default export re-exported under a name of its own.
+    let beta = ask(&["callees", "main", "--format", "json"]);
+    assert!(beta.stdout.contains("src/lib/b.ts:beta"), "{}", beta.stdout);
+    let beta = ask(&["callers", "beta", "--file", "src/index.ts"]);
+    assert!(
+        beta.stdout.starts_with("callers: \"src/lib/b.ts:beta\""),
+        "{}",
+        beta.stdout
+    );
+    // Nothing re-exports it: not found, with where it is.
+    let missing = ask(&["callers", "main", "--file", "src/lib/index.ts"]);
+    assert_eq!(missing.code, 2, "{}", missing.stdout);
+}

@@ -195,3 +195,36 @@ async fn an_mcp_client_lists_and_calls_every_tool_and_sees_a_file_change() {
     let log = std::fs::read_to_string(&log).unwrap();
     assert!(log.contains("updated src/audit.ts"), "{log}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_name_asked_for_in_a_barrel_resolves_through_its_re_exports() {
+    let (dir, project) = tsgraph_tests::fixture_copy("barrels");
+    let log = dir.path().join("server.log");
+    let client = connect(&project, &log).await;
+    // Two files declare `alpha`: the bare name is ambiguous …
+    let ambiguous = call(&client, "get_callers", json!({"symbol": "alpha"})).await;
+    assert_eq!(ambiguous.is_error, Some(true));
+    // … but src/index.ts re-exports (through src/lib/index.ts) only one of them.
+    let callers = answer(
+        &call(
+            &client,
+            "get_callers",
+            json!({"symbol": "alpha", "file": "src/index.ts"}),
+        )
+        .await,
+    );
+    assert!(
+        callers.starts_with("callers: \"src/lib/a.ts:alpha\""),
+        "{callers}"
+    );
+    let beta = answer(
+        &call(
+            &client,
+            "get_callers",
+            json!({"symbol": "beta", "file": "src/index.ts"}),
+        )
+        .await,
+    );
+    assert!(beta.starts_with("callers: \"src/lib/b.ts:beta\""), "{beta}");
+    client.cancel().await.expect("shut down");
+}
