@@ -15,8 +15,8 @@ use tsgraph_engine::{
 use crate::error::QueryError;
 use crate::order::existing;
 use crate::sink::{
-    Counts, EdgeInfo, Facets, Group, GroupLevel, Grouping, Header, MatchKind, NodeInfo, ResultSink,
-    Summary, Via,
+    Counts, EdgeInfo, Facets, Group, GroupLevel, Grouping, Header, MatchKind, NodeInfo, QueryKind,
+    ResultSink, Summary, Via,
 };
 
 /// One result node as a query found it.
@@ -173,7 +173,14 @@ pub(crate) fn emit(
     header.module = uniform(&result_views, |v| v.module());
     header.package = uniform(&result_views, |v| v.package());
     header.file = uniform(&result_views, |v| v.file());
-    header.facets = facets(&result_views);
+    // Search and file symbols list what classes and interfaces extend (seed 002).
+    let extends = if matches!(header.kind, QueryKind::Search | QueryKind::FileSymbols) {
+        let keys = sections.iter().flat_map(|s| &s.items).map(|i| i.key);
+        extends_of(snapshot, keys, &view)?
+    } else {
+        HashMap::default()
+    };
+    header.facets = facets(&result_views, &extends);
     if header.kind.is_traversal() {
         let mut files = HashSet::default();
         let mut packages = HashSet::default();
@@ -288,7 +295,7 @@ pub(crate) fn emit(
                         nodes: members.len(),
                         edges: 0,
                         unresolved: 0,
-                        facets: facets(&members),
+                        facets: facets(&members, &extends),
                     })?;
                     open[depth] = Some(value);
                     if !go {
@@ -326,6 +333,7 @@ pub(crate) fn emit(
                         chain: &chain,
                         parent: None,
                         matched: item.matched,
+                        extends: extends.get(node.id()).map_or("", String::as_str),
                     };
                     sink.node(node, &info)?
                 }
@@ -336,6 +344,7 @@ pub(crate) fn emit(
                         chain: &chain,
                         parent: parent.map(view).transpose()?.map(|v| v.id()),
                         matched: item.matched,
+                        extends: extends.get(node.id()).map_or("", String::as_str),
                     };
                     sink.node(node, &info)?
                 }
@@ -521,7 +530,7 @@ pub fn has_signature(node: &NodeView<'_>) -> bool {
         || node.visibility() != Visibility::Default
 }
 
-fn facets(nodes: &[NodeView<'_>]) -> Facets {
+fn facets(nodes: &[NodeView<'_>], extends: &HashMap<&str, String>) -> Facets {
     let exported = nodes
         .first()
         .map(|n| n.exported())
@@ -531,7 +540,40 @@ fn facets(nodes: &[NodeView<'_>]) -> Facets {
         signature: nodes
             .iter()
             .any(|n| n.kind() != NodeKind::File && has_signature(n)),
+        extends: nodes.iter().any(|n| extends.contains_key(n.id())),
     }
+}
+
+/// For each class and interface among `keys` that extends something in the graph, by ID:
+/// the symbol paths of what it extends, in stored order (by target key), `, `-separated.
+fn extends_of<'v>(
+    snapshot: &Snapshot,
+    keys: impl Iterator<Item = NodeKey>,
+    view: &impl Fn(NodeKey) -> Result<NodeView<'v>, QueryError>,
+) -> Result<HashMap<&'v str, String>, QueryError> {
+    let mut out = HashMap::default();
+    for key in keys {
+        let node = view(key)?;
+        if !matches!(node.kind(), NodeKind::Class | NodeKind::Interface) {
+            continue;
+        }
+        let list = snapshot.out_edges(key)?;
+        let mut names = String::new();
+        for edge in list.edges()? {
+            if edge.kind() != EdgeKind::Extends {
+                continue;
+            }
+            let guard = existing(snapshot, edge.other())?;
+            if !names.is_empty() {
+                names.push_str(", ");
+            }
+            names.push_str(guard.view()?.symbol());
+        }
+        if !names.is_empty() {
+            out.insert(node.id(), names);
+        }
+    }
+    Ok(out)
 }
 
 /// Every stored edge between two result nodes, sorted by the source's position, the kind

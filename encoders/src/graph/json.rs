@@ -26,6 +26,8 @@
 //! - **search**: `{"query","pattern","total","offset","limit","nodes":[node + "match"]}` —
 //!   `total` counts every match, `nodes` is the page.
 //! - **file-symbols**: `{"query","file","nodes":[node + "depth" (nesting) + "parent"]}`.
+//! - in search and file symbols, a class or interface that extends something has
+//!   `"extends"` after its facts: the symbol paths of what it extends, `, `-separated.
 //! - **deps**: `{"query","package","module" (null for a package outside the project),
 //!   "direction","maxDepth","summary":{"direct","transitive","packages","external","files",
 //!   "maxDepth"},"packages":[{"name","module","external","depth","via","imports"}],
@@ -304,6 +306,10 @@ impl<W: Write> ResultSink for JsonSink<W> {
         }
         self.wrote_node = true;
         self.node_object(node)?;
+        if !info.extends.is_empty() {
+            self.out.write_all(b",\"extends\":")?;
+            self.string(info.extends)?;
+        }
         match self.kind {
             QueryKind::Path => write!(self.out, ",\"step\":{}", info.depth)?,
             QueryKind::Neighbors => write!(self.out, ",\"distance\":{}", info.depth)?,

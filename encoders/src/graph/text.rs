@@ -5,6 +5,7 @@
 //! ```text
 //! callers of src/utils.ts:formatDate [15-20] Function export (date: Date): string
 //!   offset: 15, limit: 6
+//!   module: ., package: shop
 //! 3 callers: 2 direct, 1 transitive, in 3 files and 1 package
 //!
 //! src/controller.ts (1 caller):
@@ -249,6 +250,15 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
                         root.start_line(),
                         line_count(root)
                     )?;
+                    // Where it lives in the workspace (seed 002's hoisted module and package).
+                    if !root.package().is_empty() {
+                        writeln!(
+                            self.out,
+                            "  module: {}, package: {}",
+                            root.module(),
+                            root.package()
+                        )?;
+                    }
                 }
                 if header.kind == QueryKind::Neighbors {
                     writeln!(

@@ -12,6 +12,8 @@
 //!   groups (it is the `center` object).
 //! - CONTAINS edges: their source is always the target's container (its ID without the last
 //!   `.segment`, or its file), so they follow from the IDs.
+//! - `extends` (search and file symbols: what a class or interface extends, first column as
+//!   seed 002 has it) in a group where nothing extends anything.
 //! - columns a kind group does not need: `exported` when none of its rows is exported, `sig`
 //!   when none has a signature (a missing cell reads as the default).
 //! - `unresolved` (callers: call sites of the symbol's name the indexer could not resolve,
@@ -43,6 +45,8 @@
 //!
 //! ```text
 //! callers: "src/utils.ts:formatDate"
+//! kind: Function
+//! lines: 15-20
 //! package: shop
 //! exported: true
 //! functions[3]{id,lines,depth,via,sig}:
@@ -73,6 +77,9 @@ pub struct ToonSink<W: Write> {
     /// The columns of the open table (a group may drop `exported` and `sig`).
     group_exported: bool,
     group_sig: bool,
+    /// The current group has an `extends` column (search and file symbols: a class or
+    /// interface of the group extends something).
+    group_extends: bool,
     rel_column: bool,
     /// Rows left in the open node table.
     rows_left: usize,
@@ -118,6 +125,7 @@ impl<W: Write> ToonSink<W> {
             sig_column: false,
             group_exported: false,
             group_sig: false,
+            group_extends: false,
             rel_column: false,
             rows_left: 0,
             open_levels: Vec::new(),
@@ -145,7 +153,12 @@ impl<W: Write> ToonSink<W> {
 
     /// The columns of a table; `group` narrows them to the facts its rows have.
     fn columns(&self, with_kind: bool) -> Vec<&'static str> {
-        let mut columns = vec!["id"];
+        // Seed 002 puts what an interface extends first: `interfaces[n]{extends,…}`.
+        let mut columns = if self.group_extends {
+            vec!["extends", "id"]
+        } else {
+            vec!["id"]
+        };
         if with_kind {
             columns.push("kind");
         }
@@ -183,7 +196,16 @@ impl<W: Write> ToonSink<W> {
         match kind {
             QueryKind::Callers | QueryKind::Callees | QueryKind::Impact => {
                 if let Some(root) = &header.root {
+                    // The symbol asked about, with its kind and lines (seed 003).
                     w.field(kind.as_str(), root.id())?;
+                    w.field("kind", root.kind().as_str())?;
+                    if root.start_line() == root.end_line() {
+                        w.field("lines", u64::from(root.start_line()))?;
+                    } else {
+                        let mut lines = String::new();
+                        lines_cell(root, &mut lines);
+                        w.field("lines", lines.as_str())?;
+                    }
                 }
                 if header.depth != TraversalOptions::default().max_depth {
                     w.field("maxDepth", header.depth)?;
@@ -393,6 +415,7 @@ impl<W: Write> ToonSink<W> {
                 let (exported, sig) = (self.exported_column, self.sig_column);
                 self.group_exported = exported && group.facets.exported != Some(false);
                 self.group_sig = sig && group.facets.signature;
+                self.group_extends = group.facets.extends;
                 let columns = self.columns(false);
                 let key = group.kind.map_or("nodes", plural);
                 self.rows_left = group.nodes;
@@ -406,6 +429,7 @@ impl<W: Write> ToonSink<W> {
 
     fn path_table(&mut self, nodes: usize) -> Result<(), EncodeError> {
         (self.group_exported, self.group_sig) = (self.exported_column, self.sig_column);
+        self.group_extends = false;
         let columns = self.columns(true);
         self.rows_left = nodes;
         let w = self.writer()?;
@@ -428,9 +452,13 @@ impl<W: Write> ToonSink<W> {
             self.group_exported,
             self.group_sig,
         );
+        let extends = self.group_extends.then_some(info.extends);
         let w = self.writer.as_mut().ok_or(EncodeError::Misuse(FINISHED))?;
         let result = (|| -> Result<(), EncodeError> {
             w.row_begin()?;
+            if let Some(extends) = extends {
+                w.cell_str(extends)?;
+            }
             w.cell_str(id)?;
             if kind == QueryKind::Path {
                 w.cell_str(node.kind().as_str())?;
