@@ -286,10 +286,17 @@ pub(crate) enum Command {
         output: OutputArgs,
     },
     /// Symbols whose name or dotted path matches PATTERN: exact, prefix, glob (`*Service`,
-    /// `get*User`) or, when nothing else matches, fuzzy; ignoring case; best first.
+    /// `get*User`) or, when nothing else matches, fuzzy; ignoring case; best first. With
+    /// --topic, symbols and files whose names share words with a phrase instead.
     Search {
-        /// The pattern.
-        pattern: String,
+        /// The pattern (not with --topic).
+        #[arg(required_unless_present = "topic", conflicts_with = "topic")]
+        pattern: Option<String>,
+        /// Topic search: the words of TEXT ("user store") against the words of names
+        /// (createUserStore, SessionStore) and file paths, plurals as singulars, ranked
+        /// BM25-style with whole-name matches first; the edges between the hits follow.
+        #[arg(long, value_name = "TEXT")]
+        topic: Option<String>,
         /// Only these kinds (repeatable).
         #[arg(long, value_enum)]
         kind: Vec<KindArg>,

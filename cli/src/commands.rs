@@ -189,6 +189,7 @@ pub(super) fn dispatch(
         }
         Command::Search {
             pattern,
+            topic,
             kind,
             file,
             module,
@@ -208,9 +209,15 @@ pub(super) fn dispatch(
                 limit: *limit as usize,
                 ..SearchOptions::default()
             };
-            let request = QueryRequest::Search {
-                pattern: pattern.clone(),
-                options,
+            let request = match topic {
+                Some(text) => QueryRequest::Topic {
+                    text: text.clone(),
+                    options,
+                },
+                None => QueryRequest::Search {
+                    pattern: pattern.clone().unwrap_or_default(),
+                    options,
+                },
             };
             query(cli, out, stderr, output, request)?;
         }

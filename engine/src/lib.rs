@@ -42,5 +42,5 @@ pub use store::reseal_graph_file;
 pub use store::{
     AdjacencyGuard, BuiltGraphFile, EdgeRef, EdgeView, FileStamp, Generation, LoadedFile, Loader,
     NodeGuard, OVERLAY_BOUND, SCHEMA_VERSION, Snapshot, Step, Steps, Store, StoreStats, TableSpace,
-    TermSet,
+    TermSet, word_count, word_term, words,
 };

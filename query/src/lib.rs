@@ -29,6 +29,7 @@ mod deps;
 mod emit;
 mod error;
 mod export;
+mod filter;
 mod kinds;
 mod order;
 mod path;
@@ -37,6 +38,7 @@ mod search;
 mod sink;
 mod symbol;
 mod symbols;
+mod topic;
 mod traverse;
 
 pub use collect::CollectSink;

@@ -4,7 +4,6 @@
 //! store's search index (an FST), so only the terms the pattern's automaton accepts are
 //! visited.
 
-use globset::{Glob, GlobMatcher};
 use tsgraph_engine::fst::Automaton;
 use tsgraph_engine::fst::automaton::{Str, Subsequence};
 use tsgraph_engine::{NodeKind, Snapshot};
@@ -12,6 +11,7 @@ use tsgraph_engine::{NodeKind, Snapshot};
 use crate::Query;
 use crate::emit::{Edges, Item, Order, Section, emit};
 use crate::error::QueryError;
+use crate::filter::Filter;
 use crate::sink::{Header, MatchKind, QueryKind, ResultSink, Summary};
 use crate::traverse::header;
 
@@ -59,6 +59,9 @@ pub enum SearchError {
     /// The pattern is empty.
     #[error("the search pattern is empty")]
     EmptyPattern,
+    /// A topic with no word in it (letters or digits).
+    #[error("the topic `{0}` has no words (letters or digits) to search for")]
+    EmptyTopic(String),
     /// A glob pattern is too long for the matcher (63 bytes at most).
     #[error("the glob pattern `{0}` is longer than 63 bytes")]
     GlobTooLong(String),
@@ -178,18 +181,7 @@ fn matches(
     if pattern.is_empty() {
         return Err(SearchError::EmptyPattern.into());
     }
-    let file_glob: Option<GlobMatcher> = options
-        .file
-        .as_deref()
-        .map(|glob| {
-            Glob::new(glob)
-                .map(|g| g.compile_matcher())
-                .map_err(|err| SearchError::FileGlob {
-                    glob: glob.to_owned(),
-                    message: err.kind().to_string(),
-                })
-        })
-        .transpose()?;
+    let filter = Filter::new(options)?;
     let lower = pattern.to_lowercase();
     let terms = snapshot.search_terms()?;
     let glob = is_glob(&lower);
@@ -211,11 +203,7 @@ fn matches(
     // Matches counted for the total but never read: they cannot reach the page.
     let mut counted = 0usize;
     let page = options.offset.saturating_add(options.limit);
-    let unfiltered = options.kinds.is_empty()
-        && file_glob.is_none()
-        && options.module.is_none()
-        && options.package.is_none()
-        && options.exported.is_none();
+    let unfiltered = filter.is_empty();
     let mut rank = |terms: &[String],
                     ranked: &mut Vec<_>,
                     counted: &mut usize,
@@ -264,14 +252,7 @@ fn matches(
                     continue;
                 };
                 let view = guard.view()?;
-                let kept = (options.kinds.is_empty() || options.kinds.contains(&view.kind()))
-                    && file_glob.as_ref().is_none_or(|g| g.is_match(view.file()))
-                    && options.module.as_deref().is_none_or(|m| view.module() == m)
-                    && options
-                        .package
-                        .as_deref()
-                        .is_none_or(|p| view.package() == p)
-                    && options.exported.is_none_or(|e| view.exported() == e);
+                let kept = filter.keeps(&view);
                 if !kept {
                     continue;
                 }

@@ -287,6 +287,8 @@ pub enum MatchKind {
     Glob,
     /// The pattern's characters appear in order (case-insensitive).
     Fuzzy,
+    /// Topic search: the name shares words with the query.
+    Topic,
 }
 
 impl MatchKind {
@@ -298,6 +300,7 @@ impl MatchKind {
             MatchKind::Prefix => "prefix",
             MatchKind::Glob => "glob",
             MatchKind::Fuzzy => "fuzzy",
+            MatchKind::Topic => "topic",
         }
     }
 }

@@ -228,6 +228,7 @@ impl Project {
                 query.neighbors(self.resolve(snapshot, symbol)?, options, sink)?
             }
             QueryRequest::Search { pattern, options } => query.search(pattern, options, sink)?,
+            QueryRequest::Topic { text, options } => query.topic(text, options, sink)?,
             QueryRequest::FileSymbols { file } => {
                 let path = self.resolve_file(snapshot, file)?;
                 query.file_symbols(&path, sink)?

@@ -140,6 +140,13 @@ pub enum QueryRequest {
         /// Filters and paging.
         options: SearchOptions,
     },
+    /// Symbols and files whose names share words with a phrase (topic search).
+    Topic {
+        /// The phrase (`user store`).
+        text: String,
+        /// Filters and paging.
+        options: SearchOptions,
+    },
     /// Every symbol of one file.
     FileSymbols {
         /// An indexed path or a unique suffix of one.

@@ -135,6 +135,14 @@ pub(super) fn measure(
         .iter()
         .map(|(_, name)| format!("{}*", name.chars().take(3).collect::<String>()))
         .collect();
+    // Topic search: the first two words of each sampled name ("create user").
+    let topics: Vec<String> = symbols
+        .iter()
+        .map(|(_, name)| {
+            let words = tsgraph::engine::words(name);
+            words.iter().take(2).cloned().collect::<Vec<_>>().join(" ")
+        })
+        .collect();
     let targets = path_targets(&query, symbols)?;
     let path = |k: usize| PathOptions {
         k,
@@ -174,6 +182,10 @@ pub(super) fn measure(
         (
             "search prefix*",
             Box::new(|q, i, sink| Ok(q.search(&prefixes[i], &search, sink)?)),
+        ),
+        (
+            "topic, two words",
+            Box::new(|q, i, sink| Ok(q.topic(&topics[i], &search, sink)?)),
         ),
     ];
     let mut buffer = Vec::with_capacity(1 << 16);

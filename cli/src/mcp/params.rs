@@ -125,8 +125,14 @@ pub(crate) struct NeighborArgs {
 pub(crate) struct SearchArgs {
     /// What to find, matched against names and dotted symbol paths ignoring case: a name
     /// (`saveUser`), a prefix (`save*`), a glob (`*Service.save*`, `User?`), or a misspelt
-    /// name (fuzzy matching is the fallback).
+    /// name (fuzzy matching is the fallback). Give this or `topic`.
+    #[serde(default)]
     pub query: String,
+    /// Topic search instead of a pattern: the words of a phrase (`user store`) against the
+    /// words of names (createUserStore, SessionStore, user_store) and file paths, plurals as
+    /// singulars, ranked BM25-style with whole-name matches first; the edges between the
+    /// hits follow the nodes.
+    pub topic: Option<String>,
     /// Only nodes of these kinds: File, Function, Class, Method, Interface, TypeAlias,
     /// Variable, Property, Enum.
     pub kinds: Option<Vec<String>>,
@@ -312,8 +318,14 @@ impl NeighborArgs {
 impl SearchArgs {
     /// `search_nodes`.
     pub(crate) fn request(&self) -> Result<QueryRequest, ArgError> {
-        if self.query.trim().is_empty() {
-            return Err(ArgError("query must not be empty".into()));
+        let topic = self.topic.as_deref().map(str::trim);
+        match (self.query.trim().is_empty(), topic) {
+            (true, None) => return Err(ArgError("give query (a pattern) or topic".into())),
+            (false, Some(_)) => {
+                return Err(ArgError("give query (a pattern) or topic, not both".into()));
+            }
+            (_, Some("")) => return Err(ArgError("topic must not be empty".into())),
+            _ => {}
         }
         let defaults = SearchOptions::default();
         let mut kinds = Vec::new();
@@ -329,17 +341,24 @@ impl SearchArgs {
                 }
             }
         }
-        Ok(QueryRequest::Search {
-            pattern: self.query.clone(),
-            options: SearchOptions {
-                kinds,
-                file: self.file.clone(),
-                module: self.module.clone(),
-                package: self.package.clone(),
-                exported: self.exported,
-                offset: self.offset.unwrap_or(0) as usize,
-                limit: limit("limit", self.limit, defaults.limit as u32)? as usize,
-                ..defaults
+        let options = SearchOptions {
+            kinds,
+            file: self.file.clone(),
+            module: self.module.clone(),
+            package: self.package.clone(),
+            exported: self.exported,
+            offset: self.offset.unwrap_or(0) as usize,
+            limit: limit("limit", self.limit, defaults.limit as u32)? as usize,
+            ..defaults
+        };
+        Ok(match topic {
+            Some(text) => QueryRequest::Topic {
+                text: text.to_owned(),
+                options,
+            },
+            None => QueryRequest::Search {
+                pattern: self.query.clone(),
+                options,
             },
         })
     }

@@ -17,6 +17,7 @@ mod space;
 mod steps;
 mod tables;
 mod verified;
+mod words;
 mod write;
 
 use std::path::{Path, PathBuf};
@@ -38,10 +39,11 @@ pub use snapshot::{AdjacencyGuard, FileStamp, NodeGuard, Snapshot};
 pub use space::TableSpace;
 pub use steps::{Step, Steps};
 use tables::{META, META_SCHEMA};
+pub use words::{word_count, word_term, words};
 
 /// The layout version of the store. Bump it whenever a table or record layout changes; a
 /// store of another version is refused with [`StoreError::SchemaMismatch`].
-pub const SCHEMA_VERSION: u32 = 10;
+pub const SCHEMA_VERSION: u32 = 11;
 
 /// Counts of what one write wrote.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -1,4 +1,6 @@
-//! The search index: every node's lowercased simple name and dotted symbol path as a term,
+//! The search index: every node's lowercased simple name and dotted symbol path as a term
+//! (and, for topic search, each word of its name as a marked term, looked up whole and kept
+//! out of the FST: `words.rs`),
 //! in a table (term → its nodes' keys) kept up to date with each write, and an FST set of the
 //! terms so that prefix, glob and fuzzy matching visit only the terms an automaton accepts
 //! instead of scanning every name.
@@ -13,6 +15,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use redb::{ReadableTable, Table};
 
+use super::words::is_word_term;
 use crate::error::{DbResultExt, StoreError};
 
 /// Key of the FST blob in the search table.
@@ -40,6 +43,16 @@ pub(crate) fn terms_of(id: &str, file: &str, name: &str) -> (String, Option<Stri
         .to_lowercase();
     let path_term = (!path.is_empty() && path != name_term).then_some(path);
     (name_term, path_term)
+}
+
+/// The word terms a node is found by in topic search: the words of its name, or for a file
+/// node (whose ID is its path), of its path.
+pub(crate) fn word_terms_of(id: &str, file: &str, name: &str) -> Vec<String> {
+    let text = if id == file { file } else { name };
+    super::words::words(text)
+        .iter()
+        .map(|word| super::words::word_term(word))
+        .collect()
 }
 
 /// The stored keys of one term: ascending u32 little endian, none twice, never empty (a term
@@ -89,7 +102,8 @@ impl TermChanges {
     /// Notes that the node `key` joins (`add`) or leaves the lists of its terms.
     pub(crate) fn node(&mut self, key: u32, (id, file, name): (&str, &str, &str), add: bool) {
         let (name_term, path_term) = terms_of(id, file, name);
-        for term in std::iter::once(name_term).chain(path_term) {
+        let words = word_terms_of(id, file, name);
+        for term in std::iter::once(name_term).chain(path_term).chain(words) {
             let (removed, added) = self.0.entry(term).or_default();
             if add {
                 added.push(key);
@@ -159,7 +173,7 @@ pub(crate) fn refresh_index(
             Some(bytes) => {
                 let set = fst::Set::new(bytes.value())
                     .map_err(|err| StoreError::corrupted("search index", err))?;
-                for (term, &live) in touched {
+                for (term, &live) in touched.iter().filter(|(term, _)| !is_word_term(term)) {
                     added.remove(term);
                     removed.remove(term);
                     match (live, set.contains(term)) {
@@ -234,6 +248,9 @@ pub(crate) fn rebuild_fst(
     let mut builder = fst::SetBuilder::memory();
     for entry in terms.iter().ctx("read search terms")? {
         let (term, _) = entry.ctx("read search terms")?;
+        if is_word_term(term.value()) {
+            continue;
+        }
         builder
             .insert(term.value())
             .map_err(|err| StoreError::corrupted("search terms", err))?;
@@ -264,13 +281,17 @@ pub(crate) fn index_all_terms(
         if let Some(path_term) = path_term {
             pairs.push(&path_term, key.value())?;
         }
+        for word in word_terms_of(node.id(), node.file(), node.name()) {
+            pairs.push(&word, key.value())?;
+        }
     }
     pairs.sort();
     let pairs = &pairs;
     let build_fst = || {
         let mut builder = fst::SetBuilder::memory();
         let mut previous: Option<&str> = None;
-        for (term, _) in pairs.iter() {
+        // Word terms are looked up whole, never matched by a pattern: not in the FST.
+        for (term, _) in pairs.iter().filter(|(term, _)| !is_word_term(term)) {
             if previous != Some(term) {
                 builder.insert(term)?;
                 previous = Some(term);
@@ -304,7 +325,8 @@ fn write_postings(
     let mut postings: Vec<u8> = Vec::new();
     let mut sorted = pairs.iter().peekable();
     while let Some((term, first)) = sorted.next() {
-        // A node's two terms differ (`terms_of`), so a term never has the same key twice.
+        // A node's terms differ (`terms_of`; its words are distinct and marked), so a term
+        // never has the same key twice.
         let rest = std::iter::from_fn(|| sorted.next_if(|(next, _)| *next == term));
         Postings::encode_into(
             std::iter::once(first).chain(rest.map(|(_, key)| key)),

@@ -755,3 +755,64 @@ fn a_name_asked_for_in_a_barrel_resolves_through_its_re_exports() {
     let missing = ask(&["callers", "main", "--file", "src/lib/index.ts"]);
     assert_eq!(missing.code, 2, "{}", missing.stdout);
 }
+
+#[test]
+fn topic_search_finds_names_and_paths_by_their_words() {
+    let (_dir, project) = tsgraph_tests::fixture_copy("basic");
+    let ask = |args: &[&str]| {
+        let mut all = vec!["--project", project.to_str().expect("UTF-8 path")];
+        all.extend_from_slice(args);
+        run(&all, "")
+    };
+    let ids = |out: &Run| -> Vec<String> {
+        let json: serde_json::Value = serde_json::from_str(&out.stdout).expect("JSON");
+        json["nodes"]
+            .as_array()
+            .expect("nodes")
+            .iter()
+            .map(|n| n["id"].as_str().expect("id").to_owned())
+            .collect()
+    };
+    // A plural and two words: the name made of exactly those words first.
+    let found = ask(&["search", "--topic", "user services", "--format", "json"]);
+    assert_eq!(found.code, 0, "{}", found.stderr);
+    let found = ids(&found);
+    assert_eq!(
+        found[0], "src/services/UserService.ts:UserService",
+        "{found:?}"
+    );
+    for id in [
+        "src/db/user.ts:saveUser",
+        "src/ui/UserCard.tsx:UserCard",
+        "src/model/user.ts:User",
+    ] {
+        assert!(found.iter().any(|f| f == id), "{id} in {found:?}");
+    }
+    // A word of file paths finds the files.
+    let db = ids(&ask(&["search", "--topic", "db", "--format", "json"]));
+    assert!(db.iter().any(|f| f == "src/db/user.ts"), "{db:?}");
+    // The edges between the hits come with them.
+    let toon = ask(&["search", "--topic", "user"]);
+    assert!(toon.stdout.contains("edges["), "{}", toon.stdout);
+    // A pattern and a topic together are a usage error; an empty topic is a clear error.
+    assert_eq!(ask(&["search", "user", "--topic", "user"]).code, 64);
+    let empty = ask(&["search", "--topic=..."]);
+    assert_eq!(empty.code, 1, "{}", empty.stderr);
+    assert!(empty.stderr.contains("has no words"), "{}", empty.stderr);
+
+    // A name added by an edit is found by its words after the next index.
+    std::fs::write(
+        project.join("src/store.ts"),
+        "export function createUserStore() { return new Map(); }\n",
+    )
+    .expect("write");
+    assert_eq!(ask(&["index"]).code, 0);
+    let stores = ids(&ask(&[
+        "search",
+        "--topic",
+        "user stores",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(stores[0], "src/store.ts:createUserStore", "{stores:?}");
+}

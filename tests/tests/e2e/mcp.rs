@@ -89,6 +89,19 @@ async fn an_mcp_client_lists_and_calls_every_tool_and_sees_a_file_change() {
 
     let found = answer(&call(&client, "search_nodes", json!({"query": "save*"})).await);
     assert!(found.contains("src/db/user.ts:saveUser"), "{found}");
+    let topic = answer(
+        &call(
+            &client,
+            "search_nodes",
+            json!({"topic": "user services", "format": "text"}),
+        )
+        .await,
+    );
+    let first = topic.lines().nth(1).unwrap_or_default();
+    assert!(
+        first.starts_with("src/services/UserService.ts:UserService "),
+        "{topic}"
+    );
     let callers = answer(&call(&client, "get_callers", json!({"symbol": "saveUser"})).await);
     assert!(callers.contains("src/main.ts:main"), "{callers}");
     assert!(callers.contains("UserService.save"), "{callers}");

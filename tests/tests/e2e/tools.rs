@@ -27,6 +27,7 @@ fn query_name(request: &QueryRequest) -> &'static str {
         QueryRequest::Path { .. } => "path",
         QueryRequest::Neighbors { .. } => "neighbors",
         QueryRequest::Search { .. } => "search",
+        QueryRequest::Topic { .. } => "topic",
         QueryRequest::FileSymbols { .. } => "file-symbols",
         QueryRequest::Deps { .. } => "deps",
     }

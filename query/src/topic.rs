@@ -1,0 +1,163 @@
+//! Topic search: the words of a query (`"user store"`) against the words of names
+//! (`createUserStore`, `SessionStore`, `user_store`) and of file paths, as ts-graph-mcp's
+//! topic search does. Each word of the query is looked up whole in the search index's word
+//! terms (lowercase, singular: `engine::words`); a node scores BM25-style — the rarer the
+//! words it shares with the query, the higher, and a long name less than a short one — and
+//! a name made of exactly the query's words comes first. The answer carries the edges
+//! between the hits of its page.
+
+use rustc_hash::FxHashMap;
+use tsgraph_engine::{NodeKey, Snapshot, word_count, word_term, words};
+
+use crate::Query;
+use crate::emit::{Edges, Item, Order, Section, emit};
+use crate::error::QueryError;
+use crate::filter::Filter;
+use crate::search::{SearchError, SearchOptions};
+use crate::sink::{Header, MatchKind, QueryKind, ResultSink, Summary};
+use crate::traverse::header;
+
+/// BM25's term-frequency saturation.
+const K1: f64 = 1.2;
+/// BM25's length normalisation.
+const B: f64 = 0.75;
+/// The length (in words) a name is compared with: identifiers are mostly two to four words.
+const TYPICAL_WORDS: f64 = 3.0;
+
+/// A node found by some word of the query.
+struct Hit {
+    key: NodeKey,
+    /// The query's words it has.
+    matched: usize,
+    /// The sum of those words' inverse document frequencies.
+    idf: f64,
+}
+
+impl Query<'_> {
+    /// The symbols and files whose names (files: paths) share words with `text`, best first:
+    /// names made of exactly the query's words, then by how many of its words they have and
+    /// their BM25 score, exported before unexported, shorter first; then one page of them
+    /// (`options.offset`, `options.limit`, and the filters of a search) with the edges
+    /// between the page's hits.
+    pub fn topic(
+        &self,
+        text: &str,
+        options: &SearchOptions,
+        sink: &mut dyn ResultSink,
+    ) -> Result<Summary, QueryError> {
+        let snapshot = self.snapshot();
+        let (items, total) = ranked(snapshot, text, options)?;
+        let header = Header {
+            subject: Some(text),
+            offset: options.offset,
+            limit: options.limit,
+            total,
+            ..header(QueryKind::Search, None)
+        };
+        let summary = Summary {
+            limit: options.limit,
+            found: total > 0,
+            ..Summary::default()
+        };
+        let sections = [Section::whole(items)];
+        emit(
+            snapshot,
+            header,
+            &sections,
+            Order::Rank,
+            Edges::Between,
+            summary,
+            sink,
+        )
+    }
+}
+
+/// The page of hits in rank order, and how many there are in all.
+fn ranked(
+    snapshot: &Snapshot,
+    text: &str,
+    options: &SearchOptions,
+) -> Result<(Vec<Item>, usize), QueryError> {
+    let wanted = words(text);
+    if wanted.is_empty() {
+        return Err(SearchError::EmptyTopic(text.to_owned()).into());
+    }
+    let filter = Filter::new(options)?;
+    let nodes = snapshot.node_count()? as f64;
+    let mut hits: FxHashMap<NodeKey, Hit> = FxHashMap::default();
+    for word in &wanted {
+        let keys = snapshot.term_keys(&word_term(word))?;
+        let found = keys.len() as f64;
+        let idf = ((nodes - found + 0.5) / (found + 0.5) + 1.0).ln();
+        for key in keys {
+            let hit = hits.entry(key).or_insert(Hit {
+                key,
+                matched: 0,
+                idf: 0.0,
+            });
+            hit.matched += 1;
+            hit.idf += idf;
+        }
+    }
+    // (whole name, matched words, score, unexported, symbol length) per kept hit.
+    let mut scored = Vec::with_capacity(hits.len());
+    for hit in hits.into_values() {
+        let Some(guard) = snapshot.node(hit.key)? else {
+            continue;
+        };
+        let view = guard.view()?;
+        if !filter.keeps(&view) {
+            continue;
+        }
+        // A file is found by its path's words and measured by them.
+        let named = if view.id() == view.file() {
+            view.file()
+        } else {
+            view.name()
+        };
+        let length = word_count(named).max(1);
+        let whole = hit.matched == wanted.len() && length == wanted.len();
+        let norm = 1.0 - B + B * length as f64 / TYPICAL_WORDS;
+        let score = hit.idf * (K1 + 1.0) / (1.0 + K1 * norm);
+        scored.push((
+            !whole,
+            std::cmp::Reverse(hit.matched),
+            std::cmp::Reverse(OrderedScore(score)),
+            !view.exported(),
+            view.symbol().len(),
+            hit.key,
+        ));
+    }
+    scored.sort();
+    let total = scored.len();
+    let items = scored
+        .into_iter()
+        .enumerate()
+        .skip(options.offset)
+        .take(options.limit)
+        .map(|(rank, (.., key))| Item {
+            matched: Some(MatchKind::Topic),
+            rank: u32::try_from(rank).unwrap_or(u32::MAX),
+            ..Item::plain(key)
+        })
+        .collect();
+    Ok((items, total))
+}
+
+/// A finite score, ordered (`f64` is only partially ordered).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct OrderedScore(f64);
+
+impl Eq for OrderedScore {}
+
+impl PartialOrd for OrderedScore {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for OrderedScore {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
