@@ -1,0 +1,231 @@
+//! The header's facts, worked out before the first row: the result's shared module,
+//! package, file and facets, the traversal counts, what classes and interfaces extend
+//! (search and file symbols), and the edges between result nodes with their counts by kind.
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use tsgraph_engine::{EdgeKind, NodeFlags, NodeKey, NodeKind, NodeView, Snapshot, Visibility};
+
+use super::{Edges, Section};
+use crate::error::QueryError;
+use crate::order::existing;
+use crate::sink::{Counts, Facets, Header, QueryKind};
+
+/// What the stream needs besides the sections: the filled header, what each class or
+/// interface extends (by ID) and the edges between result nodes, sorted.
+pub(super) struct Facts<'v> {
+    pub(super) header: Header<'v>,
+    pub(super) extends: HashMap<&'v str, String>,
+    pub(super) between: Vec<(NodeKey, EdgeKind, NodeKey)>,
+}
+
+/// Fills `template`'s counts, shared facts and totals from `sections`.
+pub(super) fn gather<'v>(
+    snapshot: &Snapshot,
+    template: Header<'v>,
+    sections: &[Section],
+    edges: Edges,
+    view: &impl Fn(NodeKey) -> Result<NodeView<'v>, QueryError>,
+) -> Result<Facts<'v>, QueryError> {
+    let mut header = template;
+    let mut result_views: Vec<NodeView<'v>> = Vec::new();
+    let mut counted: HashMap<NodeKey, u32> = HashMap::default();
+    for item in sections.iter().flat_map(|s| &s.items) {
+        let depth = counted.entry(item.key).or_insert(item.depth);
+        *depth = (*depth).min(item.depth);
+        if let Some(kind) = item.via {
+            header.via_kinds = header.via_kinds.with(kind);
+        }
+        result_views.push(view(item.key)?);
+    }
+    header.nodes = result_views.len();
+    header.module = uniform(&result_views, |v| v.module());
+    header.package = uniform(&result_views, |v| v.package());
+    header.file = uniform(&result_views, |v| v.file());
+    // Search and file symbols list what classes and interfaces extend (seed 002).
+    let extends = if matches!(header.kind, QueryKind::Search | QueryKind::FileSymbols) {
+        let keys = sections.iter().flat_map(|s| &s.items).map(|i| i.key);
+        extends_of(snapshot, keys, view)?
+    } else {
+        HashMap::default()
+    };
+    header.facets = facets(&result_views, &extends);
+    if header.kind.is_traversal() {
+        header.counts = Counts {
+            unresolved: template.counts.unresolved,
+            ..counts(&counted, view)?
+        };
+    }
+    let between = match edges {
+        Edges::Between | Edges::BetweenAll => {
+            let root_key = match header.root {
+                Some(root) => snapshot.key_of(root.id())?,
+                None => None,
+            };
+            let root = root_key.zip(header.root);
+            edges_between(snapshot, root, sections, edges, view)?
+        }
+        _ => Vec::new(),
+    };
+    for (_, kind, _) in &between {
+        header.edges_by_kind[usize::from(kind.as_u8())] += 1;
+    }
+    for hop in sections.iter().flat_map(|s| &s.hops) {
+        header.edges_by_kind[usize::from(hop.kind.as_u8())] += 1;
+    }
+    header.edges = match edges {
+        Edges::Hops => sections.iter().map(|s| s.hops.len()).sum(),
+        Edges::Between | Edges::BetweenAll => between.len(),
+        Edges::None => 0,
+    };
+    let section_groups = sections.len() > 1 || sections.iter().any(|s| s.target.is_some());
+    header.sections = if section_groups { sections.len() } else { 0 };
+    Ok(Facts {
+        header,
+        extends,
+        between,
+    })
+}
+
+/// Direct and transitive results, their files and packages and the largest depth, from
+/// each result's smallest depth.
+fn counts<'v>(
+    counted: &HashMap<NodeKey, u32>,
+    view: &impl Fn(NodeKey) -> Result<NodeView<'v>, QueryError>,
+) -> Result<Counts, QueryError> {
+    let mut files = HashSet::default();
+    let mut packages = HashSet::default();
+    let mut counts = Counts::default();
+    for (key, depth) in counted {
+        let v = view(*key)?;
+        files.insert(v.file());
+        packages.insert(v.package());
+        if *depth == 1 {
+            counts.direct += 1;
+        } else if *depth > 1 {
+            counts.transitive += 1;
+        }
+        counts.max_depth = counts.max_depth.max(*depth);
+    }
+    counts.files = files.len();
+    counts.packages = packages.len();
+    Ok(counts)
+}
+
+/// The value of `field` that every node shares, or `None` (also for no nodes).
+fn uniform<'g>(
+    nodes: &[NodeView<'g>],
+    field: impl Fn(&NodeView<'g>) -> &'g str,
+) -> Option<&'g str> {
+    let first = field(nodes.first()?);
+    nodes.iter().all(|n| field(n) == first).then_some(first)
+}
+
+/// Whether a node has any signature fact: parameters, a type, a modifier (the default
+/// export included) or a visibility.
+pub fn has_signature(node: &NodeView<'_>) -> bool {
+    let modifiers = NodeFlags::ASYNC
+        | NodeFlags::STATIC
+        | NodeFlags::OPTIONAL
+        | NodeFlags::READONLY
+        | NodeFlags::CONST
+        | NodeFlags::ABSTRACT
+        | NodeFlags::DEFAULT_EXPORT;
+    node.parameters().len() > 0
+        || !node.type_text().is_empty()
+        || node.flags().0 & modifiers != 0
+        || node.visibility() != Visibility::Default
+}
+
+/// The facts every node of `nodes` shares.
+pub(super) fn facets(nodes: &[NodeView<'_>], extends: &HashMap<&str, String>) -> Facets {
+    let exported = nodes
+        .first()
+        .map(|n| n.exported())
+        .filter(|first| nodes.iter().all(|n| n.exported() == *first));
+    Facets {
+        exported,
+        signature: nodes
+            .iter()
+            .any(|n| n.kind() != NodeKind::File && has_signature(n)),
+        extends: nodes.iter().any(|n| extends.contains_key(n.id())),
+    }
+}
+
+/// For each class and interface among `keys` that extends something in the graph, by ID:
+/// the symbol paths of what it extends, in stored order (by target key), `, `-separated.
+fn extends_of<'v>(
+    snapshot: &Snapshot,
+    keys: impl Iterator<Item = NodeKey>,
+    view: &impl Fn(NodeKey) -> Result<NodeView<'v>, QueryError>,
+) -> Result<HashMap<&'v str, String>, QueryError> {
+    let mut out = HashMap::default();
+    for key in keys {
+        let node = view(key)?;
+        if !matches!(node.kind(), NodeKind::Class | NodeKind::Interface) {
+            continue;
+        }
+        let list = snapshot.out_edges(key)?;
+        let mut names = String::new();
+        for edge in list.edges()? {
+            if edge.kind() != EdgeKind::Extends {
+                continue;
+            }
+            let guard = existing(snapshot, edge.other())?;
+            if !names.is_empty() {
+                names.push_str(", ");
+            }
+            names.push_str(guard.view()?.symbol());
+        }
+        if !names.is_empty() {
+            out.insert(node.id(), names);
+        }
+    }
+    Ok(out)
+}
+
+/// Every stored edge between two result nodes, sorted by the source's position, the kind
+/// and the target's position.
+pub(super) fn edges_between<'v>(
+    snapshot: &Snapshot,
+    root: Option<(NodeKey, NodeView<'v>)>,
+    sections: &[Section],
+    mode: Edges,
+    view: &impl Fn(NodeKey) -> Result<NodeView<'v>, QueryError>,
+) -> Result<Vec<(NodeKey, EdgeKind, NodeKey)>, QueryError> {
+    let mut ordered: Vec<(NodeKey, (&str, u32, &str))> = Vec::new();
+    let mut seen = HashSet::default();
+    let position = |v: NodeView<'v>| (v.file(), v.start_line(), v.id());
+    if let Some((key, v)) = root {
+        seen.insert(key);
+        ordered.push((key, position(v)));
+    }
+    for key in sections.iter().flat_map(|s| s.items.iter().map(|i| i.key)) {
+        if seen.insert(key) {
+            ordered.push((key, position(view(key)?)));
+        }
+    }
+    ordered.sort_by(|a, b| a.1.cmp(&b.1));
+    let rank: HashMap<NodeKey, usize> = ordered
+        .iter()
+        .enumerate()
+        .map(|(i, (key, _))| (*key, i))
+        .collect();
+    let mut out: Vec<(usize, EdgeKind, usize, NodeKey, NodeKey)> = Vec::new();
+    for (key, _) in &ordered {
+        let list = snapshot.out_edges(*key)?;
+        for edge in list.edges()? {
+            match rank.get(&edge.other()) {
+                Some(&to) => out.push((rank[key], edge.kind(), to, *key, edge.other())),
+                None if mode == Edges::BetweenAll => {
+                    return Err(QueryError::MissingNode(edge.other().0));
+                }
+                None => {}
+            }
+        }
+    }
+    out.sort_by_key(|(from, kind, to, _, _)| (*from, *kind, *to));
+    Ok(out
+        .into_iter()
+        .map(|(_, kind, _, source, target)| (source, kind, target))
+        .collect())
+}

@@ -1,0 +1,326 @@
+//! Streaming a result into its sink: each section's group openings, nodes (each with the
+//! edge it was reached through and its chain from the root) and path hops, then the edges
+//! between result nodes — stopping as soon as the sink says so.
+
+use rustc_hash::FxHashMap as HashMap;
+use tsgraph_engine::{AdjacencyGuard, EdgeKind, EdgeView, NodeKey, NodeView, Snapshot};
+
+use super::facts::facets;
+use super::order::{level_value, sort};
+use super::{Edges, Item, Order, Section};
+use crate::error::QueryError;
+use crate::sink::{
+    EdgeInfo, Facets, Group, GroupLevel, Grouping, NodeInfo, ResultSink, Summary, Via,
+};
+
+/// How a result is laid out: the order of nodes in their groups, the group levels, and which
+/// edges follow.
+pub(super) struct Layout {
+    pub(super) order: Order,
+    pub(super) edges: Edges,
+    pub(super) grouping: Grouping,
+    /// The group levels, outermost first (`order::group_levels`).
+    pub(super) levels: Vec<GroupLevel>,
+    /// Whether each section opens with a section group.
+    pub(super) section_groups: bool,
+}
+
+/// The stream into one sink, with what every node needs.
+pub(super) struct Streamer<'a, 'v, V> {
+    pub(super) snapshot: &'a Snapshot,
+    pub(super) sink: &'a mut dyn ResultSink,
+    pub(super) view: &'a V,
+    pub(super) extends: &'a HashMap<&'v str, String>,
+    /// Whether the sink reads the stored via edge (one list read per node).
+    pub(super) via_edges: bool,
+    pub(super) summary: Summary,
+    /// Scratch for each node's chain from the root.
+    pub(super) chain: Vec<&'v str>,
+}
+
+/// A sink's answer: go on, or stop (already recorded in the summary).
+type Go = Result<bool, QueryError>;
+
+impl<'v, V> Streamer<'_, 'v, V>
+where
+    V: Fn(NodeKey) -> Result<NodeView<'v>, QueryError>,
+{
+    /// Every section: its group, its nodes in their groups, its hops. `root` anchors the
+    /// chains of a section without a target.
+    pub(super) fn sections(
+        &mut self,
+        sections: &[Section],
+        layout: &Layout,
+        root: Option<&'v str>,
+    ) -> Result<(), QueryError> {
+        for (index, section) in sections.iter().enumerate() {
+            let section_root = match section.target {
+                Some(target) => Some((self.view)(target)?.id()),
+                None => root,
+            };
+            if layout.section_groups && !self.section_group(index, section)? {
+                return Ok(());
+            }
+            if !self.nodes(index, section, layout, section_root)? {
+                return Ok(());
+            }
+            if layout.edges == Edges::Hops && !self.hops(section)? {
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+
+    /// Opens one section: the callers of one method of a class, or one of several paths.
+    fn section_group(&mut self, index: usize, section: &Section) -> Go {
+        let node = section.target.map(self.view).transpose()?;
+        let go = self.sink.group(&Group {
+            level: GroupLevel::Section,
+            name: node.map_or("", |n| n.id()),
+            kind: None,
+            node,
+            index,
+            nodes: section.items.len(),
+            edges: section.hops.len(),
+            unresolved: section.unresolved,
+            facets: Facets::default(),
+        })?;
+        self.went_on(go)
+    }
+
+    /// A section's nodes, sorted, each group opened before its first node.
+    fn nodes(
+        &mut self,
+        index: usize,
+        section: &Section,
+        layout: &Layout,
+        section_root: Option<&'v str>,
+    ) -> Go {
+        let parents: HashMap<NodeKey, NodeKey> = section
+            .items
+            .iter()
+            .filter_map(|i| i.parent.map(|p| (i.key, p)))
+            .collect();
+        let mut placed: Vec<(Item, NodeView<'v>)> = section
+            .items
+            .iter()
+            .map(|item| Ok((*item, (self.view)(item.key)?)))
+            .collect::<Result<_, QueryError>>()?;
+        let module_level = layout.levels.contains(&GroupLevel::Module);
+        let package_level = layout.levels.contains(&GroupLevel::Package);
+        sort(
+            &mut placed,
+            layout.order,
+            layout.grouping,
+            module_level,
+            package_level,
+        );
+        let mut open: Vec<Option<&str>> = vec![None; layout.levels.len()];
+        for (position, (item, node)) in placed.iter().enumerate() {
+            if !self.groups(index, &placed[position..], node, &layout.levels, &mut open)? {
+                return Ok(false);
+            }
+            self.chain.clear();
+            let mut chain = std::mem::take(&mut self.chain);
+            chain_of(item.key, &parents, section_root, self.view, &mut chain)?;
+            let go = self.node(item, node, &chain);
+            self.chain = chain;
+            if !go? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Announces every group level whose value changes at `node`, outermost first, each
+    /// with the count and facets of the nodes it holds (`rest` starts at `node`).
+    fn groups<'p>(
+        &mut self,
+        index: usize,
+        rest: &[(Item, NodeView<'v>)],
+        node: &NodeView<'v>,
+        levels: &[GroupLevel],
+        open: &mut [Option<&'p str>],
+    ) -> Go
+    where
+        'v: 'p,
+    {
+        let mut changed = false;
+        for (depth, level) in levels.iter().enumerate() {
+            let value = level_value(*level, node);
+            if !changed && open[depth] == Some(value) {
+                continue;
+            }
+            changed = true;
+            let members: Vec<NodeView<'_>> = rest
+                .iter()
+                .take_while(|(_, other)| {
+                    levels[..=depth]
+                        .iter()
+                        .all(|l| level_value(*l, other) == level_value(*l, node))
+                })
+                .map(|(_, other)| *other)
+                .collect();
+            let go = self.sink.group(&Group {
+                level: *level,
+                name: value,
+                kind: (*level == GroupLevel::Kind).then(|| node.kind()),
+                node: None,
+                index,
+                nodes: members.len(),
+                edges: 0,
+                unresolved: 0,
+                facets: facets(&members, self.extends),
+            })?;
+            open[depth] = Some(value);
+            if !self.went_on(go)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// One node, with the edge it was reached through (and that edge's stored facts when the
+    /// sink reads them) or its container.
+    fn node(&mut self, item: &Item, node: &NodeView<'v>, chain: &[&'v str]) -> Go {
+        let extends = self.extends.get(node.id()).map_or("", String::as_str);
+        let go = match (item.parent, item.via) {
+            (Some(parent), Some(kind)) => {
+                let (source, target) = if item.from_node {
+                    (item.key, parent)
+                } else {
+                    (parent, item.key)
+                };
+                let list = if self.via_edges {
+                    Some(self.snapshot.out_edges(source)?)
+                } else {
+                    None
+                };
+                let edge = match &list {
+                    Some(list) => stored_edge(list, kind, target)?,
+                    None => None,
+                };
+                let info = NodeInfo {
+                    depth: item.depth,
+                    via: Some(Via {
+                        id: (self.view)(parent)?.id(),
+                        kind,
+                        from_node: item.from_node,
+                        edge,
+                    }),
+                    chain,
+                    parent: None,
+                    matched: item.matched,
+                    extends,
+                };
+                self.sink.node(node, &info)?
+            }
+            (parent, _) => {
+                let info = NodeInfo {
+                    depth: item.depth,
+                    via: None,
+                    chain,
+                    parent: parent.map(self.view).transpose()?.map(|v| v.id()),
+                    matched: item.matched,
+                    extends,
+                };
+                self.sink.node(node, &info)?
+            }
+        };
+        self.went_on(go)
+    }
+
+    /// A path's hops, in path order, with their stored facts.
+    fn hops(&mut self, section: &Section) -> Go {
+        for (pair, hop) in section.items.windows(2).zip(&section.hops) {
+            let [earlier, later] = pair else { continue };
+            let (source, target) = if hop.reversed {
+                (later.key, earlier.key)
+            } else {
+                (earlier.key, later.key)
+            };
+            let list = self.snapshot.out_edges(source)?;
+            let stored = stored_edge(&list, hop.kind, target)?;
+            let go = self.sink.edge(&EdgeInfo {
+                kind: hop.kind,
+                source: (self.view)(source)?.id(),
+                target: (self.view)(target)?.id(),
+                reversed: hop.reversed,
+                count: stored.map_or(0, |e| e.count()),
+                stored,
+            })?;
+            if !self.went_on(go)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// The edges between result nodes, sorted by source: each source's list is read once.
+    pub(super) fn between(
+        &mut self,
+        between: &[(NodeKey, EdgeKind, NodeKey)],
+    ) -> Result<(), QueryError> {
+        let mut list: Option<(NodeKey, AdjacencyGuard<'_>)> = None;
+        for &(source, kind, target) in between {
+            let list = match list {
+                Some((key, ref guard)) if key == source => guard,
+                _ => &list.insert((source, self.snapshot.out_edges(source)?)).1,
+            };
+            let stored = stored_edge(list, kind, target)?;
+            let go = self.sink.edge(&EdgeInfo {
+                kind,
+                source: (self.view)(source)?.id(),
+                target: (self.view)(target)?.id(),
+                reversed: false,
+                count: stored.map_or(0, |e| e.count()),
+                stored,
+            })?;
+            if !self.went_on(go)? {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Records a sink's request to stop.
+    fn went_on(&mut self, go: bool) -> Go {
+        if !go {
+            self.summary.stopped = true;
+        }
+        Ok(go)
+    }
+}
+
+/// The stored edge of `kind` to `target` in an outgoing list, if any, with its facts.
+fn stored_edge<'a>(
+    list: &'a AdjacencyGuard<'_>,
+    kind: EdgeKind,
+    target: NodeKey,
+) -> Result<Option<EdgeView<'a>>, QueryError> {
+    Ok(list.find(kind, target)?.map(|e| e.view()).transpose()?)
+}
+
+/// The IDs from the section root's first hop down to `key`'s parent.
+fn chain_of<'v>(
+    key: NodeKey,
+    parents: &HashMap<NodeKey, NodeKey>,
+    root: Option<&str>,
+    view: &impl Fn(NodeKey) -> Result<NodeView<'v>, QueryError>,
+    chain: &mut Vec<&'v str>,
+) -> Result<(), QueryError> {
+    let mut current = parents.get(&key).copied();
+    // A chain is never longer than the parents map; the bound guards against a cycle.
+    let mut guard = parents.len();
+    while let Some(parent) = current {
+        let id = view(parent)?.id();
+        if Some(id) == root || guard == 0 {
+            break;
+        }
+        chain.push(id);
+        current = parents.get(&parent).copied();
+        guard -= 1;
+    }
+    chain.reverse();
+    Ok(())
+}
