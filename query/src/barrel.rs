@@ -4,13 +4,13 @@
 //! ts-graph-mcp's lookup does.
 //!
 //! The walk follows the file's IMPORTS edges that can bring the name in: those naming it,
-//! those naming `default` (a default re-exported under the asked name; the store keeps the
-//! imported name, not the local alias) and those naming nothing (`export *`; a side-effect
-//! `import "./x"` is stored the same way and is followed too), breadth-first through further
-//! barrels. The nearest files declaring the name win; several at that
-//! distance are ambiguous.
+//! those naming `default` (a default re-exported under the asked name — then only a default
+//! export counts; the store keeps the imported name, not the local alias) and those naming
+//! nothing (`export *`; a side-effect `import "./x"` is stored the same way and is followed
+//! too), through further barrels. Only top-level exported declarations of the name count;
+//! when the walk reaches several, they are listed, never one picked.
 
-use rustc_hash::FxHashSet;
+use rustc_hash::FxHashMap;
 use tsgraph_engine::{EdgeKind, NodeKey, Snapshot};
 
 use crate::error::QueryError;
@@ -19,14 +19,17 @@ use crate::symbols::{FileMatch, resolve_file};
 /// How many re-export hops are followed at most (a barrel of barrels of barrels…).
 const MAX_HOPS: u32 = 8;
 
-/// Of `declared` (the files declaring the asked name, with a node each), the entries in the
-/// files nearest to the barrel `file` through its re-exports; empty when `file` names no
-/// single indexed file or brings in none of them.
+/// Of `declared` (declarations of the asked name elsewhere, by the ID of their file), those
+/// the file `file` can bring in through its imports and re-exports. Empty when `file` names
+/// no single indexed file or brings in none of them; several when it can reach several —
+/// the store keeps an import's imported name, not its local alias, so `import { alpha as
+/// other }` cannot be told from a re-export of `alpha`, and the caller lists them rather
+/// than pick one.
 pub(crate) fn through_reexports<T: Clone>(
     snapshot: &Snapshot,
     file: &str,
     name: &str,
-    declared: &[(String, T)],
+    declared: &[Declared<T>],
 ) -> Result<Vec<T>, QueryError> {
     let FileMatch::Found(path) = resolve_file(snapshot, file)? else {
         return Ok(Vec::new());
@@ -35,42 +38,62 @@ pub(crate) fn through_reexports<T: Clone>(
         return Ok(Vec::new());
     };
     let first = name.split('.').next().unwrap_or(name);
-    let mut seen: FxHashSet<NodeKey> = FxHashSet::from_iter([start]);
+    // Each file reached, with whether only a `default` import reached it (then only its
+    // default export can be the one brought in).
+    let mut reached: FxHashMap<NodeKey, bool> = FxHashMap::default();
     let mut frontier = vec![start];
     for _ in 0..MAX_HOPS {
         let mut next = Vec::new();
         for &barrel in &frontier {
             let list = snapshot.out_edges(barrel)?;
             for edge in list.edges()? {
-                if edge.kind() != EdgeKind::Imports || seen.contains(&edge.other()) {
+                if edge.kind() != EdgeKind::Imports || edge.other() == start {
                     continue;
                 }
                 let view = edge.view()?;
-                let brings_in =
-                    view.names().len() == 0 || view.names().any(|n| n == first || n == "default");
-                if brings_in {
-                    seen.insert(edge.other());
-                    next.push(edge.other());
+                let everything = view.names().len() == 0;
+                let by_name = view.names().any(|n| n == first);
+                let by_default = view.names().any(|n| n == "default");
+                if !(everything || by_name || by_default) {
+                    continue;
+                }
+                let default_only = !everything && !by_name;
+                match reached.get_mut(&edge.other()) {
+                    Some(only) => *only &= default_only,
+                    None => {
+                        reached.insert(edge.other(), default_only);
+                        next.push(edge.other());
+                    }
                 }
             }
         }
-        let mut found = Vec::new();
-        for &file_key in &next {
-            let Some(guard) = snapshot.node(file_key)? else {
-                continue;
-            };
-            let view = guard.view()?;
-            found.extend(
-                declared
-                    .iter()
-                    .filter(|(declaring, _)| declaring == view.id())
-                    .map(|(_, value)| value.clone()),
-            );
-        }
-        if !found.is_empty() || next.is_empty() {
-            return Ok(found);
+        if next.is_empty() {
+            break;
         }
         frontier = next;
     }
-    Ok(Vec::new())
+    let mut found = Vec::new();
+    for (&file_key, &default_only) in &reached {
+        let Some(guard) = snapshot.node(file_key)? else {
+            continue;
+        };
+        let view = guard.view()?;
+        found.extend(
+            declared
+                .iter()
+                .filter(|d| d.file == view.id() && (!default_only || d.default_export))
+                .map(|d| d.value.clone()),
+        );
+    }
+    Ok(found)
+}
+
+/// A declaration a barrel may re-export: a top-level exported symbol of the asked name.
+pub(crate) struct Declared<T> {
+    /// Its file.
+    pub(crate) file: String,
+    /// Whether it is its file's default export.
+    pub(crate) default_export: bool,
+    /// What the caller gets back.
+    pub(crate) value: T,
 }

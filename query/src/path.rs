@@ -85,9 +85,11 @@ impl Query<'_> {
             ..Search::default()
         };
         let mut paths = k_shortest(&graph, from, to, k, &mut search);
+        let ran_back = paths.is_empty() && from != to && !search.truncated && !search.depth_cut;
         // Asked the wrong way round (ts-graph-mcp's lookup semantics): no path from `from` to
         // `to`, but one from `to` to `from` is answered, labelled as reversed.
-        let reversed = paths.is_empty() && from != to && {
+        // Only when the search the way asked was complete: one cut by a bound says so instead.
+        let reversed = ran_back && {
             let mut back = Search {
                 visited: search.visited,
                 ..search
@@ -141,11 +143,7 @@ impl Query<'_> {
             stop,
             explain: Some(Explain {
                 plan: Plan {
-                    walks: if reversed || sections.is_empty() && from != to {
-                        2
-                    } else {
-                        1
-                    },
+                    walks: if ran_back { 2 } else { 1 },
                     ..plan
                 },
                 lists_read: view.lists_read(),

@@ -91,10 +91,21 @@ pub fn resolve_symbol(
     if let Some(file) = file
         && !elsewhere.is_empty()
     {
-        let declared: Vec<(String, Named)> = elsewhere
-            .iter()
-            .map(|named| (named.0.file.clone(), named.clone()))
-            .collect();
+        let mut declared = Vec::new();
+        for named in &elsewhere {
+            // Top-level and exported: what an import can bring in.
+            let Some(guard) = snapshot.node(named.1)? else {
+                continue;
+            };
+            let view = guard.view()?;
+            if view.exported() && view.symbol().split('~').next() == Some(symbol) {
+                declared.push(crate::barrel::Declared {
+                    file: named.0.file.clone(),
+                    default_export: view.flags().0 & tsgraph_engine::NodeFlags::DEFAULT_EXPORT != 0,
+                    value: named.clone(),
+                });
+            }
+        }
         let mut reexported = crate::barrel::through_reexports(snapshot, file, symbol, &declared)?;
         reexported.sort();
         match reexported.len() {

@@ -218,25 +218,31 @@ impl LiveProject {
         let (index, db) = (Arc::clone(&self.index), self.db.clone());
         let compact_due = Arc::clone(&self.compact_due);
         let building = Building(Arc::clone(&self.building));
+        let flag = Arc::clone(&self.building);
         let spawned = std::thread::Builder::new()
             .name("tsgraph-graph-file".into())
             .spawn(move || {
-                let _building = building;
-                // Failures are not reported: queries keep reading the current file and its
-                // overlay, and the next edit that finds either due tries again.
-                if build {
-                    let _ = build_and_name(&index, &db);
-                }
-                // Cleared before each try, so that an update growing the file meanwhile sets
-                // it again and is compacted too.
-                for _ in 0..3 {
-                    if !compact_due.swap(false, Ordering::AcqRel) {
+                let mut building = Some(building);
+                let mut build = build;
+                loop {
+                    // Failures are not reported: queries keep reading the current file and
+                    // its overlay, and the next edit that finds either due tries again.
+                    if build {
+                        let _ = build_and_name(&index, &db);
+                    }
+                    let blocked = !compact_while_due(&compact_due, &db);
+                    // An update that grew the file while this thread was finishing found it
+                    // busy and left the compaction due: take it up, unless another thread has
+                    // (a try a snapshot blocked waits for the next update instead).
+                    drop(building.take());
+                    if blocked
+                        || !compact_due.load(Ordering::Acquire)
+                        || flag.swap(true, Ordering::AcqRel)
+                    {
                         break;
                     }
-                    if !compact(&db).unwrap_or(false) {
-                        compact_due.store(true, Ordering::Release);
-                        break;
-                    }
+                    building = Some(Building(Arc::clone(&flag)));
+                    build = false;
                 }
             });
         // No thread to be had: the closure, and with it the flag's guard, is dropped. Else the
@@ -253,6 +259,22 @@ fn build_and_name(index: &Mutex<LiveIndex>, db: &Path) -> Result<bool, Error> {
     let mut index = index.lock();
     let writer = Store::open_waiting(db, WRITER_WAIT)?;
     Ok(index.name_graph_file(&writer, built)?)
+}
+
+/// Compacts the store file while a compaction is due: the flag is cleared before each try,
+/// so that an update growing the file meanwhile sets it again. A try that moves nothing (a
+/// snapshot held pages) leaves it due for the next update and returns `false`.
+fn compact_while_due(compact_due: &AtomicBool, db: &Path) -> bool {
+    for _ in 0..3 {
+        if !compact_due.swap(false, Ordering::AcqRel) {
+            return true;
+        }
+        if !compact(db).unwrap_or(false) {
+            compact_due.store(true, Ordering::Release);
+            return false;
+        }
+    }
+    true
 }
 
 /// Compacts the store file under the writer; `false` when a snapshot still held pages.

@@ -22,9 +22,9 @@ impl Store {
     /// Compacts the store file: moves the pages in use to its start and cuts the free
     /// tail. Needs this handle's snapshots gone; `Ok(false)` when a read transaction (of
     /// this process or another) still holds pages, so nothing moved — the next writer that
-    /// grows the file tries again. Readers in other processes are never disturbed: redb
-    /// holds the file's header lock while it moves pages, so no transaction begins
-    /// meanwhile.
+    /// grows the file tries again. Readers in other processes see no torn state: redb holds
+    /// the file's header lock while it moves pages, so a transaction that begins meanwhile
+    /// (a query in any process) waits for it to end.
     pub fn compact(&self) -> Result<bool, StoreError> {
         let mut handle = self.db.write();
         let Some(Handle::Writer(db)) = handle.as_deref_mut() else {
@@ -41,12 +41,13 @@ impl Store {
             ) => Ok(false),
             Err(err) => Err(err).ctx("compact"),
         });
-        drop(handle);
-        if compacted? {
+        // Stamped before the handle is let go, so no commit of this handle comes between.
+        let compacted = compacted?;
+        if compacted {
             super::verified::stamp(self.path());
-            return Ok(true);
         }
-        Ok(false)
+        drop(handle);
+        Ok(compacted)
     }
 
     /// Compacts the store file when it is longer than `before` (a length read before some

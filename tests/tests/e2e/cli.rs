@@ -751,6 +751,16 @@ fn a_name_asked_for_in_a_barrel_resolves_through_its_re_exports() {
         "{}",
         beta.stdout
     );
+    // app.ts imports two `alpha`s (one under another name, which the store does not keep):
+    // both are listed, neither is picked.
+    let both = ask(&["callers", "alpha", "--file", "src/app.ts"]);
+    assert_eq!(both.code, 2, "{}", both.stdout);
+    assert!(
+        both.stderr.contains("src/lib/a.ts:alpha")
+            && both.stderr.contains("src/other/alpha.ts:alpha"),
+        "{}",
+        both.stderr
+    );
     // Nothing re-exports it: not found, with where it is.
     let missing = ask(&["callers", "main", "--file", "src/lib/index.ts"]);
     assert_eq!(missing.code, 2, "{}", missing.stdout);
