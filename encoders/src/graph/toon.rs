@@ -152,20 +152,21 @@ impl<W: Write> ToonSink<W> {
     }
 
     /// The columns of a table; `group` narrows them to the facts its rows have.
-    fn columns(&self, with_kind: bool) -> Vec<&'static str> {
+    fn columns(&self, with_kind: bool) -> Columns {
+        let mut columns = Columns::default();
         // Seed 002 puts what an interface extends first: `interfaces[n]{extends,…}`.
-        let mut columns = if self.group_extends {
-            vec!["extends", "id"]
-        } else {
-            vec!["id"]
-        };
+        if self.group_extends {
+            columns.push("extends");
+        }
+        columns.push("id");
         if with_kind {
             columns.push("kind");
         }
         columns.push("lines");
         match self.kind {
             QueryKind::Callers | QueryKind::Callees | QueryKind::Impact => {
-                columns.extend(["depth", "via"]);
+                columns.push("depth");
+                columns.push("via");
                 if self.rel_column {
                     columns.push("rel");
                 }
@@ -752,5 +753,30 @@ impl<W: Write> ResultSink for ToonSink<W> {
         let mut out = result.map_err(io_error)?;
         out.write_all(b"\n")?;
         out.flush()
+    }
+}
+/// The columns of one node table, on the stack: a table is opened per group, and a group's
+/// rows should not cost an allocation for their header.
+#[derive(Default)]
+struct Columns {
+    names: [&'static str; 10],
+    len: usize,
+}
+
+impl Columns {
+    fn push(&mut self, name: &'static str) {
+        // Ten columns at most are ever asked for (extends, id, kind, lines, depth, via, rel,
+        // exported, sig): a name past them would be a bug, dropped rather than panicked on.
+        if let Some(slot) = self.names.get_mut(self.len) {
+            *slot = name;
+            self.len += 1;
+        }
+    }
+}
+
+impl std::ops::Deref for Columns {
+    type Target = [&'static str];
+    fn deref(&self) -> &[&'static str] {
+        &self.names[..self.len]
     }
 }

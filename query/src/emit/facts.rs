@@ -138,17 +138,30 @@ pub fn has_signature(node: &NodeView<'_>) -> bool {
 
 /// The facts every node of `nodes` shares.
 pub(super) fn facets(nodes: &[NodeView<'_>], extends: &HashMap<&str, String>) -> Facets {
-    let exported = nodes
-        .first()
-        .map(|n| n.exported())
-        .filter(|first| nodes.iter().all(|n| n.exported() == *first));
-    Facets {
-        exported,
-        signature: nodes
-            .iter()
-            .any(|n| n.kind() != NodeKind::File && has_signature(n)),
-        extends: nodes.iter().any(|n| extends.contains_key(n.id())),
+    facets_of(nodes.iter(), extends).1
+}
+
+/// How many nodes `nodes` yields and the facts they all share, in one pass (a group's
+/// count and facets without collecting its members).
+pub(super) fn facets_of<'n, 'v: 'n>(
+    nodes: impl Iterator<Item = &'n NodeView<'v>>,
+    extends: &HashMap<&str, String>,
+) -> (usize, Facets) {
+    let mut count = 0;
+    let mut exported: Option<Option<bool>> = None;
+    let mut facets = Facets::default();
+    for node in nodes {
+        count += 1;
+        exported = match exported {
+            None => Some(Some(node.exported())),
+            Some(Some(first)) if first != node.exported() => Some(None),
+            same => same,
+        };
+        facets.signature |= node.kind() != NodeKind::File && has_signature(node);
+        facets.extends |= extends.contains_key(node.id());
     }
+    facets.exported = exported.flatten();
+    (count, facets)
 }
 
 /// For each class and interface among `keys` that extends something in the graph, by ID:

@@ -5,7 +5,7 @@
 use rustc_hash::FxHashMap as HashMap;
 use tsgraph_engine::{AdjacencyGuard, EdgeKind, EdgeView, NodeKey, NodeView, Snapshot};
 
-use super::facts::facets;
+use super::facts::facets_of;
 use super::order::{level_value, sort};
 use super::{Edges, Item, Order, Section};
 use crate::error::QueryError;
@@ -152,25 +152,26 @@ where
                 continue;
             }
             changed = true;
-            let members: Vec<NodeView<'_>> = rest
+            // The group's members: the nodes from here on that share its levels' values.
+            let members = rest
                 .iter()
                 .take_while(|(_, other)| {
                     levels[..=depth]
                         .iter()
                         .all(|l| level_value(*l, other) == level_value(*l, node))
                 })
-                .map(|(_, other)| *other)
-                .collect();
+                .map(|(_, other)| other);
+            let (nodes, facets) = facets_of(members, self.extends);
             let go = self.sink.group(&Group {
                 level: *level,
                 name: value,
                 kind: (*level == GroupLevel::Kind).then(|| node.kind()),
                 node: None,
                 index,
-                nodes: members.len(),
+                nodes,
                 edges: 0,
                 unresolved: 0,
-                facets: facets(&members, self.extends),
+                facets,
             })?;
             open[depth] = Some(value);
             if !self.went_on(go)? {
