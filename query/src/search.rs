@@ -143,13 +143,7 @@ impl Query<'_> {
     ) -> Result<Summary, QueryError> {
         let snapshot = self.snapshot();
         let (items, total, truncated) = matches(snapshot, pattern, options)?;
-        let header = Header {
-            subject: Some(pattern),
-            offset: options.offset,
-            limit: options.limit,
-            total,
-            ..header(QueryKind::Search, None)
-        };
+        let header = search_header(pattern, options, total);
         let summary = Summary {
             truncated,
             limit: options.max_terms,
@@ -167,6 +161,21 @@ impl Query<'_> {
             summary,
             sink,
         )
+    }
+}
+
+/// The header of a page of search results: what was searched for, the page and the total.
+pub(crate) fn search_header<'a>(
+    subject: &'a str,
+    options: &SearchOptions,
+    total: usize,
+) -> Header<'a> {
+    Header {
+        subject: Some(subject),
+        offset: options.offset,
+        limit: options.limit,
+        total,
+        ..header(QueryKind::Search, None)
     }
 }
 

@@ -12,9 +12,8 @@ use crate::Query;
 use crate::emit::{Edges, Item, Order, Section, emit};
 use crate::error::QueryError;
 use crate::filter::Filter;
-use crate::search::{SearchError, SearchOptions};
-use crate::sink::{Header, MatchKind, QueryKind, ResultSink, Summary};
-use crate::traverse::header;
+use crate::search::{SearchError, SearchOptions, search_header};
+use crate::sink::{MatchKind, ResultSink, Summary};
 
 /// BM25's term-frequency saturation.
 const K1: f64 = 1.2;
@@ -46,13 +45,7 @@ impl Query<'_> {
     ) -> Result<Summary, QueryError> {
         let snapshot = self.snapshot();
         let (items, total) = ranked(snapshot, text, options)?;
-        let header = Header {
-            subject: Some(text),
-            offset: options.offset,
-            limit: options.limit,
-            total,
-            ..header(QueryKind::Search, None)
-        };
+        let header = search_header(text, options, total);
         let summary = Summary {
             limit: options.limit,
             found: total > 0,

@@ -14,7 +14,7 @@ use petgraph::visit::{
 use rustc_hash::{FxHashMap, FxHashSet};
 use tsgraph_engine::{EdgeKind, NodeKey, NodeKind, Resolution, Steps};
 
-use super::view::GraphView;
+use super::view::{EveryEdge, GraphView};
 use crate::emit::Hop;
 use crate::kinds::EdgeKinds;
 
@@ -197,41 +197,11 @@ impl<'v, 'g, 's> IntoNeighborsDirected for &'v PathView<'g, 's> {
     }
 }
 
-/// Every hop of the path graph, by the key of the node it leaves.
-pub(crate) struct AllPathEdges<'v, 'g, 's> {
-    view: &'v PathView<'g, 's>,
-    next_node: u32,
-    bound: u32,
-    current: Option<PathEdges<'v, 'g, 's>>,
-}
-
-impl Iterator for AllPathEdges<'_, '_, '_> {
-    type Item = PathEdge;
-    fn next(&mut self) -> Option<PathEdge> {
-        loop {
-            if let Some(edge) = self.current.as_mut().and_then(Iterator::next) {
-                return Some(edge);
-            }
-            if self.next_node >= self.bound {
-                return None;
-            }
-            let node = NodeKey(self.next_node);
-            self.next_node += 1;
-            self.current = Some(self.view.edges_directed(node, Direction::Outgoing));
-        }
-    }
-}
-
 impl<'v, 'g, 's> IntoEdgeReferences for &'v PathView<'g, 's> {
     type EdgeRef = PathEdge;
-    type EdgeReferences = AllPathEdges<'v, 'g, 's>;
+    type EdgeReferences = EveryEdge<&'v PathView<'g, 's>>;
     fn edge_references(self) -> Self::EdgeReferences {
-        AllPathEdges {
-            view: self,
-            next_node: 0,
-            bound: self.graph.key_bound_u32(),
-            current: None,
-        }
+        EveryEdge::new(self, self.graph.key_bound_u32())
     }
 }
 

@@ -208,17 +208,30 @@ impl Iterator for Neighbors<'_> {
     }
 }
 
-/// Every stored edge, by source key (a scan of every outgoing list).
-pub(crate) struct AllEdges<'g, 's> {
-    view: &'g GraphView<'s>,
+/// Every edge of a view, by the key of the node it leaves (a scan of every outgoing list):
+/// `edge_references` of both the graph view and the path view.
+pub(crate) struct EveryEdge<G: IntoEdgesDirected<NodeId = NodeKey>> {
+    graph: G,
     next_node: u32,
     bound: u32,
-    current: Option<Edges<'s>>,
+    current: Option<G::EdgesDirected>,
 }
 
-impl Iterator for AllEdges<'_, '_> {
-    type Item = Edge;
-    fn next(&mut self) -> Option<Edge> {
+impl<G: IntoEdgesDirected<NodeId = NodeKey>> EveryEdge<G> {
+    /// The edges of `graph`'s nodes below `bound`.
+    pub(crate) fn new(graph: G, bound: u32) -> EveryEdge<G> {
+        EveryEdge {
+            graph,
+            next_node: 0,
+            bound,
+            current: None,
+        }
+    }
+}
+
+impl<G: IntoEdgesDirected<NodeId = NodeKey>> Iterator for EveryEdge<G> {
+    type Item = G::EdgeRef;
+    fn next(&mut self) -> Option<G::EdgeRef> {
         loop {
             if let Some(edge) = self.current.as_mut().and_then(Iterator::next) {
                 return Some(edge);
@@ -228,7 +241,7 @@ impl Iterator for AllEdges<'_, '_> {
             }
             let node = NodeKey(self.next_node);
             self.next_node += 1;
-            self.current = Some(self.view.edges_directed(node, Direction::Outgoing));
+            self.current = Some(self.graph.edges_directed(node, Direction::Outgoing));
         }
     }
 }
@@ -259,14 +272,9 @@ impl<'s> IntoNeighborsDirected for &GraphView<'s> {
 
 impl<'g, 's> IntoEdgeReferences for &'g GraphView<'s> {
     type EdgeRef = Edge;
-    type EdgeReferences = AllEdges<'g, 's>;
-    fn edge_references(self) -> AllEdges<'g, 's> {
-        AllEdges {
-            view: self,
-            next_node: 0,
-            bound: self.key_bound_u32(),
-            current: None,
-        }
+    type EdgeReferences = EveryEdge<&'g GraphView<'s>>;
+    fn edge_references(self) -> Self::EdgeReferences {
+        EveryEdge::new(self, self.key_bound_u32())
     }
 }
 

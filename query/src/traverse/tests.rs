@@ -908,3 +908,25 @@ fn a_sink_that_does_not_want_via_edges_gets_none() {
     }
     assert_eq!(seen, [vec![true; 4], vec![false; 4]]);
 }
+
+#[test]
+fn the_graph_view_gives_petgraph_every_stored_edge_once() {
+    use petgraph::visit::{EdgeRef, IntoEdgeReferences};
+    let (_dir, store) = store();
+    let snap = store.snapshot().unwrap();
+    let view = crate::plan::view::GraphView::new(&snap);
+    let mut edges: Vec<_> = (&view)
+        .edge_references()
+        .map(|e| (e.source(), e.target(), e.weight().kind))
+        .collect();
+    let count = edges.len();
+    edges.sort();
+    edges.dedup();
+    // 7 CONTAINS, 5 CALLS, 1 REFERENCES, 1 IMPORTS.
+    assert_eq!((count, edges.len()), (14, 14));
+    // petgraph's own algorithms run over the view: g reaches f4, f4 reaches nothing.
+    let (g, f4) = (key(&store, "b.ts:g"), key(&store, "a.ts:f4"));
+    assert!(petgraph::algo::has_path_connecting(&view, g, f4, None));
+    assert!(!petgraph::algo::has_path_connecting(&view, f4, g, None));
+    view.check().unwrap();
+}
