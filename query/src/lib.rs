@@ -51,7 +51,8 @@ pub use plan::{Explain, Plan, Strategy};
 pub use search::{SearchError, SearchOptions};
 pub use sink::{
     Counts, Dependency, DependencyImport, Direction, EdgeInfo, Facets, Group, GroupLevel, Grouping,
-    Header, MatchKind, NodeInfo, QueryKind, ResultSink, Stop, Summary, Via,
+    Header, MatchKind, NodeInfo, QueryKind, ResultSink, Stop, Summary, UNRESOLVED_LISTED,
+    UnresolvedSite, Via,
 };
 pub use symbol::{Candidate, SymbolMatch, resolve_symbol};
 pub use symbols::{FileMatch, resolve_file};

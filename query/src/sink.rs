@@ -22,6 +22,9 @@ use std::io;
 
 use tsgraph_engine::{EdgeKind, EdgeView, NodeKind, NodeView};
 
+/// How many unresolved call sites a callers answer lists at most (the count covers all).
+pub const UNRESOLVED_LISTED: usize = 5;
+
 /// Which question a result answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum QueryKind {
@@ -170,6 +173,20 @@ pub struct Counts {
     pub unresolved: usize,
 }
 
+/// A call site the indexer could not resolve whose called name is the root's (see
+/// [`Counts::unresolved`]): where it is and what it calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UnresolvedSite<'a> {
+    /// The file of the call.
+    pub file: &'a str,
+    /// Its line.
+    pub line: u32,
+    /// The callee as written (`this.repo.save`).
+    pub callee: &'a str,
+    /// The ID of the function or method making the call.
+    pub caller: &'a str,
+}
+
 /// The facts every result node shares, so encoders can hoist them or drop their columns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Facets {
@@ -230,6 +247,9 @@ pub struct Header<'a> {
     pub facets: Facets,
     /// Depth and spread of traversal results.
     pub counts: Counts,
+    /// Callers: the first few of the unresolved call sites [`Counts::unresolved`] counts
+    /// (at most [`UNRESOLVED_LISTED`]), by file.
+    pub unresolved_sites: &'a [UnresolvedSite<'a>],
     /// Paging (search): results skipped before the first one streamed.
     pub offset: usize,
     /// Paging: the page size asked for (0: no paging).

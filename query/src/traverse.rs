@@ -13,7 +13,10 @@ use crate::order::existing;
 use crate::plan::bfs::{Bounds, bounded_bfs};
 use crate::plan::view::{Edge, GraphView};
 use crate::plan::{Explain, Plan, Strategy, directions};
-use crate::sink::{Counts, Direction, Header, QueryKind, ResultSink, Stop, Summary};
+use crate::sink::{
+    Counts, Direction, Header, QueryKind, ResultSink, Stop, Summary, UNRESOLVED_LISTED,
+    UnresolvedSite,
+};
 
 /// Limits and edge kinds of callers, callees and impact.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -190,6 +193,8 @@ impl Query<'_> {
         let mut stop = Stop::Complete;
         let mut reached_total = 0;
         let mut unresolved_total = 0;
+        // The first few unresolved call sites over the root and its methods.
+        let mut sampled: Vec<(String, tsgraph_engine::UnresolvedCall)> = Vec::new();
         for target in std::iter::once(root).chain(targets.iter().copied()) {
             let bounds = Bounds {
                 depth: max_depth,
@@ -199,7 +204,10 @@ impl Query<'_> {
             reached_total += reached.items.len();
             stop = stop.max(reached.stop);
             let unresolved = if kind == QueryKind::Callers {
-                unresolved_calls_of(snapshot, target)?
+                let (count, first) = unresolved_calls_of(snapshot, target)?;
+                let room = UNRESOLVED_LISTED.saturating_sub(sampled.len());
+                sampled.extend(first.into_iter().take(room));
+                count
             } else {
                 0
             };
@@ -221,6 +229,15 @@ impl Query<'_> {
                 break;
             }
         }
+        let sites: Vec<UnresolvedSite<'_>> = sampled
+            .iter()
+            .map(|(file, call)| UnresolvedSite {
+                file,
+                line: call.line,
+                callee: &call.callee,
+                caller: &call.caller,
+            })
+            .collect();
         let header = Header {
             depth: max_depth,
             direction,
@@ -229,6 +246,7 @@ impl Query<'_> {
                 unresolved: unresolved_total,
                 ..Counts::default()
             },
+            unresolved_sites: &sites,
             ..header(kind, Some(root_view))
         };
         let summary = Summary {
@@ -315,16 +333,19 @@ impl Query<'_> {
     }
 }
 
-/// How many call sites the indexer left unresolved whose called name is `key`'s name: calls
-/// through a receiver of unknown type that may reach it. One lookup in the store's index of
-/// unresolved names.
-fn unresolved_calls_of(snapshot: &Snapshot, key: NodeKey) -> Result<usize, QueryError> {
+/// How many call sites the indexer left unresolved whose called name is `key`'s name — calls
+/// through a receiver of unknown type that may reach it — and the first few of them. One
+/// pass over the store's index of unresolved names.
+fn unresolved_calls_of(
+    snapshot: &Snapshot,
+    key: NodeKey,
+) -> Result<(usize, Vec<(String, tsgraph_engine::UnresolvedCall)>), QueryError> {
     let guard = existing(snapshot, key)?;
     let name = guard.view()?.name();
     if name.is_empty() {
-        return Ok(0);
+        return Ok((0, Vec::new()));
     }
-    Ok(snapshot.unresolved_call_count(name)?)
+    Ok(snapshot.unresolved_call_sample(name, UNRESOLVED_LISTED)?)
 }
 
 /// The methods a class or interface contains, in position order.
@@ -369,6 +390,7 @@ pub(crate) fn header(kind: QueryKind, root: Option<tsgraph_engine::NodeView<'_>>
         file: None,
         facets: Default::default(),
         counts: Default::default(),
+        unresolved_sites: &[],
         offset: 0,
         limit: 0,
         total: 0,

@@ -16,7 +16,7 @@
 //!   "summary":{"direct","transitive","files","packages","maxDepth"},"nodes":[node + "depth",
 //!   "via":{"id", "edge": edge}, "chain":[ids from the first hop to via]]}`; a class answers
 //!   with `"sections":[{"target":node,"nodes":[…]}]`, one per method (and the class itself)
-//!   instead of `"nodes"`. Callers add `"unresolved"` to the summary (and to each section):
+//!   instead of `"nodes"`. Callers add `"unresolved"` and `"unresolvedSites"` (the first few: `{"file","line","call","caller"}`) to the summary (and `"unresolved"` to each section):
 //!   the call sites of the symbol's name the indexer could not resolve, which may reach it.
 //! - **path**: `{"query","from":node,"to":node,"found","paths":[{"nodes":[node + "step"],
 //!   "edges":[edge]}]}`, shortest first; a path found only the other way round has
@@ -255,6 +255,21 @@ impl<W: Write> ResultSink for JsonSink<W> {
             )?;
             if header.kind == QueryKind::Callers {
                 write!(self.out, ",\"unresolved\":{}", c.unresolved)?;
+                // The first few of them; the count covers all.
+                self.out.write_all(b",\"unresolvedSites\":[")?;
+                for (i, site) in header.unresolved_sites.iter().enumerate() {
+                    if i > 0 {
+                        self.out.write_all(b",")?;
+                    }
+                    self.out.write_all(b"{\"file\":")?;
+                    self.string(site.file)?;
+                    write!(self.out, ",\"line\":{},\"call\":", site.line)?;
+                    self.string(site.callee)?;
+                    self.out.write_all(b",\"caller\":")?;
+                    self.string(site.caller)?;
+                    self.out.write_all(b"}")?;
+                }
+                self.out.write_all(b"]")?;
             }
             self.out.write_all(b"}")?;
         }

@@ -289,6 +289,14 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
                     }) {
                         writeln!(self.out, "{}", unresolved_note(c.unresolved, &root))?;
                     }
+                    // The first few of them (for a class, over all its methods).
+                    for site in header.unresolved_sites {
+                        writeln!(
+                            self.out,
+                            "  unresolved: {}:{} {} (in {})",
+                            site.file, site.line, site.callee, site.caller
+                        )?;
+                    }
                 }
             }
             QueryKind::Path => {

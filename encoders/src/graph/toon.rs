@@ -17,7 +17,8 @@
 //! - columns a kind group does not need: `exported` when none of its rows is exported, `sig`
 //!   when none has a signature (a missing cell reads as the default).
 //! - `unresolved` (callers: call sites of the symbol's name the indexer could not resolve,
-//!   which may reach it; per target for a class) when it is 0.
+//!   which may reach it; per target for a class) when it is 0, and `unresolvedSites` (the
+//!   first few of them, `{file,line,call}`) when there are none.
 //! - defaults: `maxDepth` 5, `distance` 1, `direction` both, the default edge kinds,
 //!   `truncated` false, `exported` false, an empty signature, a direct result's `via` (the
 //!   root, written `null`).
@@ -294,6 +295,19 @@ impl<W: Write> ToonSink<W> {
         // says it per method, in its targets.
         if kind == QueryKind::Callers && header.sections == 0 && header.counts.unresolved > 0 {
             w.field("unresolved", header.counts.unresolved)?;
+        }
+        // The first few of them (the count covers all), for a class over all its methods.
+        if kind == QueryKind::Callers && !header.unresolved_sites.is_empty() {
+            w.key("unresolvedSites")?;
+            w.begin_table(header.unresolved_sites.len(), &["file", "line", "call"])?;
+            for site in header.unresolved_sites {
+                w.row_begin()?;
+                w.cell_str(site.file)?;
+                w.cell_u64(u64::from(site.line))?;
+                w.cell_str(site.callee)?;
+                w.row_end()?;
+            }
+            w.end()?;
         }
         if kind == QueryKind::Neighbors
             && let Some(center) = &header.root

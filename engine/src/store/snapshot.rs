@@ -386,6 +386,28 @@ impl Snapshot {
         Ok(count)
     }
 
+    /// How many call sites left unresolved have the called name `name`, and the first `max`
+    /// of them (ascending by file) as owned records: one pass, only those few deserialized.
+    pub fn unresolved_call_sample(
+        &self,
+        name: &str,
+        max: usize,
+    ) -> Result<(usize, Vec<(String, UnresolvedCall)>), StoreError> {
+        let mut count = 0;
+        let mut first = Vec::new();
+        self.each_unresolved_call(name, |file, call| {
+            count += 1;
+            if first.len() < max {
+                let call = rkyv::deserialize::<UnresolvedCall, rkyv::rancor::Error>(call).map_err(
+                    |err| StoreError::corrupted(format!("unresolved calls of {file}"), err),
+                )?;
+                first.push((file.to_owned(), call));
+            }
+            Ok(())
+        })?;
+        Ok((count, first))
+    }
+
     /// Calls `each` with the file and the record, read in place, of every unresolved call of
     /// `name`, ascending by file.
     fn each_unresolved_call(

@@ -96,3 +96,36 @@ fn none_unresolved_says_nothing_but_json_says_zero() {
     let value: serde_json::Value = serde_json::from_str(&json).expect("JSON");
     assert_eq!(value["summary"]["unresolved"], 0);
 }
+
+#[test]
+fn callers_list_the_first_few_unresolved_sites_and_count_them_all() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("project");
+    std::fs::create_dir_all(root.join("src")).expect("src");
+    std::fs::write(root.join("package.json"), r#"{"name":"many"}"#).expect("package.json");
+    std::fs::write(
+        root.join("src/repo.ts"),
+        "export class Repo {\n  save(row: string): void {}\n}\n",
+    )
+    .expect("repo");
+    let calls: String = (0..7)
+        .map(|i| format!("export function untyped{i}(x: any) {{\n  x.save(\"{i}\");\n}}\n"))
+        .collect();
+    std::fs::write(root.join("src/use.ts"), calls).expect("use");
+    let project = Project::open(&root, Some(&dir.path().join("graph.redb"))).expect("open");
+    project.index(&Default::default()).expect("index");
+    let mut out = Vec::new();
+    project
+        .query(&callers("Repo.save"), Format::Json, &mut out)
+        .expect("query");
+    let json: serde_json::Value = serde_json::from_slice(&out).expect("JSON");
+    assert_eq!(json["summary"]["unresolved"], 7);
+    let sites = json["summary"]["unresolvedSites"]
+        .as_array()
+        .expect("sites");
+    assert_eq!(sites.len(), tsgraph::query::UNRESOLVED_LISTED);
+    assert_eq!(sites[0]["file"], "src/use.ts");
+    assert_eq!(sites[0]["line"], 2);
+    assert_eq!(sites[0]["call"], "x.save");
+    assert_eq!(sites[0]["caller"], "src/use.ts:untyped0");
+}
