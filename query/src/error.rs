@@ -26,6 +26,15 @@ pub enum QueryError {
         /// Whether `suggestions` are close to the name rather than the whole list.
         close: bool,
     },
+    /// A path endpoint is a class or interface with several methods and no path through the
+    /// class itself: one of its methods was meant.
+    #[error("`{class}` is a class with no path through itself; give one of its methods")]
+    MethodMeant {
+        /// The class's ID.
+        class: String,
+        /// Its methods (at most 20).
+        methods: Vec<crate::Candidate>,
+    },
     /// A node key named by an edge or a caller does not exist.
     #[error("node key {0} is not in the store (the store may be corrupt; rebuild it)")]
     MissingNode(u32),

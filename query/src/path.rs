@@ -52,6 +52,46 @@ impl Default for PathOptions {
 }
 
 impl Query<'_> {
+    /// [`Query::path`] between symbols as a user names them: a class (or interface)
+    /// endpoint with no path through itself either way stands for its method, as
+    /// ts-graph-mcp's lookup has it — the one method when it has one (searched again with
+    /// it), [`QueryError::MethodMeant`] listing them when several.
+    pub fn symbol_path(
+        &self,
+        from: NodeKey,
+        to: NodeKey,
+        options: &PathOptions,
+        sink: &mut dyn ResultSink,
+    ) -> Result<Summary, QueryError> {
+        let snapshot = self.snapshot();
+        let (start, end) = (self.method_meant(from)?, self.method_meant(to)?);
+        if start.is_some() || end.is_some() {
+            let mut probe = crate::CollectSink::default();
+            let summary = self.path(from, to, options, &mut probe)?;
+            if !summary.found && !summary.truncated && summary.stop == crate::Stop::Complete {
+                let (from, to) = (
+                    endpoint(snapshot, from, start)?,
+                    endpoint(snapshot, to, end)?,
+                );
+                return self.path(from, to, options, sink);
+            }
+        }
+        self.path(from, to, options, sink)
+    }
+
+    /// The methods of `key` when it is a class or interface that has some.
+    fn method_meant(&self, key: NodeKey) -> Result<Option<Vec<NodeKey>>, QueryError> {
+        let guard = existing(self.snapshot(), key)?;
+        if !matches!(
+            guard.view()?.kind(),
+            tsgraph_engine::NodeKind::Class | tsgraph_engine::NodeKind::Interface
+        ) {
+            return Ok(None);
+        }
+        let methods = crate::traverse::methods_of(self.snapshot(), key)?;
+        Ok((!methods.is_empty()).then_some(methods))
+    }
+
     /// The shortest path from `from` to `to` (or the `k` shortest distinct ones) over the
     /// path graph (see the module docs), each hop with its edge kind. Each path is one
     /// section: its nodes in path order (depth = position), then its edges.
@@ -160,5 +200,29 @@ impl Query<'_> {
             summary,
             sink,
         )
+    }
+}
+
+/// The node a path endpoint stands for: itself, or the one method of a class (`methods`);
+/// a class with several is [`QueryError::MethodMeant`].
+fn endpoint(
+    snapshot: &tsgraph_engine::Snapshot,
+    key: NodeKey,
+    methods: Option<Vec<NodeKey>>,
+) -> Result<NodeKey, QueryError> {
+    match methods.as_deref() {
+        None => Ok(key),
+        Some([only]) => Ok(*only),
+        Some(several) => {
+            let class = existing(snapshot, key)?.view()?.id().to_owned();
+            let mut listed = Vec::new();
+            for &method in several.iter().take(20) {
+                listed.extend(crate::symbol::candidate(snapshot, method)?);
+            }
+            Err(QueryError::MethodMeant {
+                class,
+                methods: listed,
+            })
+        }
     }
 }

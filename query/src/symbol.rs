@@ -180,7 +180,10 @@ fn named(snapshot: &Snapshot, symbol: &str, ignore_case: bool) -> Result<Vec<Nam
     Ok(out)
 }
 
-fn candidate(snapshot: &Snapshot, key: NodeKey) -> Result<Option<Candidate>, QueryError> {
+pub(crate) fn candidate(
+    snapshot: &Snapshot,
+    key: NodeKey,
+) -> Result<Option<Candidate>, QueryError> {
     let Some(guard) = snapshot.node(key)? else {
         return Ok(None);
     };

@@ -220,9 +220,20 @@ impl Project {
                 query.impact(self.resolve(snapshot, symbol)?, options, sink)?
             }
             QueryRequest::Path { from, to, options } => {
-                let from = self.resolve(snapshot, from)?;
-                let to = self.resolve(snapshot, to)?;
-                query.path(from, to, options, sink)?
+                let (from, to) = (self.resolve(snapshot, from)?, self.resolve(snapshot, to)?);
+                // A class standing for one of its several methods: say which, as for any
+                // name that means several symbols.
+                query
+                    .symbol_path(from, to, options, sink)
+                    .map_err(|err| match err {
+                        tsgraph_query::QueryError::MethodMeant { class, methods } => {
+                            Error::AmbiguousSymbol {
+                                symbol: class,
+                                candidates: methods,
+                            }
+                        }
+                        other => other.into(),
+                    })?
             }
             QueryRequest::Neighbors { symbol, options } => {
                 query.neighbors(self.resolve(snapshot, symbol)?, options, sink)?

@@ -96,7 +96,7 @@ impl GraphServer {
 
     #[tool(
         name = "find_path",
-        description = "How `from` reaches `to`: the shortest path (or the k shortest distinct paths) over calls, references, extends, implements and JSX includes, each hop with its edge kind. A call through an interface goes through the interface member, then to the implementation. Asked the wrong way round (no path from `from` to `to`, one from `to` to `from`), answers the path that exists, marked `reversed: true`. Says when no path exists either way within maxDepth (default 20); `deeperThan: N` then means a longer path may exist.",
+        description = "How `from` reaches `to`: the shortest path (or the k shortest distinct paths) over calls, references, extends, implements and JSX includes, each hop with its edge kind. A call through an interface goes through the interface member, then to the implementation. Asked the wrong way round (no path from `from` to `to`, one from `to` to `from`), answers the path that exists, marked `reversed: true`. A class endpoint with no path through itself stands for its one method, or its methods are listed to choose from. Says when no path exists either way within maxDepth (default 20); `deeperThan: N` then means a longer path may exist.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn find_path(

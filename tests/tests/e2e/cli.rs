@@ -761,6 +761,29 @@ fn a_name_asked_for_in_a_barrel_resolves_through_its_re_exports() {
         "{}",
         both.stderr
     );
+    // A class given as a path endpoint stands for its method when no path goes through the
+    // class itself: the one method of Box; Pair's two are listed.
+    let boxed = ask(&[
+        "path",
+        "Box",
+        "alpha",
+        "--to-file",
+        "src/lib/a.ts",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(boxed.code, 0, "{}", boxed.stderr);
+    let boxed: serde_json::Value = serde_json::from_str(&boxed.stdout).expect("JSON");
+    assert_eq!(boxed["from"]["id"], "src/lib/box.ts:Box.open");
+    assert_eq!(boxed["found"], true);
+    let pair = ask(&["path", "Pair", "alpha", "--to-file", "src/lib/a.ts"]);
+    assert_eq!(pair.code, 2, "{}", pair.stdout);
+    assert!(
+        pair.stderr.contains("src/lib/box.ts:Pair.left")
+            && pair.stderr.contains("src/lib/box.ts:Pair.right"),
+        "{}",
+        pair.stderr
+    );
     // Nothing re-exports it: not found, with where it is.
     let missing = ask(&["callers", "main", "--file", "src/lib/index.ts"]);
     assert_eq!(missing.code, 2, "{}", missing.stdout);

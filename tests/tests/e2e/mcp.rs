@@ -239,5 +239,27 @@ async fn a_name_asked_for_in_a_barrel_resolves_through_its_re_exports() {
         .await,
     );
     assert!(beta.starts_with("callers: \"src/lib/b.ts:beta\""), "{beta}");
+    // A class as a path endpoint stands for its one method; with several, they are listed.
+    let boxed = answer(
+        &call(
+            &client,
+            "find_path",
+            json!({"from": "Box", "to": "src/lib/a.ts:alpha", "format": "text"}),
+        )
+        .await,
+    );
+    assert!(boxed.contains("src/lib/box.ts:Box.open"), "{boxed}");
+    let pair = call(
+        &client,
+        "find_path",
+        json!({"from": "Pair", "to": "src/lib/a.ts:alpha"}),
+    )
+    .await;
+    assert_eq!(pair.is_error, Some(true));
+    assert!(
+        text(&pair).contains("src/lib/box.ts:Pair.left"),
+        "{}",
+        text(&pair)
+    );
     client.cancel().await.expect("shut down");
 }
