@@ -63,20 +63,7 @@ impl Query<'_> {
         options: &PathOptions,
         sink: &mut dyn ResultSink,
     ) -> Result<Summary, QueryError> {
-        let snapshot = self.snapshot();
-        let (start, end) = (self.method_meant(from)?, self.method_meant(to)?);
-        if start.is_some() || end.is_some() {
-            let mut probe = crate::CollectSink::default();
-            let summary = self.path(from, to, options, &mut probe)?;
-            if !summary.found && !summary.truncated && summary.stop == crate::Stop::Complete {
-                let (from, to) = (
-                    endpoint(snapshot, from, start)?,
-                    endpoint(snapshot, to, end)?,
-                );
-                return self.path(from, to, options, sink);
-            }
-        }
-        self.path(from, to, options, sink)
+        self.answer_path(from, to, options, true, sink)
     }
 
     /// The methods of `key` when it is a class or interface that has some.
@@ -100,6 +87,19 @@ impl Query<'_> {
         from: NodeKey,
         to: NodeKey,
         options: &PathOptions,
+        sink: &mut dyn ResultSink,
+    ) -> Result<Summary, QueryError> {
+        self.answer_path(from, to, options, false, sink)
+    }
+
+    /// [`Query::path`]; with `methods_meant`, a class endpoint without a path either way is
+    /// replaced by its method before anything is emitted ([`Query::symbol_path`]).
+    fn answer_path(
+        &self,
+        from: NodeKey,
+        to: NodeKey,
+        options: &PathOptions,
+        methods_meant: bool,
         sink: &mut dyn ResultSink,
     ) -> Result<Summary, QueryError> {
         let snapshot = self.snapshot();
@@ -146,6 +146,15 @@ impl Query<'_> {
             found
         };
         view.check()?;
+        // Nothing either way, and no bound cut the search: a class endpoint stands for its
+        // method, searched again (once: methods are no classes).
+        if methods_meant && paths.is_empty() && !search.truncated && !search.depth_cut {
+            let start = endpoint(snapshot, from, self.method_meant(from)?)?;
+            let end = endpoint(snapshot, to, self.method_meant(to)?)?;
+            if (start, end) != (from, to) {
+                return self.answer_path(start, end, options, false, sink);
+            }
+        }
         let (start, end) = if reversed { (to, from) } else { (from, to) };
         let sections: Vec<Section> = paths
             .into_iter()

@@ -523,7 +523,7 @@ impl Store {
         let named_before = snapshot.graph_file()?;
         mapped::crash_point("graph-file-start");
         let written = self.run("write the graph file", || {
-            mapped::build(&snapshot, generation, snapshot.key_slots()?, &aside)
+            mapped::build(&snapshot, generation, snapshot.key_bound()?, &aside)
         });
         if let Err(err) = written {
             let _ = std::fs::remove_file(&aside);

@@ -121,11 +121,6 @@ impl Snapshot {
     /// One more than the largest node key the store has handed out: every node key is below
     /// it (the bound of a table indexed by key).
     pub fn key_bound(&self) -> Result<u32, StoreError> {
-        self.key_slots()
-    }
-
-    /// One more than the largest node key the store has handed out.
-    pub(super) fn key_slots(&self) -> Result<u32, StoreError> {
         match self.meta(super::tables::META_NEXT_KEY)? {
             Some(bytes) => {
                 super::decode_u32(&bytes).ok_or_else(|| StoreError::corrupted("meta", "next key"))
@@ -378,12 +373,7 @@ impl Snapshot {
     /// How many call sites left unresolved have the called name `name` (what
     /// [`Snapshot::unresolved_calls`] would list, counted in place).
     pub fn unresolved_call_count(&self, name: &str) -> Result<usize, StoreError> {
-        let mut count = 0;
-        self.each_unresolved_call(name, |_, _| {
-            count += 1;
-            Ok(())
-        })?;
-        Ok(count)
+        Ok(self.unresolved_call_sample(name, 0)?.0)
     }
 
     /// How many call sites left unresolved have the called name `name`, and the first `max`

@@ -491,18 +491,10 @@ fn a_change_that_keeps_a_files_implementations_reaches_no_caller() {
             "import type { Repo } from './repo';\nexport function keep(r: Repo) { r.save(); }\n",
         ),
     ];
-    for (path, text) in files {
-        std::fs::write(root.join(path), text).expect("write");
-    }
-    let options = IndexOptions {
-        threads: 1,
-        ..IndexOptions::default()
-    };
-    let kept = Store::open_or_create(dir.path().join("kept.redb")).expect("store");
-    index_project(&root, &kept, &options).expect("first index");
+    let (kept, options) = index_files(dir.path(), &root, &files);
     let a = root.join("src/a.ts");
     let text = std::fs::read_to_string(&a).expect("read");
-    std::fs::write(&a, format!("{text}// touched\n")).expect("edit");
+    touch(&a);
     let synced = sync_project(&root, &kept, &options).expect("sync");
     assert_eq!(synced.changed, ["src/a.ts"]);
     // The base class's file too: a's classes yield its inherited members' edges.
@@ -578,18 +570,8 @@ fn a_base_class_edited_keeps_the_implements_edges_a_subclass_gives_it() {
             "import type { Repo } from './repo';\nexport function keep(r: Repo) { r.save(); }\n",
         ),
     ];
-    for (path, text) in files {
-        std::fs::write(root.join(path), text).expect("write");
-    }
-    let options = IndexOptions {
-        threads: 1,
-        ..IndexOptions::default()
-    };
-    let kept = Store::open_or_create(dir.path().join("kept.redb")).expect("store");
-    index_project(&root, &kept, &options).expect("first index");
-    let repo = root.join("src/repo.ts");
-    let text = std::fs::read_to_string(&repo).expect("read");
-    std::fs::write(&repo, format!("{text}// touched\n")).expect("edit");
+    let (kept, options) = index_files(dir.path(), &root, &files);
+    touch(&root.join("src/repo.ts"));
     sync_project(&root, &kept, &options).expect("sync");
     let fresh = Store::open_or_create(dir.path().join("fresh.redb")).expect("store");
     index_project(&root, &fresh, &options).expect("fresh index");
@@ -597,4 +579,29 @@ fn a_base_class_edited_keeps_the_implements_edges_a_subclass_gives_it() {
         dump(&kept.snapshot().expect("snapshot")),
         dump(&fresh.snapshot().expect("snapshot"))
     );
+}
+
+/// Writes `files` under `root` and indexes them into `dir/kept.redb` on one thread: the
+/// store the tests then edit, with the options they sync with.
+fn index_files(
+    dir: &std::path::Path,
+    root: &std::path::Path,
+    files: &[(&str, &str)],
+) -> (Store, IndexOptions) {
+    for (path, text) in files {
+        std::fs::write(root.join(path), text).expect("write");
+    }
+    let options = IndexOptions {
+        threads: 1,
+        ..IndexOptions::default()
+    };
+    let kept = Store::open_or_create(dir.join("kept.redb")).expect("store");
+    index_project(root, &kept, &options).expect("first index");
+    (kept, options)
+}
+
+/// Appends a comment to `path`: an edit that changes no declaration.
+fn touch(path: &std::path::Path) {
+    let text = std::fs::read_to_string(path).expect("read");
+    std::fs::write(path, format!("{text}// touched\n")).expect("edit");
 }
