@@ -32,66 +32,55 @@ pub(crate) fn is_word_term(term: &str) -> bool {
 /// ```
 pub fn words(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    let mut push = |word: &str| {
-        if word.is_empty() {
-            return;
-        }
-        let word = singular(&word.to_lowercase());
+    for span in spans(text) {
+        let word = singular(&span.to_lowercase());
         if !out.contains(&word) {
             out.push(word);
         }
-    };
-    let chars: Vec<char> = text.chars().collect();
-    let mut start = 0;
-    for i in 0..chars.len() {
-        let c = chars[i];
-        if !c.is_alphanumeric() {
-            push(&chars[start..i].iter().collect::<String>());
-            start = i + 1;
-            continue;
-        }
-        if i == start {
-            continue;
-        }
-        let previous = chars[i - 1];
-        let next_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
-        let boundary = (previous.is_lowercase() && c.is_uppercase())
-            // The last capital of a run starts the next word: `HTMLParser` → `HTML`, `Parser`.
-            || (previous.is_uppercase() && c.is_uppercase() && next_lower)
-            || (previous.is_ascii_digit() != c.is_ascii_digit());
-        if boundary {
-            push(&chars[start..i].iter().collect::<String>());
-            start = i;
-        }
     }
-    push(&chars[start..].iter().collect::<String>());
     out
 }
 
 /// How many words `text` has as [`words`] splits it, repeats included, without allocating
 /// (the length of a name in topic search's ranking).
 pub fn word_count(text: &str) -> usize {
-    let mut count = 0;
+    spans(text).count()
+}
+
+/// The words of `text` as written: runs of letters and digits, split where a lowercase
+/// letter meets a capital, before the last capital of a run followed by a lowercase letter
+/// (`HTMLParser` → `HTML`, `Parser`), and where letters meet digits.
+fn spans(text: &str) -> impl Iterator<Item = &str> {
+    let mut chars = text.char_indices().peekable();
+    let mut start: Option<usize> = None;
     let mut previous: Option<char> = None;
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if !c.is_alphanumeric() {
-            previous = None;
-            continue;
-        }
-        let starts = match previous {
-            None => true,
-            Some(p) => {
-                let next_lower = chars.peek().is_some_and(|n| n.is_lowercase());
+    std::iter::from_fn(move || {
+        while let Some((at, c)) = chars.next() {
+            if !c.is_alphanumeric() {
+                previous = None;
+                if let Some(begun) = start.take() {
+                    return Some(&text[begun..at]);
+                }
+                continue;
+            }
+            let boundary = previous.is_some_and(|p| {
+                let next_lower = chars.peek().is_some_and(|&(_, n)| n.is_lowercase());
                 (p.is_lowercase() && c.is_uppercase())
                     || (p.is_uppercase() && c.is_uppercase() && next_lower)
                     || (p.is_ascii_digit() != c.is_ascii_digit())
+            });
+            previous = Some(c);
+            match start {
+                None => start = Some(at),
+                Some(begun) if boundary => {
+                    start = Some(at);
+                    return Some(&text[begun..at]);
+                }
+                Some(_) => {}
             }
-        };
-        count += usize::from(starts);
-        previous = Some(c);
-    }
-    count
+        }
+        start.take().map(|begun| &text[begun..])
+    })
 }
 
 /// A plural reduced to its singular, by the common English endings; short words and words
