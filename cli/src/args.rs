@@ -129,6 +129,24 @@ pub(crate) struct OutputArgs {
     /// stopped. Traversals and paths only.
     #[arg(long)]
     pub(crate) explain: bool,
+    /// The answer's token budget (o200k tokens, estimated); 0 for none. An answer that does
+    /// not fit lists the results that do, nearest first, after the totals, and ends with the
+    /// files of what it left out and the --offset that continues it. Default: 4000 for toon,
+    /// text and mermaid, none for json. Paths and deps are never cut
+    #[arg(long, value_name = "N")]
+    pub(crate) max_tokens: Option<usize>,
+}
+
+/// Where a listing starts: the continuation a budgeted answer ends with.
+#[derive(Debug, clap::Args)]
+pub(crate) struct PageArgs {
+    /// Results skipped before the first listed (the `next` offset of a previous answer)
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub(crate) offset: usize,
+    /// The generation the offset belongs to (the `next` generation of a previous answer):
+    /// an answer at another generation says its pages may not line up
+    #[arg(long, value_name = "G")]
+    pub(crate) generation: Option<u64>,
 }
 
 /// A symbol: a node ID (`src/a.ts:UserService.save`), or a bare or dotted name.
@@ -153,10 +171,11 @@ fn edge_kinds(text: &str) -> Result<EdgeKinds, String> {
 #[derive(Debug, clap::Args)]
 pub(crate) struct TraversalArgs {
     /// Hops from the symbol, 1 to 1000000.
-    #[arg(long, default_value_t = 5, value_name = "N", value_parser = limit_parser(), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 100, value_name = "N", value_parser = limit_parser(), allow_negative_numbers = true)]
     pub(crate) max_depth: u32,
-    /// Result nodes at most, 1 to 1000000; past it the result says it was truncated.
-    #[arg(long, default_value_t = 500, value_name = "N", value_parser = limit_parser(), allow_negative_numbers = true)]
+    /// Result nodes reached at most, 1 to 1000000; past it the result says it was truncated
+    /// and its totals are lower bounds (the token budget bounds what is printed).
+    #[arg(long, default_value_t = 10_000, value_name = "N", value_parser = limit_parser(), allow_negative_numbers = true)]
     pub(crate) max_nodes: u32,
     /// The edge kinds followed, comma-separated (callers and callees: CALLS,INCLUDES; impact:
     /// every kind but CONTAINS).
@@ -218,6 +237,8 @@ pub(crate) enum Command {
         #[command(flatten)]
         limits: TraversalArgs,
         #[command(flatten)]
+        page: PageArgs,
+        #[command(flatten)]
         output: OutputArgs,
     },
     /// What SYMBOL calls and includes, transitively (a class: per method).
@@ -227,6 +248,8 @@ pub(crate) enum Command {
         #[command(flatten)]
         limits: TraversalArgs,
         #[command(flatten)]
+        page: PageArgs,
+        #[command(flatten)]
         output: OutputArgs,
     },
     /// Everything that depends on SYMBOL, transitively, each with what it was reached through.
@@ -235,6 +258,8 @@ pub(crate) enum Command {
         symbol: SymbolArgs,
         #[command(flatten)]
         limits: TraversalArgs,
+        #[command(flatten)]
+        page: PageArgs,
         #[command(flatten)]
         output: OutputArgs,
     },
@@ -277,11 +302,13 @@ pub(crate) enum Command {
         #[arg(long, value_enum, default_value_t = DirectionArg::Both)]
         direction: DirectionArg,
         /// Result nodes at most, the center included, 1 to 1000000.
-        #[arg(long, default_value_t = 500, value_name = "N", value_parser = limit_parser(), allow_negative_numbers = true)]
+        #[arg(long, default_value_t = 10_000, value_name = "N", value_parser = limit_parser(), allow_negative_numbers = true)]
         max_nodes: u32,
         /// The edge kinds followed, comma-separated (default: every kind).
         #[arg(long, value_name = "KINDS", value_parser = edge_kinds)]
         edge_kinds: Option<EdgeKinds>,
+        #[command(flatten)]
+        page: PageArgs,
         #[command(flatten)]
         output: OutputArgs,
     },
@@ -312,9 +339,8 @@ pub(crate) enum Command {
         /// Only exported symbols.
         #[arg(long)]
         exported: bool,
-        /// Results skipped (paging).
-        #[arg(long, default_value_t = 0)]
-        offset: u32,
+        #[command(flatten)]
+        page: PageArgs,
         /// Results shown at most, 1 to 1000000.
         #[arg(long, default_value_t = 50, value_name = "N", value_parser = limit_parser(), allow_negative_numbers = true)]
         limit: u32,
@@ -325,6 +351,8 @@ pub(crate) enum Command {
     FileSymbols {
         /// An indexed path, or a unique suffix of one.
         file: String,
+        #[command(flatten)]
+        page: PageArgs,
         #[command(flatten)]
         output: OutputArgs,
     },

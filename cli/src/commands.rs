@@ -7,15 +7,16 @@ use std::sync::Arc;
 use anyhow::Context;
 use tsgraph::encoders::toon;
 use tsgraph::engine::NodeKind;
+use tsgraph::query::Budget;
 use tsgraph::{
     DepsDirection, Direction, Error, ExportFormat, Format, IndexOptions, IndexSummary, LiveProject,
-    NeighborOptions, PathOptions, Project, QueryRequest, SearchOptions, SymbolArg,
+    NeighborOptions, Output, PathOptions, Project, QueryRequest, SearchOptions, SymbolArg,
     TraversalOptions, discover_root,
 };
 
 use super::args::{
     Cli, Command, DelimiterArg, DepsDirectionArg, DirectionArg, ExportFormatArg, FormatArg,
-    KindArg, LiveArgs, OutputArgs, SymbolArgs, TraversalArgs,
+    KindArg, LiveArgs, OutputArgs, PageArgs, SymbolArgs, TraversalArgs,
 };
 
 pub(super) fn dispatch(
@@ -95,12 +96,13 @@ pub(super) fn dispatch(
         Command::Callers {
             symbol,
             limits,
+            page,
             output,
         } => query(
             cli,
             out,
             stderr,
-            output,
+            (output, page),
             QueryRequest::Callers {
                 symbol: symbol_arg(symbol),
                 options: traversal(limits),
@@ -109,12 +111,13 @@ pub(super) fn dispatch(
         Command::Callees {
             symbol,
             limits,
+            page,
             output,
         } => query(
             cli,
             out,
             stderr,
-            output,
+            (output, page),
             QueryRequest::Callees {
                 symbol: symbol_arg(symbol),
                 options: traversal(limits),
@@ -123,12 +126,13 @@ pub(super) fn dispatch(
         Command::Impact {
             symbol,
             limits,
+            page,
             output,
         } => query(
             cli,
             out,
             stderr,
-            output,
+            (output, page),
             QueryRequest::Impact {
                 symbol: symbol_arg(symbol),
                 options: traversal(limits),
@@ -155,7 +159,7 @@ pub(super) fn dispatch(
                     edge_kinds: *edge_kinds,
                 },
             };
-            query(cli, out, stderr, output, request)?;
+            query(cli, out, stderr, (output, &NO_PAGE), request)?;
         }
         Command::Neighbors {
             symbol,
@@ -163,6 +167,7 @@ pub(super) fn dispatch(
             direction,
             max_nodes,
             edge_kinds,
+            page,
             output,
         } => {
             let direction = match direction {
@@ -180,7 +185,7 @@ pub(super) fn dispatch(
                 cli,
                 out,
                 stderr,
-                output,
+                (output, page),
                 QueryRequest::Neighbors {
                     symbol: symbol_arg(symbol),
                     options,
@@ -195,7 +200,7 @@ pub(super) fn dispatch(
             module,
             package,
             exported,
-            offset,
+            page,
             limit,
             output,
         } => {
@@ -205,7 +210,7 @@ pub(super) fn dispatch(
                 module: module.clone(),
                 package: package.clone(),
                 exported: exported.then_some(true),
-                offset: *offset as usize,
+                offset: page.offset,
                 limit: *limit as usize,
                 ..SearchOptions::default()
             };
@@ -219,11 +224,11 @@ pub(super) fn dispatch(
                     options,
                 },
             };
-            query(cli, out, stderr, output, request)?;
+            query(cli, out, stderr, (output, page), request)?;
         }
-        Command::FileSymbols { file, output } => {
+        Command::FileSymbols { file, page, output } => {
             let request = QueryRequest::FileSymbols { file: file.clone() };
-            query(cli, out, stderr, output, request)?;
+            query(cli, out, stderr, (output, page), request)?;
         }
         Command::Deps {
             package,
@@ -239,7 +244,7 @@ pub(super) fn dispatch(
                 },
                 max_depth: *max_depth,
             };
-            query(cli, out, stderr, output, request)?;
+            query(cli, out, stderr, (output, &NO_PAGE), request)?;
         }
         Command::Export { format, out: path } => {
             let project = open_indexed(cli, stderr)?;
@@ -483,15 +488,45 @@ fn open_indexed(cli: &Cli, stderr: &mut dyn Write) -> anyhow::Result<Project> {
     Ok(Project::open_read_only(&root, db)?)
 }
 
+/// The page of commands that take none (path, deps).
+const NO_PAGE: PageArgs = PageArgs {
+    offset: 0,
+    generation: None,
+};
+
 fn query(
     cli: &Cli,
     out: &mut dyn Write,
     stderr: &mut dyn Write,
-    output: &OutputArgs,
+    (output, page): (&OutputArgs, &PageArgs),
     request: QueryRequest,
 ) -> anyhow::Result<()> {
     let project = open_indexed(cli, stderr)?;
-    let summary = project.query_with(&request, format(output.format), output.snippets, out)?;
+    let format = format(output.format);
+    let tokens = match output.max_tokens {
+        Some(0) => None,
+        Some(tokens) => Some(tokens),
+        None => format.cli_max_tokens(),
+    };
+    let budget = Budget {
+        tokens: tokens.unwrap_or(usize::MAX),
+        // Search pages through its own options (the offset went there).
+        offset: if matches!(
+            request,
+            QueryRequest::Search { .. } | QueryRequest::Topic { .. }
+        ) {
+            0
+        } else {
+            page.offset
+        },
+        generation: page.generation,
+    };
+    let output_options = Output {
+        format,
+        snippets: output.snippets,
+        budget,
+    };
+    let summary = project.query_with(&request, &output_options, out)?;
     if output.explain {
         match summary.explain {
             Some(explain) => write!(stderr, "{explain}")?,

@@ -2,6 +2,7 @@
 //! `default-features = false`) and, behind the default `graph` feature, the encoders
 //! that turn query results into TOON, JSON and other formats.
 
+pub mod tokens;
 pub mod toon;
 
 #[cfg(feature = "graph")]

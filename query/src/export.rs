@@ -13,6 +13,7 @@ impl Query<'_> {
         let snapshot = self.snapshot();
         let items = snapshot.node_keys()?.into_iter().map(Item::plain).collect();
         let summary = Summary {
+            partial: false,
             found: true,
             ..Summary::default()
         };

@@ -50,9 +50,9 @@ pub use path::PathOptions;
 pub use plan::{Explain, Plan, Strategy};
 pub use search::{SearchError, SearchOptions};
 pub use sink::{
-    Counts, Dependency, DependencyImport, Direction, EdgeInfo, Facets, Group, GroupLevel, Grouping,
-    Header, MatchKind, NodeInfo, QueryKind, ResultSink, Stop, Summary, UNRESOLVED_LISTED,
-    UnresolvedSite, Via,
+    Answer, Budget, Counts, Dependency, DependencyImport, Direction, EdgeInfo, Facets, FileCount,
+    Group, GroupLevel, Grouping, Header, Listing, MatchKind, NodeInfo, QueryKind, ResultSink, Stop,
+    Summary, UNRESOLVED_LISTED, UnresolvedSite, Via,
 };
 pub use symbol::{Candidate, SymbolMatch, resolve_symbol};
 pub use symbols::{FileMatch, resolve_file};

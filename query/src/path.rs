@@ -171,6 +171,7 @@ impl Query<'_> {
                     .collect(),
                 hops: path.hops,
                 unresolved: 0,
+                links: Vec::new(),
             })
             .collect();
         let start_guard = existing(snapshot, start)?;
@@ -185,6 +186,7 @@ impl Query<'_> {
         };
         let stop = search.stop(sections.len(), k);
         let summary = Summary {
+            partial: false,
             truncated: search.truncated && sections.is_empty(),
             limit: options.max_nodes,
             found: !sections.is_empty(),

@@ -145,6 +145,7 @@ impl Query<'_> {
         let (items, total, truncated) = matches(snapshot, pattern, options)?;
         let header = search_header(pattern, options, total);
         let summary = Summary {
+            partial: false,
             truncated,
             limit: options.max_terms,
             found: total > 0,

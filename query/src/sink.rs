@@ -256,6 +256,96 @@ pub struct Header<'a> {
     pub limit: usize,
     /// Paging: results there are in all, before paging.
     pub total: usize,
+    /// Traversals: how many results lie at each depth, from depth 1 (the direct results)
+    /// on; empty for other results.
+    pub by_depth: &'a [usize],
+    /// The answer lists part of its results — a token budget cut it, or an offset was
+    /// asked for — and says what it left out; `None` when every result follows.
+    pub listing: Option<Listing<'a>>,
+}
+
+/// An answer's token budget, and where a continued answer starts (see
+/// [`ResultSink::budget`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    /// Tokens the answer may take (an estimate of o200k tokens); `usize::MAX` for no bound.
+    pub tokens: usize,
+    /// Results to skip before the first listed: the `offset` of a previous answer's
+    /// continuation hint.
+    pub offset: usize,
+    /// The commit generation the offset belongs to, when it came from a hint: an answer
+    /// at another generation says its pages may not line up.
+    pub generation: Option<u64>,
+}
+
+impl Budget {
+    /// No bound, from the first result.
+    pub const UNBOUNDED: Budget = Budget {
+        tokens: usize::MAX,
+        offset: 0,
+        generation: None,
+    };
+
+    /// A bound of `tokens`, from the first result.
+    pub const fn tokens(tokens: usize) -> Budget {
+        Budget {
+            tokens,
+            offset: 0,
+            generation: None,
+        }
+    }
+}
+
+/// Results of one file left out of a listing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileCount<'a> {
+    /// The file.
+    pub file: &'a str,
+    /// How many of its results were left out.
+    pub nodes: usize,
+}
+
+/// What a listed part of an answer leaves out, and how to continue (see [`Header::listing`]).
+/// Results are listed in depth order — every direct result before any transitive one —,
+/// then by position; a page is the results from `offset` on that fit the budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Listing<'a> {
+    /// Results skipped before the first listed.
+    pub offset: usize,
+    /// Results listed (the nodes that follow).
+    pub listed: usize,
+    /// Results in the whole answer.
+    pub total: usize,
+    /// The budget that cut the listing, in tokens (`usize::MAX`: none; an offset alone).
+    pub budget: usize,
+    /// The files of the results left out after the listed ones, most results first (the
+    /// first few files).
+    pub unlisted_files: &'a [FileCount<'a>],
+    /// Files left out beyond `unlisted_files`, and their results.
+    pub more_files: usize,
+    /// Results in those files.
+    pub more_nodes: usize,
+    /// Whether the totals are exact: the traversal reached everything within its bounds
+    /// (otherwise it stopped at its node limit and they are lower bounds).
+    pub exact: bool,
+    /// The commit generation of the snapshot answered: a continuation passes it back.
+    pub generation: u64,
+    /// The generation the asked offset belonged to, when it is not this one (the pages may
+    /// not line up: results may have moved).
+    pub stale_from: Option<u64>,
+}
+
+impl Listing<'_> {
+    /// The offset that continues the listing, or `None` when nothing follows the page.
+    pub fn next_offset(&self) -> Option<usize> {
+        let next = self.offset + self.listed;
+        (next < self.total).then_some(next)
+    }
+
+    /// Results after the page (left out of this answer and listed by a continuation).
+    pub fn after(&self) -> usize {
+        self.total.saturating_sub(self.offset + self.listed)
+    }
 }
 
 /// The edge through which a node was reached.
@@ -431,9 +521,19 @@ pub struct Summary {
     pub found: bool,
     /// The sink asked to stop before the end.
     pub stopped: bool,
+    /// The listing left results out — a token budget cut it, or it started at an offset;
+    /// the header's [`Listing`] says which.
+    pub partial: bool,
 }
 
 impl Summary {
+    /// Whether the answer is complete: every result within reach was found and listed, and
+    /// nothing lay past the depth bound (a path: one was found, or none exists within the
+    /// search depth and no longer one may).
+    pub fn complete(&self) -> bool {
+        self.stop == Stop::Complete && !self.truncated && !self.partial && !self.stopped
+    }
+
     /// The depth bound, when it cut the answer: a traversal stopped at it with edges leading
     /// further, or a path search gave up at it without a path. `None` for a complete answer,
     /// one cut by its node limit, and results that are not walks from a root (deps says its
@@ -445,8 +545,28 @@ impl Summary {
     }
 }
 
+/// Runs one answer into the sink it is given (see [`ResultSink::measure`]).
+pub type Answer<'f> = dyn FnMut(&mut dyn ResultSink) -> Result<(), crate::QueryError> + 'f;
+
 /// Receives a query result. Every method may fail with an I/O error, which aborts the query.
 pub trait ResultSink {
+    /// The answer's token budget and the offset to list from; `None` lists every result.
+    /// Asked once, before `begin`. A sink that has one must also [`measure`](Self::measure).
+    fn budget(&self) -> Option<Budget> {
+        None
+    }
+    /// Runs `answer` into a sink of this sink's format and options whose output is only
+    /// counted, and returns its estimated tokens, or `None` as soon as they pass `limit`
+    /// (the query then tries a shorter listing). The default measures nothing (`Some(0)`):
+    /// a sink without a budget is never asked.
+    fn measure(
+        &self,
+        _limit: usize,
+        answer: &mut Answer<'_>,
+    ) -> Result<Option<usize>, crate::QueryError> {
+        let _ = answer;
+        Ok(Some(0))
+    }
     /// How the nodes of a `kind` result should be grouped; asked once, before `begin`.
     fn grouping(&self, _kind: QueryKind) -> Grouping {
         Grouping::None
@@ -469,6 +589,12 @@ pub trait ResultSink {
     /// all nodes, sorted by the source's position, then edge kind, then the target's
     /// position. `Ok(false)` stops the query.
     fn edge(&mut self, edge: &EdgeInfo<'_>) -> io::Result<bool>;
+    /// A listed answer ([`Header::listing`]): called once after its nodes (before the edges
+    /// between them), when the results after the page can be summed up by file.
+    /// `Ok(false)` stops the query.
+    fn unlisted(&mut self, _listing: &Listing<'_>) -> io::Result<bool> {
+        Ok(true)
+    }
     /// Deps: one dependency, after `begin`, in order. `Ok(false)` stops the query.
     fn dependency(&mut self, _dependency: &Dependency<'_>) -> io::Result<bool> {
         Ok(true)

@@ -106,6 +106,7 @@ impl Query<'_> {
             ..header(QueryKind::FileSymbols, None)
         };
         let summary = Summary {
+            partial: false,
             found: true,
             ..Summary::default()
         };

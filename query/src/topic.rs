@@ -47,6 +47,7 @@ impl Query<'_> {
         let (items, total) = ranked(snapshot, text, options)?;
         let header = search_header(text, options, total);
         let summary = Summary {
+            partial: false,
             limit: options.limit,
             found: total > 0,
             ..Summary::default()

@@ -21,9 +21,12 @@ use crate::sink::{
 /// Limits and edge kinds of callers, callees and impact.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TraversalOptions {
-    /// Hops from the root, at least 1 (default 5).
+    /// Hops from the root, at least 1 (default 100: transitive answers are bounded by the
+    /// node limit and the sink's token budget, not by a shallow depth).
     pub max_depth: u32,
-    /// Result nodes at most (default 500); past it the result says it was truncated.
+    /// Result nodes reached at most (default 10,000, so that the totals of ordinary hubs
+    /// are exact; a budget bounds what is printed); past it the result says it was
+    /// truncated.
     pub max_nodes: usize,
     /// The edge kinds followed; `None` for the query's default (callers and callees: CALLS
     /// and INCLUDES; impact: every dependency kind).
@@ -33,8 +36,8 @@ pub struct TraversalOptions {
 impl Default for TraversalOptions {
     fn default() -> Self {
         TraversalOptions {
-            max_depth: 5,
-            max_nodes: 500,
+            max_depth: 100,
+            max_nodes: 10_000,
             edge_kinds: None,
         }
     }
@@ -47,7 +50,8 @@ pub struct NeighborOptions {
     pub distance: u32,
     /// Which edges to follow (default both).
     pub direction: Direction,
-    /// Result nodes at most, the center included (default 500).
+    /// Result nodes at most, the center included (default 10,000; a budget bounds what is
+    /// printed).
     pub max_nodes: usize,
     /// The edge kinds followed; `None` for every kind.
     pub edge_kinds: Option<EdgeKinds>,
@@ -58,7 +62,7 @@ impl Default for NeighborOptions {
         NeighborOptions {
             distance: 1,
             direction: Direction::Both,
-            max_nodes: 500,
+            max_nodes: 10_000,
             edge_kinds: None,
         }
     }
@@ -224,6 +228,7 @@ impl Query<'_> {
                 items: reached.items,
                 hops: Vec::new(),
                 unresolved,
+                links: Vec::new(),
             });
             if stop == Stop::NodeLimit {
                 break;
@@ -250,6 +255,7 @@ impl Query<'_> {
             ..header(kind, Some(root_view))
         };
         let summary = Summary {
+            partial: false,
             truncated: stop == Stop::NodeLimit,
             limit: options.max_nodes,
             found: true,
@@ -308,6 +314,7 @@ impl Query<'_> {
             ..header(QueryKind::Neighbors, Some(center_guard.view()?))
         };
         let summary = Summary {
+            partial: false,
             truncated: reached.stop == Stop::NodeLimit,
             limit: options.max_nodes,
             found: true,
@@ -394,6 +401,8 @@ pub(crate) fn header(kind: QueryKind, root: Option<tsgraph_engine::NodeView<'_>>
         offset: 0,
         limit: 0,
         total: 0,
+        by_depth: &[],
+        listing: None,
     }
 }
 

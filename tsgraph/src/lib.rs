@@ -29,7 +29,9 @@ mod watch;
 pub use error::Error;
 pub use live::LiveProject;
 pub use project::{Project, STORE_DIR, STORE_FILE, WRITER_WAIT, discover_root};
-pub use request::{ExportFormat, Format, QueryRequest, SymbolArg};
+pub use request::{
+    CLI_MAX_TOKENS, ExportFormat, Format, MCP_MAX_TOKENS, Output, QueryRequest, SymbolArg,
+};
 pub use tsgraph_encoders as encoders;
 pub use tsgraph_engine as engine;
 pub use tsgraph_indexer as indexer;

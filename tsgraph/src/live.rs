@@ -13,7 +13,7 @@ use tsgraph_query::Summary;
 
 use crate::error::Error;
 use crate::project::{Project, WRITER_WAIT, create_store_dir, project_root, store_path};
-use crate::request::{Format, QueryRequest};
+use crate::request::{Format, Output, QueryRequest};
 
 /// A project whose graph follows the files on disk and the text an editor holds.
 ///
@@ -158,6 +158,16 @@ impl LiveProject {
         out: &mut dyn Write,
     ) -> Result<Summary, Error> {
         self.with_project(|project| project.query(request, format, out))
+    }
+
+    /// Like [`LiveProject::query`], written as `output` says (see [`Project::query_with`]).
+    pub fn query_with(
+        &self,
+        request: &QueryRequest,
+        output: &Output,
+        out: &mut dyn Write,
+    ) -> Result<Summary, Error> {
+        self.with_project(|project| project.query_with(request, output, out))
     }
 
     /// Runs `f` with a read-only [`Project`] on the latest committed graph (reopened first if

@@ -14,7 +14,7 @@ use tsgraph_query::{
 };
 
 use crate::error::Error;
-use crate::request::{ExportFormat, Format, QueryRequest, SymbolArg};
+use crate::request::{ExportFormat, Format, Output, QueryRequest, SymbolArg};
 use crate::snippets::ConfinedSource;
 
 /// The folder, inside the project, that holds the store by default.
@@ -175,29 +175,59 @@ impl Project {
         format: Format,
         out: &mut dyn Write,
     ) -> Result<Summary, Error> {
-        self.query_with(request, format, 0, out)
+        self.query_with(request, &Output::new(format), out)
     }
 
-    /// Like [`Project::query`]; with [`Format::Text`], `snippets` source lines are added per
+    /// Like [`Project::query`], written as `output` says: within its token budget (an
+    /// answer that does not fit lists the results that do, nearest first, with the totals
+    /// and the offset that continues it) and, with [`Format::Text`], with source lines per
     /// result (read from the project's files, never from outside the project root).
+    ///
+    /// ```no_run
+    /// use tsgraph::{Format, Output, Project, QueryRequest, SymbolArg};
+    /// use tsgraph::query::{Budget, TraversalOptions};
+    ///
+    /// let project = Project::open("my-app", None)?;
+    /// let request = QueryRequest::Callers {
+    ///     symbol: SymbolArg::new("formatDate"),
+    ///     options: TraversalOptions::default(),
+    /// };
+    /// let output = Output::new(Format::Toon).with_budget(Budget::tokens(2_000));
+    /// project.query_with(&request, &output, &mut std::io::stdout())?;
+    /// # Ok::<(), tsgraph::Error>(())
+    /// ```
     pub fn query_with(
         &self,
         request: &QueryRequest,
-        format: Format,
-        snippets: u32,
+        output: &Output,
         out: &mut dyn Write,
     ) -> Result<Summary, Error> {
         let snapshot = self.snapshot()?;
-        match format {
-            Format::Json => self.query_into(&snapshot, request, &mut JsonSink::new(out)),
-            Format::Toon => self.query_into(&snapshot, request, &mut ToonSink::new(out)),
-            Format::Mermaid => self.query_into(&snapshot, request, &mut MermaidSink::new(out)),
-            Format::Text if snippets > 0 => {
-                let source = ConfinedSource::new(&self.root)?;
-                let mut sink = TextSink::new(out).with_snippets(snippets, &source);
+        let budget = output.budget;
+        match output.format {
+            Format::Json => {
+                let mut sink = JsonSink::new(out).with_budget(budget);
                 self.query_into(&snapshot, request, &mut sink)
             }
-            Format::Text => self.query_into(&snapshot, request, &mut TextSink::new(out)),
+            Format::Toon => {
+                let mut sink = ToonSink::new(out).with_budget(budget);
+                self.query_into(&snapshot, request, &mut sink)
+            }
+            Format::Mermaid => {
+                let mut sink = MermaidSink::new(out).with_budget(budget);
+                self.query_into(&snapshot, request, &mut sink)
+            }
+            Format::Text if output.snippets > 0 => {
+                let source = ConfinedSource::new(&self.root)?;
+                let mut sink = TextSink::new(out)
+                    .with_snippets(output.snippets, &source)
+                    .with_budget(budget);
+                self.query_into(&snapshot, request, &mut sink)
+            }
+            Format::Text => {
+                let mut sink = TextSink::new(out).with_budget(budget);
+                self.query_into(&snapshot, request, &mut sink)
+            }
         }
     }
 

@@ -1,6 +1,8 @@
 //! Query requests as the CLI and MCP server state them.
 
-use tsgraph_query::{DepsDirection, NeighborOptions, PathOptions, SearchOptions, TraversalOptions};
+use tsgraph_query::{
+    Budget, DepsDirection, NeighborOptions, PathOptions, SearchOptions, TraversalOptions,
+};
 
 /// An output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -28,6 +30,53 @@ impl Format {
             Format::Json => "json",
             Format::Mermaid => "mermaid",
         }
+    }
+}
+
+impl Format {
+    /// The token budget the CLI gives an answer in this format when none is asked for:
+    /// TOON, text and Mermaid are read by agents and people, so they are bounded; JSON is
+    /// read by programs, so it is whole.
+    pub const fn cli_max_tokens(self) -> Option<usize> {
+        match self {
+            Format::Json => None,
+            Format::Toon | Format::Text | Format::Mermaid => Some(CLI_MAX_TOKENS),
+        }
+    }
+}
+
+/// The CLI's token budget for TOON, text and Mermaid answers (see
+/// [`Format::cli_max_tokens`]).
+pub const CLI_MAX_TOKENS: usize = 4_000;
+
+/// The MCP server's token budget when a call gives no `maxTokens`.
+pub const MCP_MAX_TOKENS: usize = 2_000;
+
+/// How an answer is written: its format, the source lines per result (text), and its
+/// token budget with the offset to list from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Output {
+    /// The format.
+    pub format: Format,
+    /// With [`Format::Text`]: source lines per result (read from the project's files).
+    pub snippets: u32,
+    /// The budget (default: none) and the offset.
+    pub budget: Budget,
+}
+
+impl Output {
+    /// Every result in `format`, without source lines.
+    pub const fn new(format: Format) -> Output {
+        Output {
+            format,
+            snippets: 0,
+            budget: Budget::UNBOUNDED,
+        }
+    }
+
+    /// The same, within `budget`.
+    pub const fn with_budget(self, budget: Budget) -> Output {
+        Output { budget, ..self }
     }
 }
 

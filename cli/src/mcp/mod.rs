@@ -15,7 +15,7 @@ use rmcp::{ErrorData, ServerHandler, ServiceExt, tool, tool_handler, tool_router
 use params::{ArgError, DepsArgs, FileArgs, NeighborArgs, PathArgs, SearchArgs, SymbolTraversal};
 use tsgraph::Error;
 use tsgraph::LiveProject;
-use tsgraph::{Format, QueryRequest};
+use tsgraph::{Format, Output, QueryRequest};
 
 const INSTRUCTIONS: &str = "tsgraph answers questions about this TypeScript/JavaScript \
 project's code graph exactly, from the type-resolved call graph: who calls a symbol, what it \
@@ -23,7 +23,10 @@ calls, what a change impacts, how one symbol reaches another, what is around it,
 declares. Node IDs are `{path from the project root}:{symbol path}` (`src/db/user.ts:saveUser`, \
 `src/services/UserService.ts:UserService.save`); a bare or dotted name works when it is unique, \
 and `file` narrows it. Answers are TOON by default (the fewest tokens); names and files are \
-inside the IDs. The graph follows the files on disk while the server runs.";
+inside the IDs. Answers fit a token budget (maxTokens, default 2000): a larger one gives its \
+totals, the nearest results, the files of what it left out and `next` (call again with its \
+offset and generation). Every answer ends with `complete: true|false`. The graph follows the \
+files on disk while the server runs.";
 
 /// The MCP server's tools over one live project.
 #[derive(Clone)]
@@ -44,54 +47,50 @@ impl GraphServer {
 
     #[tool(
         name = "search_nodes",
-        description = "Find symbols by name: functions, classes, methods, interfaces, type aliases, variables, properties, enums and files. `query` is a name, a prefix (`save*`), a glob over names and dotted paths (`*Service.save*`), or a misspelt name (fuzzy). Filter by kinds, file glob, module, package, exported. Or a `topic` (`user store`) instead of `query`: finds names made of those words (createUserStore, SessionStore, user_store) and files whose paths have them, best first, with the edges between the hits. Returns node IDs to pass to the other tools; pages with offset/limit.",
+        description = "Find symbols by name: functions, classes, methods, interfaces, type aliases, variables, properties, enums and files. `query` is a name, a prefix (`save*`), a glob over names and dotted paths (`*Service.save*`), or a misspelt name (fuzzy). Filter by kinds, file glob, module, package, exported. Or a `topic` (`user store`) instead of `query`: finds names made of those words (createUserStore, SessionStore, user_store) and files whose paths have them, best first, with the edges between the hits. Returns node IDs to pass to the other tools; pages with offset/limit, and within maxTokens (default 2000; a cut page ends with `next`).",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn search_nodes(
         &self,
         Parameters(args): Parameters<SearchArgs>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.answer(args.request(), args.format.unwrap_or_default().into())
-            .await
+        self.answer(args.request(), args.output()).await
     }
 
     #[tool(
         name = "get_callers",
-        description = "Who calls this symbol, transitively (depth 1 = direct callers), each with its depth and the call sites' lines. Follows CALLS and JSX INCLUDES by default; calls through an interface reach it as dispatch. A class or interface answers for itself and each of its methods. Also says how many call sites could not be resolved and may reach it. Bounded by maxDepth (default 5) and maxNodes (default 500): `truncated: true` means maxNodes cut the answer, `deeperThan: N` that more results lie past depth N (ask again with a larger maxDepth); with neither, the answer is complete.",
+        description = "Who calls this symbol, transitively (depth 1 = direct callers), each with its depth and the call sites' lines. Follows CALLS and JSX INCLUDES by default; calls through an interface reach it as dispatch. A class or interface answers for itself and each of its methods. Also says how many call sites could not be resolved and may reach it. Answers fit maxTokens (default 2000): one too large gives the totals of the whole answer first (total, direct, transitive, depths per depth, files; `exact: false` marks lower bounds), lists the results nearest first (every direct one before any transitive one) and ends with `unlisted` (the files of what was left out, with counts) and `next` — call again with its offset and generation for the next page, or narrow with `file`. The walk reaches up to maxNodes (default 10000) results within maxDepth (default 100) hops: `truncated: true` means maxNodes cut it, `deeperThan: N` that more lies past depth N. Every answer ends with `complete: true` or `complete: false`.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn get_callers(
         &self,
         Parameters(args): Parameters<SymbolTraversal>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.answer(args.callers(), args.format.unwrap_or_default().into())
-            .await
+        self.answer(args.callers(), args.output()).await
     }
 
     #[tool(
         name = "get_callees",
-        description = "What this symbol calls, transitively (depth 1 = direct callees), each with its depth; a call through an interface lists the interface member and, as dispatch, the implementations. A class answers for each of its methods. Bounded by maxDepth (default 5) and maxNodes (default 500): `truncated: true` means maxNodes cut the answer, `deeperThan: N` that more results lie past depth N (ask again with a larger maxDepth); with neither, the answer is complete.",
+        description = "What this symbol calls, transitively (depth 1 = direct callees), each with its depth; a call through an interface lists the interface member and, as dispatch, the implementations. A class answers for each of its methods. Answers fit maxTokens (default 2000): one too large gives the totals of the whole answer first (total, direct, transitive, depths per depth, files; `exact: false` marks lower bounds), lists the results nearest first (every direct one before any transitive one) and ends with `unlisted` (the files of what was left out, with counts) and `next` — call again with its offset and generation for the next page, or narrow with `file`. The walk reaches up to maxNodes (default 10000) results within maxDepth (default 100) hops: `truncated: true` means maxNodes cut it, `deeperThan: N` that more lies past depth N. Every answer ends with `complete: true` or `complete: false`.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn get_callees(
         &self,
         Parameters(args): Parameters<SymbolTraversal>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.answer(args.callees(), args.format.unwrap_or_default().into())
-            .await
+        self.answer(args.callees(), args.output()).await
     }
 
     #[tool(
         name = "get_impact",
-        description = "What may break if this symbol changes: everything that depends on it, transitively, over calls, imports, extends, implements, type uses, references and JSX includes (not CONTAINS), each with its depth and the edge it came through. Bounded by maxDepth (default 5) and maxNodes (default 500): `truncated: true` means maxNodes cut the answer, `deeperThan: N` that more results lie past depth N (ask again with a larger maxDepth); with neither, the answer is complete.",
+        description = "What may break if this symbol changes: everything that depends on it, transitively, over calls, imports, extends, implements, type uses, references and JSX includes (not CONTAINS), each with its depth and the edge it came through. Answers fit maxTokens (default 2000): one too large gives the totals of the whole answer first (total, direct, transitive, depths per depth, files; `exact: false` marks lower bounds), lists the results nearest first (every direct one before any transitive one) and ends with `unlisted` (the files of what was left out, with counts) and `next` — call again with its offset and generation for the next page, or narrow with `file`. The walk reaches up to maxNodes (default 10000) results within maxDepth (default 100) hops: `truncated: true` means maxNodes cut it, `deeperThan: N` that more lies past depth N. Every answer ends with `complete: true` or `complete: false`.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn get_impact(
         &self,
         Parameters(args): Parameters<SymbolTraversal>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.answer(args.impact(), args.format.unwrap_or_default().into())
-            .await
+        self.answer(args.impact(), args.output()).await
     }
 
     #[tool(
@@ -103,34 +102,35 @@ impl GraphServer {
         &self,
         Parameters(args): Parameters<PathArgs>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.answer(args.request(), args.format.unwrap_or_default().into())
-            .await
+        self.answer(
+            args.request(),
+            Output::new(args.format.unwrap_or_default().into()),
+        )
+        .await
     }
 
     #[tool(
         name = "get_neighbors",
-        description = "What is around a symbol: nodes within `distance` hops (default 1) over every edge kind, in, out or both directions, with the edges between them. Good for a quick map of a symbol's surroundings; bounded by maxNodes (default 500). `deeperThan: N` means more nodes lie past `distance`.",
+        description = "What is around a symbol: nodes within `distance` hops (default 1) over every edge kind, in, out or both directions, with the edges between them. Good for a quick map of a symbol's surroundings; bounded by maxNodes (default 10000) and by maxTokens (default 2000: a larger answer lists the nearest nodes after the totals and ends with `next`, the offset and generation of the next page). `deeperThan: N` means more nodes lie past `distance`; every answer ends with `complete: true|false`.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn get_neighbors(
         &self,
         Parameters(args): Parameters<NeighborArgs>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.answer(args.request(), args.format.unwrap_or_default().into())
-            .await
+        self.answer(args.request(), args.output()).await
     }
 
     #[tool(
         name = "get_file_symbols",
-        description = "Everything a file declares: functions, classes with their methods and properties, interfaces, type aliases, variables and enums, with line ranges, export status and signatures. `file` is the path from the project root or a suffix naming one file.",
+        description = "Everything a file declares: functions, classes with their methods and properties, interfaces, type aliases, variables and enums, with line ranges, export status and signatures; a file too large for maxTokens (default 2000) lists its first symbols and ends with `next`. `file` is the path from the project root or a suffix naming one file.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn get_file_symbols(
         &self,
         Parameters(args): Parameters<FileArgs>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.answer(args.request(), args.format.unwrap_or_default().into())
-            .await
+        self.answer(args.request(), args.output()).await
     }
 
     #[tool(
@@ -142,8 +142,11 @@ impl GraphServer {
         &self,
         Parameters(args): Parameters<DepsArgs>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.answer(args.request(), args.format.unwrap_or_default().into())
-            .await
+        self.answer(
+            args.request(),
+            Output::new(args.format.unwrap_or_default().into()),
+        )
+        .await
     }
 
     /// Answers a request on a blocking thread (reads may touch the disk). Bad arguments and
@@ -152,8 +155,9 @@ impl GraphServer {
     async fn answer(
         &self,
         request: Result<QueryRequest, ArgError>,
-        format: Format,
+        output: Output,
     ) -> Result<CallToolResult, ErrorData> {
+        let format = output.format;
         let request = match request {
             Ok(request) => request,
             Err(ArgError(message)) => return Ok(tool_error(message)),
@@ -161,7 +165,7 @@ impl GraphServer {
         let live = Arc::clone(&self.live);
         let answered = tokio::task::spawn_blocking(move || {
             let mut out = Vec::new();
-            live.query(&request, format, &mut out).map(|_| out)
+            live.query_with(&request, &output, &mut out).map(|_| out)
         })
         .await
         .map_err(|err| ErrorData::internal_error(format!("query task failed: {err}"), None))?;

@@ -5,10 +5,10 @@ use rmcp::schemars::{self, JsonSchema};
 use serde::Deserialize;
 use tsgraph::engine::NodeKind;
 use tsgraph::query::{
-    Direction, EdgeKinds, NeighborOptions, PathOptions, SearchOptions, TraversalOptions,
+    Budget, Direction, EdgeKinds, NeighborOptions, PathOptions, SearchOptions, TraversalOptions,
 };
 
-use tsgraph::{Format, QueryRequest, SymbolArg};
+use tsgraph::{Format, MCP_MAX_TOKENS, Output, QueryRequest, SymbolArg};
 
 /// The largest value any limit takes.
 const MAX_LIMIT: u32 = 1_000_000;
@@ -49,15 +49,25 @@ pub(crate) struct SymbolTraversal {
     pub symbol: String,
     /// A file path or path suffix that narrows a name to one file (`src/db/user.ts`, `user.ts`).
     pub file: Option<String>,
-    /// Hops from the symbol, 1 to 1000000 (default 5).
+    /// Hops from the symbol, 1 to 1000000 (default 100).
     pub max_depth: Option<u32>,
-    /// Result nodes at most, 1 to 1000000 (default 500); past it the answer says it was
-    /// truncated.
+    /// Result nodes reached at most, 1 to 1000000 (default 10000); past it the answer says
+    /// it was truncated and its totals are lower bounds. The token budget, not this, bounds
+    /// what is printed.
     pub max_nodes: Option<u32>,
     /// Edge kinds to follow, any of CALLS, IMPORTS, EXTENDS, IMPLEMENTS, USES_TYPE,
     /// REFERENCES, INCLUDES, CONTAINS (default: CALLS and INCLUDES for callers and callees,
     /// every kind but CONTAINS for impact).
     pub edge_kinds: Option<Vec<String>>,
+    /// The answer's token budget (estimated o200k tokens; default 2000, 0 for none). An
+    /// answer that does not fit lists the results that do, nearest first, after the totals,
+    /// then the files of what it left out and `next` (the offset and generation to ask with).
+    pub max_tokens: Option<u32>,
+    /// Results to skip: the `next.offset` of a previous answer (default 0).
+    pub offset: Option<u32>,
+    /// The `next.generation` of the previous answer the offset came from: an answer at
+    /// another generation says its pages may not line up (`staleFrom`).
+    pub generation: Option<u64>,
     /// Output format (default toon).
     pub format: Option<OutputFormat>,
 }
@@ -111,10 +121,19 @@ pub(crate) struct NeighborArgs {
     pub distance: Option<u32>,
     /// in, out or both (default both).
     pub direction: Option<DirectionArg>,
-    /// Result nodes at most, the center included (default 500).
+    /// Result nodes at most, the center included (default 10000).
     pub max_nodes: Option<u32>,
     /// Edge kinds to follow (default every kind).
     pub edge_kinds: Option<Vec<String>>,
+    /// The answer's token budget (estimated o200k tokens; default 2000, 0 for none). An
+    /// answer that does not fit lists the results that do, nearest first, after the totals,
+    /// then the files of what it left out and `next` (the offset and generation to ask with).
+    pub max_tokens: Option<u32>,
+    /// Results to skip: the `next.offset` of a previous answer (default 0).
+    pub offset: Option<u32>,
+    /// The `next.generation` of the previous answer the offset came from: an answer at
+    /// another generation says its pages may not line up (`staleFrom`).
+    pub generation: Option<u64>,
     /// Output format (default toon).
     pub format: Option<OutputFormat>,
 }
@@ -144,10 +163,15 @@ pub(crate) struct SearchArgs {
     pub package: Option<String>,
     /// Only exported (true) or unexported (false) nodes.
     pub exported: Option<bool>,
-    /// Results skipped, for paging (default 0).
+    /// Results skipped, for paging (default 0): also the `next.offset` of a budgeted answer.
     pub offset: Option<u32>,
     /// Results returned at most, 1 to 1000000 (default 50).
     pub limit: Option<u32>,
+    /// The answer's token budget (estimated o200k tokens; default 2000, 0 for none): a page
+    /// that does not fit lists the matches that do and ends with `next`.
+    pub max_tokens: Option<u32>,
+    /// The `next.generation` of the previous answer the offset came from.
+    pub generation: Option<u64>,
     /// Output format (default toon).
     pub format: Option<OutputFormat>,
 }
@@ -201,8 +225,65 @@ impl DepsArgs {
 pub(crate) struct FileArgs {
     /// The file: its path from the project root, or a path suffix naming one file.
     pub file: String,
+    /// The answer's token budget (estimated o200k tokens; default 2000, 0 for none). An
+    /// answer that does not fit lists the results that do, nearest first, after the totals,
+    /// then the files of what it left out and `next` (the offset and generation to ask with).
+    pub max_tokens: Option<u32>,
+    /// Results to skip: the `next.offset` of a previous answer (default 0).
+    pub offset: Option<u32>,
+    /// The `next.generation` of the previous answer the offset came from: an answer at
+    /// another generation says its pages may not line up (`staleFrom`).
+    pub generation: Option<u64>,
     /// Output format (default toon).
     pub format: Option<OutputFormat>,
+}
+
+/// How an answer is written: its format and its budget (the MCP default when `max_tokens`
+/// is not given, none for 0), from `offset` (at `generation`).
+pub(crate) fn output(
+    format: Option<OutputFormat>,
+    max_tokens: Option<u32>,
+    offset: Option<u32>,
+    generation: Option<u64>,
+) -> Output {
+    let tokens = match max_tokens {
+        Some(0) => usize::MAX,
+        Some(tokens) => tokens as usize,
+        None => MCP_MAX_TOKENS,
+    };
+    Output::new(format.unwrap_or_default().into()).with_budget(Budget {
+        tokens,
+        offset: offset.unwrap_or(0) as usize,
+        generation,
+    })
+}
+
+impl SymbolTraversal {
+    /// How the answer is written.
+    pub(crate) fn output(&self) -> Output {
+        output(self.format, self.max_tokens, self.offset, self.generation)
+    }
+}
+
+impl NeighborArgs {
+    /// How the answer is written.
+    pub(crate) fn output(&self) -> Output {
+        output(self.format, self.max_tokens, self.offset, self.generation)
+    }
+}
+
+impl FileArgs {
+    /// How the answer is written.
+    pub(crate) fn output(&self) -> Output {
+        output(self.format, self.max_tokens, self.offset, self.generation)
+    }
+}
+
+impl SearchArgs {
+    /// How the answer is written (the offset pages the search itself).
+    pub(crate) fn output(&self) -> Output {
+        output(self.format, self.max_tokens, None, self.generation)
+    }
 }
 
 /// Why an argument cannot be used; the message names the argument.

@@ -13,7 +13,8 @@
 //!   and REFERENCES, `"names"` and `"typeOnly"` for IMPORTS, `"reversed": true` on a path
 //!   hop walked against the stored direction.
 //! - **callers / callees / impact**: `{"query","symbol":node,"maxDepth","edgeKinds":[…],
-//!   "summary":{"direct","transitive","files","packages","maxDepth"},"nodes":[node + "depth",
+//!   "summary":{"total","direct","transitive","files","packages","maxDepth","byDepth":[…]},
+//!   "nodes":[node + "depth",
 //!   "via":{"id", "edge": edge}, "chain":[ids from the first hop to via]]}`; a class answers
 //!   with `"sections":[{"target":node,"nodes":[…]}]`, one per method (and the class itself)
 //!   instead of `"nodes"`. Callers add `"unresolved"` and `"unresolvedSites"` (the first few: `{"file","line","call","caller"}`) to the summary (and `"unresolved"` to each section):
@@ -36,7 +37,13 @@
 //!   the package each was reached from, `imports` how many file imports create it; the
 //!   `imports` array lists the first few of them per dependency (`to` and `line` are null
 //!   for an external package).
-//! - every result ends with `"truncated"`; `true` adds `"limit"`, the limit that applied;
+//! - an answer listed in part (a token budget cut it, or it starts at an offset) has
+//!   `"listing":{"offset","listed","total","budget","exact","generation"[,"staleFrom"]}`
+//!   before its results and, after them, `"unlisted":[{"file","nodes"}]` (the files of the
+//!   results left out, most first), `"moreFiles"`, `"moreNodes"` and `"next":{"offset",
+//!   "generation"}` (`null` on the last page).
+//! - every result ends with `"complete"` (nothing left out, nothing past the bounds) and
+//!   `"truncated"`; `true` adds `"limit"`, the limit that applied;
 //!   a walk cut by its depth bound adds `"deeperThan"`, the bound (edges lead further; for a
 //!   path not found, a longer one may exist).
 //! - **errors** (written by the CLI, same exit codes): `{"error":{"code","message",…}}`, see
@@ -46,11 +53,14 @@ use std::io::{self, Write};
 
 use tsgraph_query::engine::{EdgeKind, EdgeView, NodeFlags, NodeView, Visibility};
 use tsgraph_query::{
-    Dependency, DependencyImport, EdgeInfo, Group, GroupLevel, Header, NodeInfo, QueryKind,
-    ResultSink, Summary,
+    Answer, Budget, Dependency, DependencyImport, EdgeInfo, Group, GroupLevel, Header, Listing,
+    NodeInfo, QueryError, QueryKind, ResultSink, Summary,
 };
 
+use super::budget;
 use super::node_fields::{is_callable, line_count};
+
+mod listing;
 
 /// Writes results as JSON objects.
 pub struct JsonSink<W: Write> {
@@ -67,6 +77,10 @@ pub struct JsonSink<W: Write> {
     sections_written: usize,
     /// Deps: whether the `imports` array is open.
     imports_open: bool,
+    /// The answer's token budget and the offset it lists from.
+    budget: Budget,
+    /// What follows the results of a listed answer (`"unlisted"`, `"next"`).
+    tail: Vec<u8>,
 }
 
 impl<W: Write> JsonSink<W> {
@@ -82,7 +96,16 @@ impl<W: Write> JsonSink<W> {
             section_open: false,
             sections_written: 0,
             imports_open: false,
+            budget: Budget::UNBOUNDED,
+            tail: Vec::new(),
         }
+    }
+
+    /// The same sink with a token budget (JSON has none by default) and the offset to list
+    /// from.
+    pub fn with_budget(mut self, budget: Budget) -> JsonSink<W> {
+        self.budget = budget;
+        self
     }
 
     /// The writer back.
@@ -250,9 +273,24 @@ impl<W: Write> ResultSink for JsonSink<W> {
             let c = header.counts;
             write!(
                 self.out,
-                ",\"summary\":{{\"direct\":{},\"transitive\":{},\"files\":{},\"packages\":{},\"maxDepth\":{}",
-                c.direct, c.transitive, c.files, c.packages, c.max_depth
+                ",\"summary\":{{\"total\":{},\"direct\":{},\"transitive\":{},\"files\":{},\"packages\":{},\"maxDepth\":{}",
+                c.direct + c.transitive,
+                c.direct,
+                c.transitive,
+                c.files,
+                c.packages,
+                c.max_depth
             )?;
+            if !header.by_depth.is_empty() {
+                self.out.write_all(b",\"byDepth\":[")?;
+                for (i, count) in header.by_depth.iter().enumerate() {
+                    if i > 0 {
+                        self.out.write_all(b",")?;
+                    }
+                    write!(self.out, "{count}")?;
+                }
+                self.out.write_all(b"]")?;
+            }
             if header.kind == QueryKind::Callers {
                 write!(self.out, ",\"unresolved\":{}", c.unresolved)?;
                 // The first few of them; the count covers all.
@@ -273,6 +311,8 @@ impl<W: Write> ResultSink for JsonSink<W> {
             }
             self.out.write_all(b"}")?;
         }
+        self.listing_object(header)?;
+        self.tail.clear();
         self.sectioned = header.sections > 0 || header.kind == QueryKind::Path;
         if header.kind == QueryKind::Path {
             self.out.write_all(b",\"paths\":[")?;
@@ -438,6 +478,19 @@ impl<W: Write> ResultSink for JsonSink<W> {
         Ok(true)
     }
 
+    fn unlisted(&mut self, listing: &Listing<'_>) -> io::Result<bool> {
+        self.keep_unlisted(listing)?;
+        Ok(true)
+    }
+
+    fn budget(&self) -> Option<Budget> {
+        Some(self.budget)
+    }
+
+    fn measure(&self, limit: usize, answer: &mut Answer<'_>) -> Result<Option<usize>, QueryError> {
+        budget::measure(limit, JsonSink::new, answer)
+    }
+
     fn finish(&mut self, summary: &Summary) -> io::Result<()> {
         if self.kind == QueryKind::Deps {
             self.out.write_all(if self.imports_open {
@@ -490,6 +543,8 @@ impl<W: Write> JsonSink<W> {
 
     /// `"truncated"` (and `"limit"`, `"stopped"`) and the closing brace.
     fn end_result(&mut self, summary: &Summary) -> io::Result<()> {
+        self.out.write_all(&self.tail)?;
+        write!(self.out, ",\"complete\":{}", summary.complete())?;
         write!(self.out, ",\"truncated\":{}", summary.truncated)?;
         if summary.truncated {
             write!(self.out, ",\"limit\":{}", summary.limit)?;

@@ -3,6 +3,10 @@
 //! packages of deps (an arrow from importer to imported, with the count of file imports),
 //! with the queried node or package marked.
 //!
+//! A diagram listed in part (its token budget cut it) says so in `%%` comments: how many
+//! nodes it draws of how many, the files of the rest and the `--offset` that continues it;
+//! every diagram ends with `%% complete` or `%% incomplete`.
+//!
 //! Node ids are `n` followed by the node ID with every byte outside `[A-Za-z0-9]` written
 //! as `_` and two hex digits — unique, stable and safe (no keyword, no `o`/`x` edge
 //! ambiguity). Labels are quoted, with `"`, `#`, `&`, `<` and `>` written as Mermaid entity
@@ -13,10 +17,11 @@ use std::io::{self, Write};
 
 use tsgraph_query::engine::{EdgeKind, NodeView};
 use tsgraph_query::{
-    Dependency, Direction, EdgeInfo, Group, GroupLevel, Header, NodeInfo, QueryKind, ResultSink,
-    Summary,
+    Answer, Budget, Dependency, Direction, EdgeInfo, Group, GroupLevel, Header, Listing, NodeInfo,
+    QueryError, QueryKind, ResultSink, Summary,
 };
 
+use super::budget;
 use super::node_fields::{label, lines_cell, unresolved_note};
 
 /// Writes results as a Mermaid flowchart.
@@ -29,6 +34,8 @@ pub struct MermaidSink<W: Write> {
     other: String,
     label: String,
     lines: String,
+    /// The answer's token budget and the offset it lists from.
+    budget: Budget,
 }
 
 impl<W: Write> MermaidSink<W> {
@@ -42,7 +49,15 @@ impl<W: Write> MermaidSink<W> {
             other: String::new(),
             label: String::new(),
             lines: String::new(),
+            budget: Budget::UNBOUNDED,
         }
+    }
+
+    /// The same sink with a token budget (and the offset to list from): a diagram that
+    /// does not fit draws the nodes that do, nearest first, and says what it left out.
+    pub fn with_budget(mut self, budget: Budget) -> MermaidSink<W> {
+        self.budget = budget;
+        self
     }
 
     /// The writer back.
@@ -195,7 +210,47 @@ impl<W: Write> ResultSink for MermaidSink<W> {
                 "  %% reversed: no path the way asked, this one goes back"
             )?;
         }
+        if let Some(listing) = header.listing {
+            let bound = if listing.exact { "" } else { " at least" };
+            writeln!(
+                self.out,
+                "  %% listed {} of{bound} {} nodes, from {}, nearest first",
+                listing.listed, listing.total, listing.offset
+            )?;
+        }
         Ok(())
+    }
+
+    fn unlisted(&mut self, listing: &Listing<'_>) -> io::Result<bool> {
+        if listing.after() > 0 {
+            writeln!(self.out, "  %% not listed: {} more", listing.after())?;
+            for count in listing.unlisted_files {
+                writeln!(self.out, "  %%   {}: {}", count.file, count.nodes)?;
+            }
+            if listing.more_files > 0 {
+                writeln!(
+                    self.out,
+                    "  %%   {} more files: {}",
+                    listing.more_files, listing.more_nodes
+                )?;
+            }
+        }
+        if let Some(offset) = listing.next_offset() {
+            writeln!(
+                self.out,
+                "  %% next: --offset {offset} --generation {}",
+                listing.generation
+            )?;
+        }
+        Ok(true)
+    }
+
+    fn budget(&self) -> Option<Budget> {
+        Some(self.budget)
+    }
+
+    fn measure(&self, limit: usize, answer: &mut Answer<'_>) -> Result<Option<usize>, QueryError> {
+        budget::measure(limit, MermaidSink::new, answer)
     }
 
     fn group(&mut self, group: &Group<'_>) -> io::Result<bool> {
@@ -275,6 +330,12 @@ impl<W: Write> ResultSink for MermaidSink<W> {
         if let Some(depth) = summary.deeper() {
             writeln!(self.out, "  %% more past depth {depth}")?;
         }
+        let completeness = if summary.complete() {
+            "complete"
+        } else {
+            "incomplete"
+        };
+        writeln!(self.out, "  %% {completeness}")?;
         self.out.flush()
     }
 }

@@ -4,6 +4,7 @@
 //! `io::Write`, reading node records zero-copy as the query lends them and writing straight
 //! into the writer — no intermediate tree, no owned copies of records.
 
+mod budget;
 mod dot;
 mod graphml;
 mod json;

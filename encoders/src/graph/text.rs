@@ -1,6 +1,8 @@
 //! The hierarchical text encoder: results grouped by file, then kind, with counts; every
 //! result with the `offset`/`limit` an agent passes to its Read tool; optional source lines
-//! per result; a summary line; transitive results with the chain they were reached through.
+//! per result; a summary line; transitive results with the chain they were reached through;
+//! for an answer listed in part, the results per depth, which part is listed, the files of
+//! what was left out and the `--offset` that continues it; a completeness line last.
 //!
 //! ```text
 //! callers of src/utils.ts:formatDate [15-20] Function export (date: Date): string
@@ -19,11 +21,14 @@ use std::io::{self, Write};
 
 use tsgraph_query::engine::{EdgeKind, NodeView};
 use tsgraph_query::{
-    Dependency, DependencyImport, Direction, EdgeInfo, Group, GroupLevel, Grouping, Header,
-    NodeInfo, QueryKind, ResultSink, Summary,
+    Answer, Budget, Dependency, DependencyImport, Direction, EdgeInfo, Group, GroupLevel, Grouping,
+    Header, Listing, NodeInfo, QueryError, QueryKind, ResultSink, Summary,
 };
 
+use super::budget;
 use super::node_fields::{line_count, lines_cell, plural, short_id, signature, unresolved_note};
+
+mod listing;
 
 /// Where `--snippets` reads source lines from: the facade implements it over the project's
 /// files, confined to the project root.
@@ -52,6 +57,8 @@ pub struct TextSink<'s, W: Write> {
     /// list's header was written, and the package whose imports are being listed.
     deps: [(usize, bool); 2],
     import_package: Option<(String, bool)>,
+    /// The answer's token budget and the offset it lists from.
+    budget: Budget,
 }
 
 impl<W: Write> TextSink<'static, W> {
@@ -71,6 +78,7 @@ impl<W: Write> TextSink<'static, W> {
             edges_total: 0,
             deps: [(0, false); 2],
             import_package: None,
+            budget: Budget::UNBOUNDED,
         }
     }
 }
@@ -93,7 +101,16 @@ impl<'s, W: Write> TextSink<'s, W> {
             edges_total: self.edges_total,
             deps: self.deps,
             import_package: self.import_package,
+            budget: self.budget,
         }
+    }
+
+    /// The same sink with a token budget (and the offset to list from): an answer that
+    /// does not fit lists the results that do, nearest first, with the totals and how to
+    /// continue.
+    pub fn with_budget(mut self, budget: Budget) -> Self {
+        self.budget = budget;
+        self
     }
 
     /// The writer back.
@@ -272,11 +289,12 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
                     )?;
                 } else {
                     let c = header.counts;
+                    let total = header.listing.map_or(header.nodes, |l| l.total);
                     writeln!(
                         self.out,
                         "{} {}: {} direct, {} transitive, in {} and {}",
-                        header.nodes,
-                        self.noun(header.nodes),
+                        total,
+                        self.noun(total),
                         c.direct,
                         c.transitive,
                         counted(c.files, "file"),
@@ -350,7 +368,28 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
             QueryKind::Export => {}
             QueryKind::Deps => self.deps_header(header)?,
         }
-        Ok(())
+        self.listing_lines(header)
+    }
+
+    fn unlisted(&mut self, listing: &Listing<'_>) -> io::Result<bool> {
+        self.unlisted_lines(listing)?;
+        Ok(true)
+    }
+
+    fn budget(&self) -> Option<Budget> {
+        Some(self.budget)
+    }
+
+    fn measure(&self, limit: usize, answer: &mut Answer<'_>) -> Result<Option<usize>, QueryError> {
+        let (snippets, source) = (self.snippets, self.source);
+        budget::measure(
+            limit,
+            |meter| match source {
+                Some(source) => TextSink::new(meter).with_snippets(snippets, source),
+                None => TextSink::new(meter),
+            },
+            answer,
+        )
     }
 
     fn group(&mut self, group: &Group<'_>) -> io::Result<bool> {
@@ -570,6 +609,7 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
             };
             writeln!(self.out, "\ndeeper: {what} {depth}")?;
         }
+        self.completeness_line(summary)?;
         self.out.flush()
     }
 }

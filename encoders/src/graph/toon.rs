@@ -29,8 +29,16 @@
 //! start) is answered the way it exists, after a `reversed: true` line.
 //!
 //! A walk cut by its depth bound ends with `deeperThan: N` (edges lead past `N` hops; for a
-//! path not found, a longer one may exist): an answer without it, and without `truncated`,
-//! is complete.
+//! path not found, a longer one may exist), one cut by its node limit with `truncated: true`
+//! and the `limit`; every answer ends with `complete: true|false`.
+//!
+//! An answer listed in part (its token budget cut it, or it starts at an offset) gives the
+//! totals of the whole answer before its rows (`total`, `direct`, `transitive`, `depths[n]`
+//! per depth from 1, `files`, `packages` when more than one, `exact: false` when the node
+//! limit made them lower bounds), then `listed` (and `offset`, `staleFrom` when the offset
+//! came from another generation); after its rows `unlisted[n]{file,nodes}` (the files of the
+//! results left out, most first), `moreFiles`/`moreNodes` beyond them, and `next` with the
+//! `offset` and `generation` that continue it.
 //!
 //! Deps write the package asked for (`deps:`, its `module:`, `direction` and `maxDepth` when
 //! not the defaults out and 10), then `packages[n]{name,module,depth,via,imports}` (the
@@ -59,12 +67,16 @@ use std::io::{self, Write};
 
 use tsgraph_query::engine::{EdgeKind, NodeView};
 use tsgraph_query::{
-    Dependency, DependencyImport, DepsOptions, Direction, EdgeInfo, EdgeKinds, Group, GroupLevel,
-    Grouping, Header, NodeInfo, QueryKind, ResultSink, Summary, TraversalOptions,
+    Answer, Budget, Dependency, DependencyImport, DepsOptions, Direction, EdgeInfo, EdgeKinds,
+    Group, GroupLevel, Grouping, Header, Listing, NodeInfo, QueryError, QueryKind, ResultSink,
+    Summary, TraversalOptions,
 };
 
+use super::budget;
 use super::node_fields::{lines_cell, plural, short_id, signature};
 use crate::toon::{EncodeError, Options, Writer};
+
+mod listing;
 
 /// Writes results as TOON.
 pub struct ToonSink<W: Write> {
@@ -103,6 +115,8 @@ pub struct ToonSink<W: Write> {
     /// Scratch cells, reused for every row.
     lines: String,
     sig: String,
+    /// The answer's token budget and the offset it lists from.
+    budget: Budget,
 }
 
 /// Why a sink refuses calls after `finish`: it writes one document.
@@ -140,7 +154,31 @@ impl<W: Write> ToonSink<W> {
             imports_left: 0,
             lines: String::with_capacity(16),
             sig: String::with_capacity(64),
+            budget: Budget::UNBOUNDED,
         }
+    }
+
+    /// The same sink with a token budget (and the offset to list from): an answer that
+    /// does not fit lists the results that do, with the totals and how to continue.
+    pub fn with_budget(mut self, budget: Budget) -> ToonSink<W> {
+        self.budget = budget;
+        self
+    }
+
+    /// Closes the module/package objects, the section and the `targets` object or `paths`
+    /// list still open, so that top-level fields can follow.
+    fn close_sections(&mut self) -> Result<(), EncodeError> {
+        self.close_levels(None)?;
+        if self.sections > 0 {
+            let paths = self.kind == QueryKind::Path;
+            if self.section_open && !paths {
+                self.writer()?.end()?;
+            }
+            self.writer()?.end()?;
+        }
+        self.sections = 0;
+        self.section_open = false;
+        Ok(())
     }
 
     /// The writer of the document; gone once `finish` wrote it out.
@@ -309,6 +347,7 @@ impl<W: Write> ToonSink<W> {
             }
             w.end()?;
         }
+        self.listing_header(header)?;
         if kind == QueryKind::Neighbors
             && let Some(center) = &header.root
         {
@@ -728,30 +767,25 @@ impl<W: Write> ResultSink for ToonSink<W> {
         Ok(true)
     }
 
+    fn unlisted(&mut self, listing: &Listing<'_>) -> io::Result<bool> {
+        self.unlisted_rows(listing).map_err(io_error)?;
+        Ok(true)
+    }
+
+    fn budget(&self) -> Option<Budget> {
+        Some(self.budget)
+    }
+
+    fn measure(&self, limit: usize, answer: &mut Answer<'_>) -> Result<Option<usize>, QueryError> {
+        budget::measure(limit, ToonSink::new, answer)
+    }
+
     fn finish(&mut self, summary: &Summary) -> io::Result<()> {
+        self.close_sections().map_err(io_error)?;
         let Some(mut w) = self.writer.take() else {
             return Err(io_error(EncodeError::Misuse(FINISHED)));
         };
-        let levels = std::mem::take(&mut self.open_levels);
-        let (targets_open, paths_open) = (
-            self.sections > 0 && self.kind != QueryKind::Path,
-            self.sections > 0 && self.kind == QueryKind::Path,
-        );
-        let section_open = self.section_open;
         let result = (|| -> Result<W, EncodeError> {
-            // Close the module/package objects and the sections still open.
-            for _ in levels {
-                w.end()?;
-            }
-            if targets_open {
-                if section_open {
-                    w.end()?;
-                }
-                w.end()?;
-            }
-            if paths_open {
-                w.end()?;
-            }
             if summary.truncated {
                 w.field("truncated", true)?;
                 w.field("limit", summary.limit)?;
@@ -762,6 +796,7 @@ impl<W: Write> ResultSink for ToonSink<W> {
             if summary.stopped {
                 w.field("stopped", true)?;
             }
+            w.field("complete", summary.complete())?;
             w.finish()
         })();
         let mut out = result.map_err(io_error)?;

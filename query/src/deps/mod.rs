@@ -136,6 +136,7 @@ impl Query<'_> {
             Stop::Complete
         };
         let mut summary = Summary {
+            partial: false,
             truncated,
             limit: max_depth as usize,
             found: true,

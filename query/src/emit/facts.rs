@@ -28,10 +28,7 @@ pub(super) fn gather<'v>(
 ) -> Result<Facts<'v>, QueryError> {
     let mut header = template;
     let mut result_views: Vec<NodeView<'v>> = Vec::new();
-    let mut counted: HashMap<NodeKey, u32> = HashMap::default();
     for item in sections.iter().flat_map(|s| &s.items) {
-        let depth = counted.entry(item.key).or_insert(item.depth);
-        *depth = (*depth).min(item.depth);
         if let Some(kind) = item.via {
             header.via_kinds = header.via_kinds.with(kind);
         }
@@ -52,7 +49,7 @@ pub(super) fn gather<'v>(
     if header.kind.is_traversal() {
         header.counts = Counts {
             unresolved: template.counts.unresolved,
-            ..counts(&counted, view)?
+            ..counts(&smallest_depths(sections), view)?
         };
     }
     let between = match edges {
@@ -84,6 +81,39 @@ pub(super) fn gather<'v>(
         extends,
         between,
     })
+}
+
+/// The counts of a whole traversal answer, worked out once when only part of it is listed:
+/// direct, transitive, files, packages and the largest depth, and how many results lie at
+/// each depth (from depth 1).
+pub(super) struct Totals {
+    pub(super) counts: Counts,
+    pub(super) by_depth: Vec<usize>,
+}
+
+/// The [`Totals`] of `sections` (a result reached twice counts once, at its smallest
+/// depth).
+pub(super) fn totals<'v>(
+    sections: &[Section],
+    view: &impl Fn(NodeKey) -> Result<NodeView<'v>, QueryError>,
+) -> Result<Totals, QueryError> {
+    let counted = smallest_depths(sections);
+    let counts = counts(&counted, view)?;
+    let mut by_depth = vec![0; counts.max_depth as usize];
+    for depth in counted.values().filter(|d| **d > 0) {
+        by_depth[*depth as usize - 1] += 1;
+    }
+    Ok(Totals { counts, by_depth })
+}
+
+/// Each result's smallest depth.
+fn smallest_depths(sections: &[Section]) -> HashMap<NodeKey, u32> {
+    let mut counted: HashMap<NodeKey, u32> = HashMap::default();
+    for item in sections.iter().flat_map(|s| &s.items) {
+        let depth = counted.entry(item.key).or_insert(item.depth);
+        *depth = (*depth).min(item.depth);
+    }
+    counted
 }
 
 /// Direct and transitive results, their files and packages and the largest depth, from

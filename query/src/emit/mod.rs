@@ -5,6 +5,7 @@
 
 mod facts;
 mod order;
+mod page;
 mod stream;
 
 // Sets of node keys and of a project's own file and package names: nothing an adversary
@@ -15,7 +16,9 @@ use tsgraph_engine::{EdgeKind, NodeGuard, NodeKey, NodeView, Snapshot};
 
 use crate::error::QueryError;
 use crate::order::existing;
-use crate::sink::{Grouping, Header, MatchKind, ResultSink, Summary};
+use crate::sink::{
+    Budget, Counts, FileCount, Grouping, Header, Listing, MatchKind, ResultSink, Summary,
+};
 
 pub use facts::has_signature;
 
@@ -72,7 +75,7 @@ pub(crate) enum Order {
 }
 
 /// One section of a result: all of it, one method of a class, or one path.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct Section {
     /// The method whose results these are (class sections).
     pub(crate) target: Option<NodeKey>,
@@ -81,6 +84,9 @@ pub(crate) struct Section {
     pub(crate) hops: Vec<Hop>,
     /// Callers: unresolved call sites of the section's name (see `Counts::unresolved`).
     pub(crate) unresolved: usize,
+    /// A listed part: the parent links (node, parent) of the section's results left out,
+    /// through which the chains of listed results still read.
+    pub(crate) links: Vec<(NodeKey, NodeKey)>,
 }
 
 impl Section {
@@ -109,7 +115,9 @@ pub(crate) enum Edges {
 
 /// Streams `sections` into `sink`. `header` gives the question; counts, shared facts and
 /// totals are filled in here. The stages: load every record a section names once, work out
-/// the header's facts ([`facts`]), then stream groups, nodes and edges ([`stream`]).
+/// the header's facts ([`facts`]), then stream groups, nodes and edges ([`stream`]). A sink
+/// with a budget gets the page of results that fits it ([`page`]), with the totals of the
+/// whole answer and the files of what the page leaves out.
 pub(crate) fn emit(
     snapshot: &Snapshot,
     template: Header<'_>,
@@ -119,12 +127,6 @@ pub(crate) fn emit(
     summary: Summary,
     sink: &mut dyn ResultSink,
 ) -> Result<Summary, QueryError> {
-    let grouping = if order == Order::Given {
-        Grouping::None
-    } else {
-        sink.grouping(template.kind)
-    };
-    let via_edges = sink.wants_via_edges();
     let keys = named_keys(sections);
     let guards: Vec<NodeGuard<'_>> = keys
         .iter()
@@ -141,35 +143,221 @@ pub(crate) fn emit(
             .copied()
             .ok_or(QueryError::MissingNode(key.0))
     };
-    let facts = facts::gather(snapshot, template, sections, edges, &view)?;
-    sink.begin(&facts.header)?;
-    let layout = stream::Layout {
+    let grouping = if order == Order::Given {
+        Grouping::None
+    } else {
+        sink.grouping(template.kind)
+    };
+    let emitter = Emitter {
+        snapshot,
+        template,
         order,
         edges,
-        levels: order::group_levels(
-            grouping,
-            facts.header.module.is_none(),
-            facts.header.package.is_none(),
-        ),
-        grouping,
-        section_groups: facts.header.sections > 0,
-    };
-    let mut streamer = stream::Streamer {
-        snapshot,
-        sink: &mut *sink,
-        view: &view,
-        extends: &facts.extends,
-        via_edges,
         summary,
-        chain: Vec::new(),
+        grouping,
+        via_edges: sink.wants_via_edges(),
+        view: &view,
     };
-    streamer.sections(sections, &layout, facts.header.root.map(|r| r.id()))?;
-    if !streamer.summary.stopped {
-        streamer.between(&facts.between)?;
+    // Paths are never cut: each is whole or not worth having, and there are few.
+    let budget = if order == Order::Given {
+        None
+    } else {
+        sink.budget()
+    };
+    let Some(budget) = budget else {
+        return emitter.emit(sections, None, sink);
+    };
+    let totals = facts::totals(sections, &view)?;
+    if budget == Budget::UNBOUNDED {
+        // Everything is listed, in the sink's order: only the totals are added.
+        let cut = Cut {
+            listing: None,
+            totals: &totals,
+        };
+        return emitter.emit(sections, Some(cut), sink);
     }
-    let summary = streamer.summary;
-    sink.finish(&summary)?;
-    Ok(summary)
+    let ordered = page::in_listing_order(sections, order, template.kind.is_traversal(), &view)?;
+    let total: usize = ordered.iter().map(|s| s.items.len()).sum();
+    let generation = snapshot.generation()?.commits;
+    let listed = |page: page::Page| -> Result<Listed<'_>, QueryError> {
+        let sections = page::cut(&ordered, page);
+        let (files, more_files, more_nodes) = page::unlisted_files(&ordered, page, &view)?;
+        Ok(Listed {
+            sections,
+            files,
+            page,
+            more_files,
+            more_nodes,
+        })
+    };
+    let pager = Pager {
+        total,
+        exact: summary.stop != crate::sink::Stop::NodeLimit && !summary.truncated,
+        budget,
+        generation,
+    };
+    let offset = budget.offset.min(total);
+    let chosen = if budget.tokens == usize::MAX {
+        page::Page {
+            offset,
+            rows: total - offset,
+            files: page::UNLISTED_FILES,
+        }
+    } else {
+        // The estimate errs by a few percent either way: aim 5 % under the budget so that
+        // the real count stays within it.
+        let aim = budget.tokens - budget.tokens / 20;
+        page::choose(total, offset, |page| {
+            let part = listed(page)?;
+            let cut = Cut {
+                listing: pager.listing(&part),
+                totals: &totals,
+            };
+            let mut answer =
+                |s: &mut dyn ResultSink| emitter.emit(&part.sections, Some(cut), s).map(drop);
+            Ok(sink.measure(aim, &mut answer)?.is_some())
+        })?
+    };
+    let part = listed(chosen)?;
+    let cut = Cut {
+        listing: pager.listing(&part),
+        totals: &totals,
+    };
+    emitter.emit(&part.sections, Some(cut), sink)
+}
+
+/// A page of results with what it leaves out (see [`page`]).
+struct Listed<'v> {
+    sections: Vec<Section>,
+    page: page::Page,
+    files: Vec<FileCount<'v>>,
+    more_files: usize,
+    more_nodes: usize,
+}
+
+/// What a listing of part of an answer says: where it starts, how large the whole is,
+/// under which budget and at which generation.
+struct Pager {
+    total: usize,
+    exact: bool,
+    budget: Budget,
+    generation: u64,
+}
+
+impl Pager {
+    /// The listing of `part`, or `None` when it is the whole answer.
+    fn listing<'p>(&self, part: &'p Listed<'_>) -> Option<Listing<'p>> {
+        let whole = part.page.offset == 0 && part.page.rows == self.total;
+        (!whole).then(|| Listing {
+            offset: part.page.offset,
+            listed: part.page.rows,
+            total: self.total,
+            budget: self.budget.tokens,
+            unlisted_files: &part.files,
+            more_files: part.more_files,
+            more_nodes: part.more_nodes,
+            exact: self.exact,
+            generation: self.generation,
+            stale_from: self
+                .budget
+                .generation
+                .filter(|asked| *asked != self.generation),
+        })
+    }
+}
+
+/// An answer listed under a budget: the listing (when part of the results) and the totals
+/// of the whole answer.
+#[derive(Clone, Copy)]
+struct Cut<'c> {
+    listing: Option<Listing<'c>>,
+    totals: &'c facts::Totals,
+}
+
+/// What every emission of one answer shares.
+struct Emitter<'a, 'v, V> {
+    snapshot: &'a Snapshot,
+    template: Header<'v>,
+    order: Order,
+    edges: Edges,
+    summary: Summary,
+    grouping: Grouping,
+    via_edges: bool,
+    view: &'a V,
+}
+
+impl<'v, V> Emitter<'_, 'v, V>
+where
+    V: Fn(NodeKey) -> Result<NodeView<'v>, QueryError>,
+{
+    /// One emission of `sections` into `sink`: facts, header, groups and nodes, what a
+    /// listing leaves out, edges, the end.
+    fn emit<'c>(
+        &self,
+        sections: &[Section],
+        cut: Option<Cut<'c>>,
+        sink: &mut dyn ResultSink,
+    ) -> Result<Summary, QueryError>
+    where
+        'v: 'c,
+    {
+        let facts = facts::gather(
+            self.snapshot,
+            self.template,
+            sections,
+            self.edges,
+            self.view,
+        )?;
+        let listing = cut.and_then(|c| c.listing);
+        let mut header: Header<'c> = facts.header;
+        if let Some(cut) = cut {
+            if self.template.kind.is_traversal() {
+                header.counts = Counts {
+                    unresolved: self.template.counts.unresolved,
+                    ..cut.totals.counts
+                };
+                header.by_depth = &cut.totals.by_depth;
+            }
+            header.listing = listing;
+        }
+        sink.begin(&header)?;
+        let layout = stream::Layout {
+            order: self.order,
+            edges: self.edges,
+            levels: order::group_levels(
+                self.grouping,
+                facts.header.module.is_none(),
+                facts.header.package.is_none(),
+            ),
+            grouping: self.grouping,
+            section_groups: facts.header.sections > 0,
+        };
+        let mut streamer = stream::Streamer {
+            snapshot: self.snapshot,
+            sink: &mut *sink,
+            view: self.view,
+            extends: &facts.extends,
+            via_edges: self.via_edges,
+            summary: Summary {
+                partial: listing.is_some(),
+                ..self.summary
+            },
+            chain: Vec::new(),
+        };
+        streamer.sections(sections, &layout, facts.header.root.map(|r| r.id()))?;
+        if !streamer.summary.stopped
+            && let Some(listing) = &listing
+            && !streamer.sink.unlisted(listing)?
+        {
+            streamer.summary.stopped = true;
+        }
+        if !streamer.summary.stopped {
+            streamer.between(&facts.between)?;
+        }
+        let summary = streamer.summary;
+        sink.finish(&summary)?;
+        Ok(summary)
+    }
 }
 
 /// Every node a section names — its target, its items and their parents — each once, in

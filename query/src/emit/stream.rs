@@ -100,6 +100,7 @@ where
             .items
             .iter()
             .filter_map(|i| i.parent.map(|p| (i.key, p)))
+            .chain(section.links.iter().copied())
             .collect();
         let mut placed: Vec<(Item, NodeView<'v>)> = section
             .items

@@ -648,7 +648,7 @@ fn explain_says_which_walk_ran_what_it_read_and_where_it_stopped() {
         &["callers", "insertRow", "--max-depth", "1", "--explain"],
     );
     assert!(
-        shallow.stderr.contains("bounds: depth 1, nodes 500")
+        shallow.stderr.contains("bounds: depth 1, nodes 10000")
             && shallow.stderr.contains("stopped: at the depth bound"),
         "{}",
         shallow.stderr

@@ -1,5 +1,6 @@
 //! End-to-end tests: the library facade and the CLI against the fixture projects.
 
+mod budget;
 mod cli;
 mod concurrency;
 mod confinement;

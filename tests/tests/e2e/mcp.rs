@@ -263,3 +263,50 @@ async fn a_name_asked_for_in_a_barrel_resolves_through_its_re_exports() {
     );
     client.cancel().await.expect("shut down");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hubs_callers_fit_the_default_budget_with_totals_and_continue_from_next() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let project = dir.path().join("hub");
+    crate::budget::hub_project(&project, 40, 900, 30);
+    let log = dir.path().join("server.log");
+    let client = connect(&project, &log).await;
+    let bpe = tiktoken_rs::o200k_base_singleton();
+    let first = answer(&call(&client, "get_callers", json!({"symbol": "hub"})).await);
+    assert!(
+        bpe.encode_ordinary(&first).len() <= tsgraph::MCP_MAX_TOKENS,
+        "{first}"
+    );
+    assert!(first.contains("\ntotal: 940\ndirect: 40\n"), "{first}");
+    assert!(first.contains("\ncomplete: false"), "{first}");
+    let field = |text: &str, key: &str| -> u64 {
+        text.lines()
+            .find_map(|l| l.trim().strip_prefix(key)?.strip_prefix(": ")?.parse().ok())
+            .unwrap_or_else(|| panic!("{key} in {text}"))
+    };
+    let next = first.split("next:\n").nth(1).expect("a next page");
+    let (offset, generation) = (field(next, "offset"), field(next, "generation"));
+    assert_eq!(offset, field(&first, "listed"));
+    let second = answer(
+        &call(
+            &client,
+            "get_callers",
+            json!({"symbol": "hub", "offset": offset, "generation": generation}),
+        )
+        .await,
+    );
+    assert_eq!(field(&second, "offset"), offset, "{second}");
+    assert!(!second.contains("staleFrom"), "{second}");
+    // JSON over MCP is budgeted too (the default applies to every format there).
+    let json = answer(
+        &call(
+            &client,
+            "get_callers",
+            json!({"symbol": "hub", "format": "json", "maxTokens": 0}),
+        )
+        .await,
+    );
+    let json: Value = serde_json::from_str(&json).expect("json");
+    assert_eq!(json["nodes"].as_array().map(Vec::len), Some(940));
+    client.cancel().await.expect("close");
+}

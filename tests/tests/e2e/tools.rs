@@ -336,8 +336,10 @@ fn text_snippets_show_the_call_sites() {
                     ..TraversalOptions::default()
                 },
             },
-            Format::Text,
-            2,
+            &tsgraph::Output {
+                snippets: 2,
+                ..tsgraph::Output::new(Format::Text)
+            },
             &mut out,
         )
         .expect("query");

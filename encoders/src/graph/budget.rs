@@ -1,0 +1,23 @@
+//! Measuring an answer against a token budget: the query runs a candidate listing into a
+//! sink of the same format writing into a [`TokenMeter`], which stops it as soon as the
+//! estimate passes the budget.
+
+use tsgraph_query::{Answer, QueryError, ResultSink};
+
+use crate::tokens::{OverBudget, TokenMeter};
+
+/// Runs `answer` into the sink `make` builds over a meter of `limit` tokens: its estimate,
+/// or `None` when the answer passed the limit.
+pub(super) fn measure<S: ResultSink>(
+    limit: usize,
+    make: impl FnOnce(TokenMeter) -> S,
+    answer: &mut Answer<'_>,
+) -> Result<Option<usize>, QueryError> {
+    let meter = TokenMeter::new(limit);
+    let mut sink = make(meter.clone());
+    match answer(&mut sink) {
+        Ok(()) => Ok(Some(meter.tokens())),
+        Err(QueryError::Output(err)) if OverBudget::is(&err) => Ok(None),
+        Err(err) => Err(err),
+    }
+}

@@ -1,0 +1,223 @@
+//! Listing part of an answer: results in listing order (traversals: every direct result
+//! before any transitive one, then by position), the page from an offset that fits the
+//! sink's token budget — found by measuring candidate pages in the sink's own format —,
+//! and the files of the results the page leaves out.
+
+use rustc_hash::FxHashMap as HashMap;
+use tsgraph_engine::{NodeKey, NodeView};
+
+use super::{Item, Order, Section};
+use crate::error::QueryError;
+use crate::sink::FileCount;
+
+/// How many files of the results left out a listing names (the rest are counted).
+pub(super) const UNLISTED_FILES: usize = 10;
+
+/// Which results one emission lists: `rows` results from `offset`, in listing order, and
+/// how many files of the rest it names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Page {
+    pub(super) offset: usize,
+    pub(super) rows: usize,
+    pub(super) files: usize,
+}
+
+/// Where a result goes in listing order: depth (traversals), rank (search), file, line, ID.
+type ListingKey<'v> = (u32, u32, &'v str, u32, &'v str);
+
+/// Each section with its items in listing order: by depth first for traversals (so the
+/// direct tier comes first), by rank for search, then by position.
+pub(super) fn in_listing_order<'v>(
+    sections: &[Section],
+    order: Order,
+    by_depth: bool,
+    view: &impl Fn(NodeKey) -> Result<NodeView<'v>, QueryError>,
+) -> Result<Vec<Section>, QueryError> {
+    sections
+        .iter()
+        .map(|section| {
+            let mut keyed: Vec<(ListingKey<'_>, Item)> = section
+                .items
+                .iter()
+                .map(|item| {
+                    let node = view(item.key)?;
+                    let depth = if by_depth { item.depth } else { 0 };
+                    let rank = if order == Order::Rank { item.rank } else { 0 };
+                    Ok((
+                        (depth, rank, node.file(), node.start_line(), node.id()),
+                        *item,
+                    ))
+                })
+                .collect::<Result<_, QueryError>>()?;
+            keyed.sort_by(|a, b| a.0.cmp(&b.0));
+            Ok(Section {
+                target: section.target,
+                items: keyed.into_iter().map(|(_, item)| item).collect(),
+                hops: section.hops.clone(),
+                unresolved: section.unresolved,
+                links: Vec::new(),
+            })
+        })
+        .collect()
+}
+
+/// The sections cut to the page's rows (counted across sections, in order). A section
+/// keeps the parent links of its results left out, so that a listed result's chain from
+/// the root still reads through them.
+pub(super) fn cut(sections: &[Section], page: Page) -> Vec<Section> {
+    let end = page.offset.saturating_add(page.rows);
+    let mut seen = 0;
+    let mut out = Vec::with_capacity(sections.len());
+    for section in sections {
+        let first = seen;
+        seen += section.items.len();
+        let from = page.offset.clamp(first, seen) - first;
+        let to = end.clamp(first, seen) - first;
+        let listed = section.items[from..to].to_vec();
+        let links = section.items[..from]
+            .iter()
+            .chain(&section.items[to..])
+            .filter_map(|i| i.parent.map(|p| (i.key, p)))
+            .collect();
+        out.push(Section {
+            target: section.target,
+            items: listed,
+            hops: Vec::new(),
+            unresolved: section.unresolved,
+            links,
+        });
+    }
+    out
+}
+
+/// The files of the results after the page, most results first (then by path): the first
+/// `page.files` of them, and the number of further files and of their results.
+pub(super) fn unlisted_files<'v>(
+    sections: &[Section],
+    page: Page,
+    view: &impl Fn(NodeKey) -> Result<NodeView<'v>, QueryError>,
+) -> Result<(Vec<FileCount<'v>>, usize, usize), QueryError> {
+    let mut by_file: HashMap<&'v str, usize> = HashMap::default();
+    let after = page.offset.saturating_add(page.rows);
+    for item in sections.iter().flat_map(|s| &s.items).skip(after) {
+        *by_file.entry(view(item.key)?.file()).or_default() += 1;
+    }
+    let mut files: Vec<FileCount<'v>> = by_file
+        .into_iter()
+        .map(|(file, nodes)| FileCount { file, nodes })
+        .collect();
+    files.sort_by(|a, b| b.nodes.cmp(&a.nodes).then(a.file.cmp(b.file)));
+    let named = page.files.min(files.len());
+    let more_nodes = files[named..].iter().map(|f| f.nodes).sum();
+    let more_files = files.len() - named;
+    files.truncate(named);
+    Ok((files, more_files, more_nodes))
+}
+
+/// The largest page from `offset` whose answer fits, by `fits` (which measures it): every
+/// remaining result when they all fit, else a binary search over the row count with the
+/// first [`UNLISTED_FILES`] files of the rest named — fewer files, down to none, when even
+/// no rows with them do not fit (the answer then is its totals alone).
+pub(super) fn choose(
+    total: usize,
+    offset: usize,
+    mut fits: impl FnMut(Page) -> Result<bool, QueryError>,
+) -> Result<Page, QueryError> {
+    let remaining = total.saturating_sub(offset);
+    let all = Page {
+        offset,
+        rows: remaining,
+        files: UNLISTED_FILES,
+    };
+    if fits(all)? {
+        return Ok(all);
+    }
+    let mut files = UNLISTED_FILES;
+    while files > 0
+        && !fits(Page {
+            rows: 0,
+            files,
+            ..all
+        })?
+    {
+        files /= 2;
+    }
+    // Invariant: `low` rows fit (or are the fallback of none); `high` rows do not.
+    let (mut low, mut high) = (0, remaining);
+    while high - low > 1 {
+        let mid = low + (high - low) / 2;
+        if fits(Page {
+            rows: mid,
+            files,
+            ..all
+        })? {
+            low = mid;
+        } else {
+            high = mid;
+        }
+    }
+    Ok(Page {
+        rows: low,
+        files,
+        ..all
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn everything_fitting_is_one_page() {
+        let page = choose(30, 0, |_| Ok(true)).unwrap();
+        assert_eq!(page.rows, 30);
+    }
+
+    #[test]
+    fn the_largest_fitting_row_count_is_found() {
+        let mut tries = 0;
+        let page = choose(10_000, 100, |p| {
+            tries += 1;
+            Ok(p.rows <= 37)
+        })
+        .unwrap();
+        assert_eq!(
+            (page.offset, page.rows, page.files),
+            (100, 37, UNLISTED_FILES)
+        );
+        assert!(tries < 20, "{tries} measurements");
+    }
+
+    #[test]
+    fn named_files_give_way_before_rows_when_even_the_totals_do_not_fit() {
+        let page = choose(50, 0, |p| Ok(p.rows == 0 && p.files <= 2)).unwrap();
+        assert_eq!((page.rows, page.files), (0, 2));
+        let none = choose(50, 0, |_| Ok(false)).unwrap();
+        assert_eq!((none.rows, none.files), (0, 0));
+    }
+
+    #[test]
+    fn a_cut_keeps_the_links_of_what_it_leaves_out() {
+        let item = |k: u32, parent: Option<u32>| Item {
+            parent: parent.map(NodeKey),
+            ..Item::plain(NodeKey(k))
+        };
+        let section = Section {
+            items: vec![item(1, None), item(2, Some(1)), item(3, Some(2))],
+            ..Section::default()
+        };
+        let page = Page {
+            offset: 0,
+            rows: 1,
+            files: 0,
+        };
+        let cut = cut(std::slice::from_ref(&section), page);
+        assert_eq!(cut[0].items.len(), 1);
+        assert_eq!(
+            cut[0].links,
+            vec![(NodeKey(2), NodeKey(1)), (NodeKey(3), NodeKey(2))]
+        );
+        let later = super::cut(&[section], Page { offset: 2, ..page });
+        assert_eq!(later[0].items[0].key, NodeKey(3));
+    }
+}
