@@ -253,9 +253,19 @@ pub(crate) enum Command {
         output: OutputArgs,
     },
     /// Everything that depends on SYMBOL, transitively, each with what it was reached through.
+    /// With --diff, what a git change breaks: every symbol it touched (signature, body, added),
+    /// each with its dependents, and the declarations it removed with the places still naming them
     Impact {
-        #[command(flatten)]
-        symbol: SymbolArgs,
+        /// Node ID, or a bare or dotted symbol name (not with --diff).
+        #[arg(required_unless_present = "diff", conflicts_with = "diff")]
+        symbol: Option<String>,
+        /// Narrow a name to the file with this path (or path suffix).
+        #[arg(long, conflicts_with = "diff")]
+        file: Option<String>,
+        /// The change: nothing for the working tree and index against HEAD, REV for the
+        /// working tree against REV, A..B between two revisions (the graph should be at B).
+        #[arg(long, value_name = "REV|A..B", num_args = 0..=1, default_missing_value = "")]
+        diff: Option<String>,
         #[command(flatten)]
         limits: TraversalArgs,
         #[command(flatten)]

@@ -9,9 +9,9 @@ use tsgraph::encoders::toon;
 use tsgraph::engine::NodeKind;
 use tsgraph::query::Budget;
 use tsgraph::{
-    DepsDirection, Direction, Error, ExportFormat, Format, IndexOptions, IndexSummary, LiveProject,
-    NeighborOptions, Output, PathOptions, Project, QueryRequest, SearchOptions, SymbolArg,
-    TraversalOptions, discover_root,
+    DepsDirection, DiffSpec, Direction, Error, ExportFormat, Format, IndexOptions, IndexSummary,
+    LiveProject, NeighborOptions, Output, PathOptions, Project, QueryRequest, SearchOptions,
+    SymbolArg, TraversalOptions, discover_root,
 };
 
 use super::args::{
@@ -125,19 +125,24 @@ pub(super) fn dispatch(
         )?,
         Command::Impact {
             symbol,
+            file,
+            diff,
             limits,
             page,
             output,
-        } => query(
-            cli,
-            out,
-            stderr,
-            (output, page),
-            QueryRequest::Impact {
-                symbol: symbol_arg(symbol),
-                options: traversal(limits),
-            },
-        )?,
+        } => {
+            let request = match (diff, symbol) {
+                (Some(diff), _) => QueryRequest::ChangeImpact {
+                    diff: DiffSpec::parse(Some(diff)),
+                    options: traversal(limits),
+                },
+                (None, symbol) => QueryRequest::Impact {
+                    symbol: SymbolArg::in_file(symbol.clone().unwrap_or_default(), file.clone()),
+                    options: traversal(limits),
+                },
+            };
+            query(cli, out, stderr, (output, page), request)?
+        }
         Command::Path {
             from,
             to,

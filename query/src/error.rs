@@ -35,6 +35,14 @@ pub enum QueryError {
         /// Its methods (at most 20).
         methods: Vec<crate::Candidate>,
     },
+    /// A listing was asked to start past its last result.
+    #[error("offset {offset} is past the end of the answer ({total} results)")]
+    OffsetPastEnd {
+        /// The offset asked for.
+        offset: usize,
+        /// The results there are.
+        total: usize,
+    },
     /// A node key named by an edge or a caller does not exist.
     #[error("node key {0} is not in the store (the store may be corrupt; rebuild it)")]
     MissingNode(u32),

@@ -24,6 +24,7 @@
 //! ```
 
 mod barrel;
+mod change;
 mod collect;
 mod deps;
 mod emit;
@@ -41,6 +42,7 @@ mod symbols;
 mod topic;
 mod traverse;
 
+pub use change::{Change, ChangeKind, ChangedSymbol, NAMED_AT_LISTED, NamedAt, RemovedSymbol};
 pub use collect::CollectSink;
 pub use deps::{DepsDirection, DepsOptions, LISTED_IMPORTS};
 pub use emit::has_signature;

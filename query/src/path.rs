@@ -172,6 +172,7 @@ impl Query<'_> {
                 hops: path.hops,
                 unresolved: 0,
                 links: Vec::new(),
+                change: None,
             })
             .collect();
         let start_guard = existing(snapshot, start)?;

@@ -145,7 +145,8 @@ impl Query<'_> {
         let (items, total, truncated) = matches(snapshot, pattern, options)?;
         let header = search_header(pattern, options, total);
         let summary = Summary {
-            partial: false,
+            // A page of the matches: complete only when it holds them all.
+            partial: options.offset > 0 || items.len() < total,
             truncated,
             limit: options.max_terms,
             found: total > 0,

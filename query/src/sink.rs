@@ -46,6 +46,9 @@ pub enum QueryKind {
     Export,
     /// The packages a package depends on, or that depend on it.
     Deps,
+    /// Everything that depends on the symbols a change touched (one section each), and
+    /// the symbols it removed.
+    ChangeImpact,
 }
 
 impl QueryKind {
@@ -61,6 +64,7 @@ impl QueryKind {
             QueryKind::FileSymbols => "file-symbols",
             QueryKind::Export => "export",
             QueryKind::Deps => "deps",
+            QueryKind::ChangeImpact => "change-impact",
         }
     }
 
@@ -68,7 +72,11 @@ impl QueryKind {
     pub const fn is_traversal(self) -> bool {
         matches!(
             self,
-            QueryKind::Callers | QueryKind::Callees | QueryKind::Impact | QueryKind::Neighbors
+            QueryKind::Callers
+                | QueryKind::Callees
+                | QueryKind::Impact
+                | QueryKind::Neighbors
+                | QueryKind::ChangeImpact
         )
     }
 }
@@ -147,6 +155,8 @@ pub struct Group<'a> {
     pub unresolved: usize,
     /// Path sections: hops on the path (its edges, which follow its nodes).
     pub edges: usize,
+    /// Change impact sections: how the section's symbol changed.
+    pub change: Option<crate::ChangeKind>,
     /// The facts every node of the group shares (so a table can drop a column).
     pub facets: Facets,
 }
@@ -262,6 +272,12 @@ pub struct Header<'a> {
     /// The answer lists part of its results — a token budget cut it, or an offset was
     /// asked for — and says what it left out; `None` when every result follows.
     pub listing: Option<Listing<'a>>,
+    /// Change impact: the declarations the change removed.
+    pub removed: &'a [crate::RemovedSymbol],
+    /// Change impact: the places that still name a removed declaration.
+    pub named_at: &'a [crate::NamedAt<'a>],
+    /// Change impact: changed declarations the graph does not hold, by ID.
+    pub unknown: &'a [String],
 }
 
 /// An answer's token budget, and where a continued answer starts (see

@@ -47,7 +47,8 @@ impl Query<'_> {
         let (items, total) = ranked(snapshot, text, options)?;
         let header = search_header(text, options, total);
         let summary = Summary {
-            partial: false,
+            // A page of the matches: complete only when it holds them all.
+            partial: options.offset > 0 || items.len() < total,
             limit: options.limit,
             found: total > 0,
             ..Summary::default()

@@ -229,6 +229,7 @@ impl Query<'_> {
                 hops: Vec::new(),
                 unresolved,
                 links: Vec::new(),
+                change: None,
             });
             if stop == Stop::NodeLimit {
                 break;
@@ -403,6 +404,9 @@ pub(crate) fn header(kind: QueryKind, root: Option<tsgraph_engine::NodeView<'_>>
         total: 0,
         by_depth: &[],
         listing: None,
+        removed: &[],
+        named_at: &[],
+        unknown: &[],
     }
 }
 

@@ -73,6 +73,14 @@ pub enum Error {
         /// The project root.
         root: PathBuf,
     },
+    /// `impact --diff` could not read the change from git.
+    #[error("git {args}: {message}")]
+    Git {
+        /// The git arguments (`diff HEAD`).
+        args: String,
+        /// What went wrong: git's own message, or that git could not be run.
+        message: String,
+    },
     /// A symbol argument matched no node.
     #[error("{}", not_found_text(.symbol, .file.as_deref(), .suggestions, .elsewhere))]
     SymbolNotFound {

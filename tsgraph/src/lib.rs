@@ -19,6 +19,7 @@
 //! assert!(String::from_utf8(out).unwrap().contains("\"id\":\"a.ts:main\""));
 //! ```
 
+mod diff;
 mod error;
 mod live;
 mod project;
@@ -30,7 +31,7 @@ pub use error::Error;
 pub use live::LiveProject;
 pub use project::{Project, STORE_DIR, STORE_FILE, WRITER_WAIT, discover_root};
 pub use request::{
-    CLI_MAX_TOKENS, ExportFormat, Format, MCP_MAX_TOKENS, Output, QueryRequest, SymbolArg,
+    CLI_MAX_TOKENS, DiffSpec, ExportFormat, Format, MCP_MAX_TOKENS, Output, QueryRequest, SymbolArg,
 };
 pub use tsgraph_encoders as encoders;
 pub use tsgraph_engine as engine;

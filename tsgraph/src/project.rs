@@ -270,6 +270,10 @@ impl Project {
             }
             QueryRequest::Search { pattern, options } => query.search(pattern, options, sink)?,
             QueryRequest::Topic { text, options } => query.topic(text, options, sink)?,
+            QueryRequest::ChangeImpact { diff, options } => {
+                let change = crate::diff::change(&self.root, snapshot, diff)?;
+                query.change_impact(&change, options, sink)?
+            }
             QueryRequest::FileSymbols { file } => {
                 let path = self.resolve_file(snapshot, file)?;
                 query.file_symbols(&path, sink)?

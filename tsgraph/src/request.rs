@@ -142,6 +142,51 @@ impl SymbolArg {
     }
 }
 
+/// Which change `impact --diff` measures.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum DiffSpec {
+    /// The working tree and the index against `HEAD` (`--diff`).
+    #[default]
+    WorkingTree,
+    /// The working tree against a revision (`--diff REV`).
+    Since(String),
+    /// One revision against another (`--diff A..B`); the graph should be at `B`.
+    Between(String, String),
+}
+
+impl DiffSpec {
+    /// `None` or `""`: the working tree against `HEAD`; `A..B`: between two revisions;
+    /// anything else: the working tree against that revision.
+    pub fn parse(text: Option<&str>) -> DiffSpec {
+        match text.map(str::trim).filter(|t| !t.is_empty()) {
+            None => DiffSpec::WorkingTree,
+            Some(text) => match text.split_once("..") {
+                Some((from, to)) if !from.is_empty() && !to.is_empty() && !to.starts_with('.') => {
+                    DiffSpec::Between(from.to_owned(), to.to_owned())
+                }
+                _ => DiffSpec::Since(text.to_owned()),
+            },
+        }
+    }
+
+    /// The revision the old text comes from.
+    pub fn base(&self) -> &str {
+        match self {
+            DiffSpec::WorkingTree => "HEAD",
+            DiffSpec::Since(rev) | DiffSpec::Between(rev, _) => rev,
+        }
+    }
+
+    /// How answers name the change: `HEAD`, the revision, or `A..B`.
+    pub fn describe(&self) -> String {
+        match self {
+            DiffSpec::WorkingTree => "HEAD".to_owned(),
+            DiffSpec::Since(rev) => rev.clone(),
+            DiffSpec::Between(from, to) => format!("{from}..{to}"),
+        }
+    }
+}
+
 /// One question about the graph.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum QueryRequest {
@@ -195,6 +240,14 @@ pub enum QueryRequest {
         text: String,
         /// Filters and paging.
         options: SearchOptions,
+    },
+    /// What a change breaks: the symbols a git diff touched, each with everything that
+    /// depends on it, and the declarations it removed with the places that still name them.
+    ChangeImpact {
+        /// Which change.
+        diff: DiffSpec,
+        /// Depth, size limits and edge kinds of each symbol's impact.
+        options: TraversalOptions,
     },
     /// Every symbol of one file.
     FileSymbols {

@@ -1,4 +1,4 @@
-//! The MCP server (`tsgraph mcp`): the seven graph tools over stdio, answered from a
+//! The MCP server (`tsgraph mcp`): the graph tools over stdio, answered from a
 //! [`LiveProject`] that a file watcher keeps fresh. Nothing but protocol goes to stdout; logs
 //! go to stderr.
 
@@ -12,7 +12,9 @@ use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
 use rmcp::{ErrorData, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 
-use params::{ArgError, DepsArgs, FileArgs, NeighborArgs, PathArgs, SearchArgs, SymbolTraversal};
+use params::{
+    ArgError, ChangeArgs, DepsArgs, FileArgs, NeighborArgs, PathArgs, SearchArgs, SymbolTraversal,
+};
 use tsgraph::Error;
 use tsgraph::LiveProject;
 use tsgraph::{Format, Output, QueryRequest};
@@ -25,8 +27,8 @@ declares. Node IDs are `{path from the project root}:{symbol path}` (`src/db/use
 and `file` narrows it. Answers are TOON by default (the fewest tokens); names and files are \
 inside the IDs. Answers fit a token budget (maxTokens, default 2000): a larger one gives its \
 totals, the nearest results, the files of what it left out and `next` (call again with its \
-offset and generation). Every answer ends with `complete: true|false`. The graph follows the \
-files on disk while the server runs.";
+offset and generation). Every answer ends with a completeness statement (TOON: `complete: \
+true|false`). The graph follows the files on disk while the server runs.";
 
 /// The MCP server's tools over one live project.
 #[derive(Clone)]
@@ -59,7 +61,7 @@ impl GraphServer {
 
     #[tool(
         name = "get_callers",
-        description = "Who calls this symbol, transitively (depth 1 = direct callers), each with its depth and the call sites' lines. Follows CALLS and JSX INCLUDES by default; calls through an interface reach it as dispatch. A class or interface answers for itself and each of its methods. Also says how many call sites could not be resolved and may reach it. Answers fit maxTokens (default 2000): one too large gives the totals of the whole answer first (total, direct, transitive, depths per depth, files; `exact: false` marks lower bounds), lists the results nearest first (every direct one before any transitive one) and ends with `unlisted` (the files of what was left out, with counts) and `next` — call again with its offset and generation for the next page, or narrow with `file`. The walk reaches up to maxNodes (default 10000) results within maxDepth (default 100) hops: `truncated: true` means maxNodes cut it, `deeperThan: N` that more lies past depth N. Every answer ends with `complete: true` or `complete: false`.",
+        description = "Who calls this symbol, transitively (depth 1 = direct callers), each with its depth and the call sites' lines. Follows CALLS and JSX INCLUDES by default; calls through an interface reach it as dispatch. A class or interface answers for itself and each of its methods. Also says how many call sites could not be resolved and may reach it. Answers fit maxTokens (default 2000): one too large gives the totals of the whole answer first (total, direct, transitive, depths per depth, files; `exact: false` marks lower bounds), lists the results nearest first (every direct one before any transitive one) and ends with `unlisted` (the files of what was left out, with counts) and `next` — call again with its offset and generation for the next page. The walk reaches up to maxNodes (default 10000) results within maxDepth (default 100) hops: `truncated: true` means maxNodes cut it, `deeperThan: N` that more lies past depth N. Every answer ends with a completeness statement (TOON: `complete: true|false`).",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn get_callers(
@@ -71,7 +73,7 @@ impl GraphServer {
 
     #[tool(
         name = "get_callees",
-        description = "What this symbol calls, transitively (depth 1 = direct callees), each with its depth; a call through an interface lists the interface member and, as dispatch, the implementations. A class answers for each of its methods. Answers fit maxTokens (default 2000): one too large gives the totals of the whole answer first (total, direct, transitive, depths per depth, files; `exact: false` marks lower bounds), lists the results nearest first (every direct one before any transitive one) and ends with `unlisted` (the files of what was left out, with counts) and `next` — call again with its offset and generation for the next page, or narrow with `file`. The walk reaches up to maxNodes (default 10000) results within maxDepth (default 100) hops: `truncated: true` means maxNodes cut it, `deeperThan: N` that more lies past depth N. Every answer ends with `complete: true` or `complete: false`.",
+        description = "What this symbol calls, transitively (depth 1 = direct callees), each with its depth; a call through an interface lists the interface member and, as dispatch, the implementations. A class answers for each of its methods. Answers fit maxTokens (default 2000): one too large gives the totals of the whole answer first (total, direct, transitive, depths per depth, files; `exact: false` marks lower bounds), lists the results nearest first (every direct one before any transitive one) and ends with `unlisted` (the files of what was left out, with counts) and `next` — call again with its offset and generation for the next page. The walk reaches up to maxNodes (default 10000) results within maxDepth (default 100) hops: `truncated: true` means maxNodes cut it, `deeperThan: N` that more lies past depth N. Every answer ends with a completeness statement (TOON: `complete: true|false`).",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn get_callees(
@@ -83,7 +85,7 @@ impl GraphServer {
 
     #[tool(
         name = "get_impact",
-        description = "What may break if this symbol changes: everything that depends on it, transitively, over calls, imports, extends, implements, type uses, references and JSX includes (not CONTAINS), each with its depth and the edge it came through. Answers fit maxTokens (default 2000): one too large gives the totals of the whole answer first (total, direct, transitive, depths per depth, files; `exact: false` marks lower bounds), lists the results nearest first (every direct one before any transitive one) and ends with `unlisted` (the files of what was left out, with counts) and `next` — call again with its offset and generation for the next page, or narrow with `file`. The walk reaches up to maxNodes (default 10000) results within maxDepth (default 100) hops: `truncated: true` means maxNodes cut it, `deeperThan: N` that more lies past depth N. Every answer ends with `complete: true` or `complete: false`.",
+        description = "What may break if this symbol changes: everything that depends on it, transitively, over calls, imports, extends, implements, type uses, references and JSX includes (not CONTAINS), each with its depth and the edge it came through. Answers fit maxTokens (default 2000): one too large gives the totals of the whole answer first (total, direct, transitive, depths per depth, files; `exact: false` marks lower bounds), lists the results nearest first (every direct one before any transitive one) and ends with `unlisted` (the files of what was left out, with counts) and `next` — call again with its offset and generation for the next page. The walk reaches up to maxNodes (default 10000) results within maxDepth (default 100) hops: `truncated: true` means maxNodes cut it, `deeperThan: N` that more lies past depth N. Every answer ends with a completeness statement (TOON: `complete: true|false`).",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn get_impact(
@@ -91,6 +93,18 @@ impl GraphServer {
         Parameters(args): Parameters<SymbolTraversal>,
     ) -> Result<CallToolResult, ErrorData> {
         self.answer(args.impact(), args.output()).await
+    }
+
+    #[tool(
+        name = "get_change_impact",
+        description = "What a change breaks, from git: the symbols the diff touched (each marked signature, body, added or top-level), each with everything that depends on it, transitively, over every dependency kind; and the declarations it removed or renamed, with the places that still name them (`namedBy`). `diff` left out: uncommitted work (working tree and index against HEAD); a revision: the working tree against it; `A..B`: between two revisions. Answers fit maxTokens (default 2000) as get_impact's do: totals first, nearest results, `unlisted` files and `next` to continue. Every answer ends with a completeness statement (TOON: `complete: true|false`).",
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn get_change_impact(
+        &self,
+        Parameters(args): Parameters<ChangeArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.answer(args.request(), args.output()).await
     }
 
     #[tool(
@@ -111,7 +125,7 @@ impl GraphServer {
 
     #[tool(
         name = "get_neighbors",
-        description = "What is around a symbol: nodes within `distance` hops (default 1) over every edge kind, in, out or both directions, with the edges between them. Good for a quick map of a symbol's surroundings; bounded by maxNodes (default 10000) and by maxTokens (default 2000: a larger answer lists the nearest nodes after the totals and ends with `next`, the offset and generation of the next page). `deeperThan: N` means more nodes lie past `distance`; every answer ends with `complete: true|false`.",
+        description = "What is around a symbol: nodes within `distance` hops (default 1) over every edge kind, in, out or both directions, with the edges between them. Good for a quick map of a symbol's surroundings; bounded by maxNodes (default 10000) and by maxTokens (default 2000: a larger answer lists the nearest nodes after the totals and ends with `next`, the offset and generation of the next page). `deeperThan: N` means more nodes lie past `distance`; every answer ends with a completeness statement (TOON: `complete: true|false`).",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn get_neighbors(

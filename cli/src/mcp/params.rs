@@ -8,7 +8,7 @@ use tsgraph::query::{
     Budget, Direction, EdgeKinds, NeighborOptions, PathOptions, SearchOptions, TraversalOptions,
 };
 
-use tsgraph::{Format, MCP_MAX_TOKENS, Output, QueryRequest, SymbolArg};
+use tsgraph::{DiffSpec, Format, MCP_MAX_TOKENS, Output, QueryRequest, SymbolArg};
 
 /// The largest value any limit takes.
 const MAX_LIMIT: u32 = 1_000_000;
@@ -70,6 +70,50 @@ pub(crate) struct SymbolTraversal {
     pub generation: Option<u64>,
     /// Output format (default toon).
     pub format: Option<OutputFormat>,
+}
+
+/// Arguments of `get_change_impact`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct ChangeArgs {
+    /// The change: left out for the working tree and index against HEAD (uncommitted
+    /// work), a revision (`main`, `HEAD~3`) for the working tree against it, or `A..B`
+    /// between two revisions (the graph should be at B).
+    pub diff: Option<String>,
+    /// Hops from each changed symbol, 1 to 1000000 (default 100).
+    pub max_depth: Option<u32>,
+    /// Result nodes reached at most over all changed symbols (default 10000).
+    pub max_nodes: Option<u32>,
+    /// Edge kinds to follow (default every kind but CONTAINS).
+    pub edge_kinds: Option<Vec<String>>,
+    /// The answer's token budget (estimated o200k tokens; default 2000, 0 for none).
+    pub max_tokens: Option<u32>,
+    /// Results to skip: the `next.offset` of a previous answer (default 0).
+    pub offset: Option<u32>,
+    /// The `next.generation` of the previous answer the offset came from.
+    pub generation: Option<u64>,
+    /// Output format (default toon).
+    pub format: Option<OutputFormat>,
+}
+
+impl ChangeArgs {
+    /// The request.
+    pub(crate) fn request(&self) -> Result<QueryRequest, ArgError> {
+        let defaults = TraversalOptions::default();
+        Ok(QueryRequest::ChangeImpact {
+            diff: DiffSpec::parse(self.diff.as_deref()),
+            options: TraversalOptions {
+                max_depth: limit("maxDepth", self.max_depth, defaults.max_depth)?,
+                max_nodes: limit("maxNodes", self.max_nodes, defaults.max_nodes as u32)? as usize,
+                edge_kinds: edge_kinds(&self.edge_kinds)?,
+            },
+        })
+    }
+
+    /// How the answer is written.
+    pub(crate) fn output(&self) -> Output {
+        output(self.format, self.max_tokens, self.offset, self.generation)
+    }
 }
 
 /// Arguments of `find_path`.

@@ -19,6 +19,10 @@
 //!   with `"sections":[{"target":node,"nodes":[…]}]`, one per method (and the class itself)
 //!   instead of `"nodes"`. Callers add `"unresolved"` and `"unresolvedSites"` (the first few: `{"file","line","call","caller"}`) to the summary (and `"unresolved"` to each section):
 //!   the call sites of the symbol's name the indexer could not resolve, which may reach it.
+//! - **change impact**: `{"query":"change-impact","base","maxDepth","edgeKinds","summary",
+//!   "removed":[{"id","kind","startLine","endLine","renamedTo"}],"namedBy":[{"symbol","file",
+//!   "line","how"}],"notInGraph":[ids],"sections":[{"target":node,"change":"signature"|"body"|
+//!   "added"|"top-level","nodes":[…]}]}` — one section per changed symbol, with its dependents.
 //! - **path**: `{"query","from":node,"to":node,"found","paths":[{"nodes":[node + "step"],
 //!   "edges":[edge]}]}`, shortest first; a path found only the other way round has
 //!   `"reversed":true` after `found`, with `from` and `to` as the path goes.
@@ -60,6 +64,7 @@ use tsgraph_query::{
 use super::budget;
 use super::node_fields::{is_callable, line_count};
 
+mod change;
 mod listing;
 
 /// Writes results as JSON objects.
@@ -198,6 +203,7 @@ impl<W: Write> JsonSink<W> {
 impl<W: Write> ResultSink for JsonSink<W> {
     fn begin(&mut self, header: &Header<'_>) -> io::Result<()> {
         self.kind = header.kind;
+        self.tail.clear();
         self.wrote_node = false;
         self.edges_open = false;
         self.wrote_edge = false;
@@ -255,6 +261,11 @@ impl<W: Write> ResultSink for JsonSink<W> {
             QueryKind::Callers | QueryKind::Callees | QueryKind::Impact => {
                 write!(self.out, ",\"maxDepth\":{}", header.depth)?;
             }
+            QueryKind::ChangeImpact => {
+                self.out.write_all(b",\"base\":")?;
+                self.string(header.subject.unwrap_or(""))?;
+                write!(self.out, ",\"maxDepth\":{}", header.depth)?;
+            }
         }
         if header.kind.is_traversal() || header.kind == QueryKind::Path {
             self.out.write_all(b",\"edgeKinds\":[")?;
@@ -268,7 +279,7 @@ impl<W: Write> ResultSink for JsonSink<W> {
         }
         if matches!(
             header.kind,
-            QueryKind::Callers | QueryKind::Callees | QueryKind::Impact
+            QueryKind::Callers | QueryKind::Callees | QueryKind::Impact | QueryKind::ChangeImpact
         ) {
             let c = header.counts;
             write!(
@@ -311,9 +322,10 @@ impl<W: Write> ResultSink for JsonSink<W> {
             }
             self.out.write_all(b"}")?;
         }
+        self.change_arrays(header)?;
         self.listing_object(header)?;
-        self.tail.clear();
-        self.sectioned = header.sections > 0 || header.kind == QueryKind::Path;
+        self.sectioned =
+            header.sections > 0 || matches!(header.kind, QueryKind::Path | QueryKind::ChangeImpact);
         if header.kind == QueryKind::Path {
             self.out.write_all(b",\"paths\":[")?;
             if header.sections == 0 && header.nodes > 0 {
@@ -347,6 +359,9 @@ impl<W: Write> ResultSink for JsonSink<W> {
         if self.kind == QueryKind::Callers {
             write!(self.out, "\"unresolved\":{},", group.unresolved)?;
         }
+        if let Some(change) = group.change {
+            write!(self.out, "\"change\":\"{}\",", change.as_str())?;
+        }
         self.out.write_all(b"\"nodes\":[")?;
         self.section_open = true;
         self.wrote_node = false;
@@ -368,9 +383,10 @@ impl<W: Write> ResultSink for JsonSink<W> {
         match self.kind {
             QueryKind::Path => write!(self.out, ",\"step\":{}", info.depth)?,
             QueryKind::Neighbors => write!(self.out, ",\"distance\":{}", info.depth)?,
-            QueryKind::Callers | QueryKind::Callees | QueryKind::Impact => {
-                write!(self.out, ",\"depth\":{}", info.depth)?
-            }
+            QueryKind::Callers
+            | QueryKind::Callees
+            | QueryKind::Impact
+            | QueryKind::ChangeImpact => write!(self.out, ",\"depth\":{}", info.depth)?,
             QueryKind::FileSymbols => {
                 write!(self.out, ",\"depth\":{}", info.depth)?;
                 if let Some(parent) = info.parent {

@@ -210,11 +210,28 @@ impl<W: Write> ResultSink for MermaidSink<W> {
                 "  %% reversed: no path the way asked, this one goes back"
             )?;
         }
+        for removed in header.removed {
+            writeln!(self.out, "  %% removed: {}", removed.id)?;
+            for place in header.named_at.iter().filter(|p| p.symbol == removed.id) {
+                let line = place.line.map(|l| format!(":{l}")).unwrap_or_default();
+                writeln!(
+                    self.out,
+                    "  %%   still named at {}{line} ({})",
+                    place.file, place.how
+                )?;
+            }
+        }
         if let Some(listing) = header.listing {
-            let bound = if listing.exact { "" } else { " at least" };
+            let traversal = header.kind.is_traversal();
+            let bound = if listing.exact || !traversal {
+                ""
+            } else {
+                " at least"
+            };
+            let order = if traversal { ", nearest first" } else { "" };
             writeln!(
                 self.out,
-                "  %% listed {} of{bound} {} nodes, from {}, nearest first",
+                "  %% listed {} of{bound} {} nodes, from {}{order}",
                 listing.listed, listing.total, listing.offset
             )?;
         }
@@ -238,7 +255,7 @@ impl<W: Write> ResultSink for MermaidSink<W> {
         if let Some(offset) = listing.next_offset() {
             writeln!(
                 self.out,
-                "  %% next: --offset {offset} --generation {}",
+                "  %% next: offset {offset}, generation {}",
                 listing.generation
             )?;
         }

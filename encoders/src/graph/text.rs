@@ -28,6 +28,7 @@ use tsgraph_query::{
 use super::budget;
 use super::node_fields::{line_count, lines_cell, plural, short_id, signature, unresolved_note};
 
+mod change;
 mod listing;
 
 /// Where `--snippets` reads source lines from: the facade implements it over the project's
@@ -122,7 +123,7 @@ impl<'s, W: Write> TextSink<'s, W> {
         let (one, many) = match self.kind {
             QueryKind::Callers => ("caller", "callers"),
             QueryKind::Callees => ("callee", "callees"),
-            QueryKind::Impact => ("dependent", "dependents"),
+            QueryKind::Impact | QueryKind::ChangeImpact => ("dependent", "dependents"),
             QueryKind::Neighbors => ("neighbor", "neighbors"),
             QueryKind::Search => ("match", "matches"),
             QueryKind::FileSymbols => ("symbol", "symbols"),
@@ -226,6 +227,16 @@ impl<W: Write> TextSink<'_, W> {
     }
 }
 
+/// How a change impact section names its symbol's change.
+fn change_label(change: tsgraph_query::ChangeKind) -> &'static str {
+    match change {
+        tsgraph_query::ChangeKind::Signature => "signature changed",
+        tsgraph_query::ChangeKind::Body => "body changed",
+        tsgraph_query::ChangeKind::Added => "added",
+        tsgraph_query::ChangeKind::TopLevel => "top-level code changed",
+    }
+}
+
 /// ` (1 call)`, ` (3 calls)`, nothing for 0.
 fn write_calls(out: &mut impl Write, count: u32) -> io::Result<()> {
     match count {
@@ -278,18 +289,20 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
                     }
                 }
                 if header.kind == QueryKind::Neighbors {
+                    let total = header.listing.map_or(header.nodes, |l| l.total);
                     writeln!(
                         self.out,
                         "{} {} within {} hops ({}), {} edges",
-                        header.nodes,
-                        self.noun(header.nodes),
+                        total,
+                        self.noun(total),
                         header.depth,
                         header.direction.as_str(),
                         self.edges_total
                     )?;
                 } else {
                     let c = header.counts;
-                    let total = header.listing.map_or(header.nodes, |l| l.total);
+                    // Distinct results (one reached from two methods of a class counts once).
+                    let total = c.direct + c.transitive;
                     writeln!(
                         self.out,
                         "{} {}: {} direct, {} transitive, in {} and {}",
@@ -367,6 +380,7 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
             }
             QueryKind::Export => {}
             QueryKind::Deps => self.deps_header(header)?,
+            QueryKind::ChangeImpact => self.change_lines(header)?,
         }
         self.listing_lines(header)
     }
@@ -401,6 +415,9 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
                     Some(target) => {
                         let id = target.id().to_owned();
                         self.describe(target, &id, true)?;
+                        if let Some(change) = group.change {
+                            write!(self.out, " [{}]", change_label(change))?;
+                        }
                         writeln!(self.out, " ({} {}):", group.nodes, self.noun(group.nodes))?;
                         if group.unresolved > 0 {
                             writeln!(self.out, "  {}", unresolved_note(group.unresolved, target))?;
@@ -446,6 +463,7 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
             | QueryKind::Callers
             | QueryKind::Callees
             | QueryKind::Impact
+            | QueryKind::ChangeImpact
             | QueryKind::Neighbors => short_id(node.id(), self.file.as_deref()).to_owned(),
             _ => node.id().to_owned(),
         };
@@ -470,7 +488,10 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
             line_count(node)
         )?;
         if let Some(via) = info.via {
-            if self.kind == QueryKind::Impact || self.kind == QueryKind::Neighbors {
+            if matches!(
+                self.kind,
+                QueryKind::Impact | QueryKind::ChangeImpact | QueryKind::Neighbors
+            ) {
                 self.pad(2)?;
                 writeln!(
                     self.out,

@@ -76,6 +76,7 @@ use super::budget;
 use super::node_fields::{lines_cell, plural, short_id, signature};
 use crate::toon::{EncodeError, Options, Writer};
 
+mod change;
 mod listing;
 
 /// Writes results as TOON.
@@ -203,7 +204,10 @@ impl<W: Write> ToonSink<W> {
         }
         columns.push("lines");
         match self.kind {
-            QueryKind::Callers | QueryKind::Callees | QueryKind::Impact => {
+            QueryKind::Callers
+            | QueryKind::Callees
+            | QueryKind::Impact
+            | QueryKind::ChangeImpact => {
                 columns.push("depth");
                 columns.push("via");
                 if self.rel_column {
@@ -227,7 +231,7 @@ impl<W: Write> ToonSink<W> {
         let kind = header.kind;
         let default_kinds = match kind {
             QueryKind::Callers | QueryKind::Callees => EdgeKinds::CALLS,
-            QueryKind::Impact => EdgeKinds::DEPENDENCIES,
+            QueryKind::Impact | QueryKind::ChangeImpact => EdgeKinds::DEPENDENCIES,
             QueryKind::Path => EdgeKinds::PATH,
             _ => EdgeKinds::ALL,
         };
@@ -284,6 +288,12 @@ impl<W: Write> ToonSink<W> {
             }
             QueryKind::FileSymbols => {}
             QueryKind::Export => {}
+            QueryKind::ChangeImpact => {
+                w.field("changeImpact", header.subject.unwrap_or(""))?;
+                if header.depth != TraversalOptions::default().max_depth {
+                    w.field("maxDepth", header.depth)?;
+                }
+            }
             QueryKind::Deps => {
                 w.field("deps", header.subject.unwrap_or(""))?;
                 if header.direction != Direction::Out {
@@ -323,7 +333,10 @@ impl<W: Write> ToonSink<W> {
             if !implied
                 && matches!(
                     kind,
-                    QueryKind::Callers | QueryKind::Callees | QueryKind::Impact
+                    QueryKind::Callers
+                        | QueryKind::Callees
+                        | QueryKind::Impact
+                        | QueryKind::ChangeImpact
                 )
             {
                 w.field("rel", only.as_str())?;
@@ -347,6 +360,7 @@ impl<W: Write> ToonSink<W> {
             }
             w.end()?;
         }
+        self.change_header(header)?;
         self.listing_header(header)?;
         if kind == QueryKind::Neighbors
             && let Some(center) = &header.root
@@ -442,6 +456,9 @@ impl<W: Write> ToonSink<W> {
                     let w = self.writer()?;
                     w.key(&name)?;
                     w.begin_object()?;
+                    if let Some(change) = group.change {
+                        w.field("change", change.as_str())?;
+                    }
                     if group.unresolved > 0 {
                         w.field("unresolved", group.unresolved)?;
                     }
@@ -523,7 +540,10 @@ impl<W: Write> ToonSink<W> {
                 w.cell_str(&lines)?;
             }
             match kind {
-                QueryKind::Callers | QueryKind::Callees | QueryKind::Impact => {
+                QueryKind::Callers
+                | QueryKind::Callees
+                | QueryKind::Impact
+                | QueryKind::ChangeImpact => {
                     w.cell_u64(u64::from(info.depth))?;
                     // A direct result is reached from the root: `null`.
                     w.cell(via.filter(|_| info.depth > 1))?;
@@ -697,7 +717,7 @@ impl<W: Write> ResultSink for ToonSink<W> {
         // The kind of each result's via edge: a column when they differ.
         self.rel_column = matches!(
             header.kind,
-            QueryKind::Callers | QueryKind::Callees | QueryKind::Impact
+            QueryKind::Callers | QueryKind::Callees | QueryKind::Impact | QueryKind::ChangeImpact
         ) && header.via_kinds.iter().count() > 1;
         self.sections = header.sections;
         self.deps_internal = header.counts.packages;

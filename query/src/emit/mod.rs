@@ -17,7 +17,7 @@ use tsgraph_engine::{EdgeKind, NodeGuard, NodeKey, NodeView, Snapshot};
 use crate::error::QueryError;
 use crate::order::existing;
 use crate::sink::{
-    Budget, Counts, FileCount, Grouping, Header, Listing, MatchKind, ResultSink, Summary,
+    Budget, Counts, FileCount, Grouping, Header, Listing, MatchKind, QueryKind, ResultSink, Summary,
 };
 
 pub use facts::has_signature;
@@ -87,6 +87,8 @@ pub(crate) struct Section {
     /// A listed part: the parent links (node, parent) of the section's results left out,
     /// through which the chains of listed results still read.
     pub(crate) links: Vec<(NodeKey, NodeKey)>,
+    /// Change impact: how the section's symbol changed.
+    pub(crate) change: Option<crate::ChangeKind>,
 }
 
 impl Section {
@@ -177,37 +179,52 @@ pub(crate) fn emit(
         return emitter.emit(sections, Some(cut), sink);
     }
     let ordered = page::in_listing_order(sections, order, template.kind.is_traversal(), &view)?;
-    let total: usize = ordered.iter().map(|s| s.items.len()).sum();
+    let total = ordered.len();
+    if budget.offset > total {
+        return Err(QueryError::OffsetPastEnd {
+            offset: budget.offset,
+            total,
+        });
+    }
     let generation = snapshot.generation()?.commits;
+    // Search pages its matches itself: a listing continues from the search's own offset,
+    // counts against every match, and has no files to name beyond its page.
+    let search = matches!(template.kind, QueryKind::Search);
+    let pager = Pager {
+        base: if search { template.offset } else { 0 },
+        total: if search { template.total } else { total },
+        local: total,
+        exact: summary.stop != crate::sink::Stop::NodeLimit && !summary.truncated,
+        budget,
+        generation,
+    };
     let listed = |page: page::Page| -> Result<Listed<'_>, QueryError> {
-        let sections = page::cut(&ordered, page);
-        let (files, more_files, more_nodes) = page::unlisted_files(&ordered, page, &view)?;
+        let page = if search {
+            page::Page { files: 0, ..page }
+        } else {
+            page
+        };
+        let (files, more_files, more_nodes) =
+            page::unlisted_files(sections, &ordered, page, &view)?;
         Ok(Listed {
-            sections,
+            sections: page::cut(sections, &ordered, page),
             files,
             page,
             more_files,
             more_nodes,
         })
     };
-    let pager = Pager {
-        total,
-        exact: summary.stop != crate::sink::Stop::NodeLimit && !summary.truncated,
-        budget,
-        generation,
-    };
-    let offset = budget.offset.min(total);
     let chosen = if budget.tokens == usize::MAX {
         page::Page {
-            offset,
-            rows: total - offset,
+            offset: budget.offset,
+            rows: total - budget.offset,
             files: page::UNLISTED_FILES,
         }
     } else {
         // The estimate errs by a few percent either way: aim 5 % under the budget so that
         // the real count stays within it.
         let aim = budget.tokens - budget.tokens / 20;
-        page::choose(total, offset, |page| {
+        page::choose(total, budget.offset, |page| {
             let part = listed(page)?;
             let cut = Cut {
                 listing: pager.listing(&part),
@@ -238,7 +255,12 @@ struct Listed<'v> {
 /// What a listing of part of an answer says: where it starts, how large the whole is,
 /// under which budget and at which generation.
 struct Pager {
+    /// Results before the sections' first (search: its own offset).
+    base: usize,
+    /// Results in the whole answer (search: every match).
     total: usize,
+    /// Results in the sections.
+    local: usize,
     exact: bool,
     budget: Budget,
     generation: u64,
@@ -247,9 +269,9 @@ struct Pager {
 impl Pager {
     /// The listing of `part`, or `None` when it is the whole answer.
     fn listing<'p>(&self, part: &'p Listed<'_>) -> Option<Listing<'p>> {
-        let whole = part.page.offset == 0 && part.page.rows == self.total;
+        let whole = part.page.offset == 0 && part.page.rows == self.local;
         (!whole).then(|| Listing {
-            offset: part.page.offset,
+            offset: self.base + part.page.offset,
             listed: part.page.rows,
             total: self.total,
             budget: self.budget.tokens,
@@ -339,7 +361,7 @@ where
             extends: &facts.extends,
             via_edges: self.via_edges,
             summary: Summary {
-                partial: listing.is_some(),
+                partial: self.summary.partial || listing.is_some(),
                 ..self.summary
             },
             chain: Vec::new(),

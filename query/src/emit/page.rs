@@ -22,85 +22,98 @@ pub(super) struct Page {
     pub(super) files: usize,
 }
 
-/// Where a result goes in listing order: depth (traversals), rank (search), file, line, ID.
-type ListingKey<'v> = (u32, u32, &'v str, u32, &'v str);
+/// Where a result goes in listing order: depth (traversals), section, rank (search), file,
+/// line, ID.
+type ListingKey<'v> = (u32, usize, u32, &'v str, u32, &'v str);
 
-/// Each section with its items in listing order: by depth first for traversals (so the
-/// direct tier comes first), by rank for search, then by position.
+/// One result in listing order: its section and its place among the section's items.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Row {
+    pub(super) section: usize,
+    pub(super) item: usize,
+}
+
+/// Every result of every section in listing order: by depth first for traversals (so the
+/// whole direct tier, over all sections, comes first), then by section, rank (search) and
+/// position.
 pub(super) fn in_listing_order<'v>(
     sections: &[Section],
     order: Order,
     by_depth: bool,
     view: &impl Fn(NodeKey) -> Result<NodeView<'v>, QueryError>,
-) -> Result<Vec<Section>, QueryError> {
-    sections
-        .iter()
-        .map(|section| {
-            let mut keyed: Vec<(ListingKey<'_>, Item)> = section
-                .items
-                .iter()
-                .map(|item| {
-                    let node = view(item.key)?;
-                    let depth = if by_depth { item.depth } else { 0 };
-                    let rank = if order == Order::Rank { item.rank } else { 0 };
-                    Ok((
-                        (depth, rank, node.file(), node.start_line(), node.id()),
-                        *item,
-                    ))
-                })
-                .collect::<Result<_, QueryError>>()?;
-            keyed.sort_by(|a, b| a.0.cmp(&b.0));
-            Ok(Section {
-                target: section.target,
-                items: keyed.into_iter().map(|(_, item)| item).collect(),
-                hops: section.hops.clone(),
-                unresolved: section.unresolved,
-                links: Vec::new(),
-            })
-        })
-        .collect()
+) -> Result<Vec<Row>, QueryError> {
+    let mut keyed: Vec<(ListingKey<'v>, Row)> = Vec::new();
+    for (s, section) in sections.iter().enumerate() {
+        for (i, item) in section.items.iter().enumerate() {
+            let node = view(item.key)?;
+            let depth = if by_depth { item.depth } else { 0 };
+            let rank = if order == Order::Rank { item.rank } else { 0 };
+            let key = (depth, s, rank, node.file(), node.start_line(), node.id());
+            keyed.push((
+                key,
+                Row {
+                    section: s,
+                    item: i,
+                },
+            ));
+        }
+    }
+    keyed.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(keyed.into_iter().map(|(_, row)| row).collect())
 }
 
-/// The sections cut to the page's rows (counted across sections, in order). A section
-/// keeps the parent links of its results left out, so that a listed result's chain from
-/// the root still reads through them.
-pub(super) fn cut(sections: &[Section], page: Page) -> Vec<Section> {
-    let end = page.offset.saturating_add(page.rows);
-    let mut seen = 0;
-    let mut out = Vec::with_capacity(sections.len());
-    for section in sections {
-        let first = seen;
-        seen += section.items.len();
-        let from = page.offset.clamp(first, seen) - first;
-        let to = end.clamp(first, seen) - first;
-        let listed = section.items[from..to].to_vec();
-        let links = section.items[..from]
-            .iter()
-            .chain(&section.items[to..])
-            .filter_map(|i| i.parent.map(|p| (i.key, p)))
-            .collect();
-        out.push(Section {
+/// The sections cut to the page's rows (of `ordered`, every row in listing order). A
+/// section keeps the parent links of its results left out, so that a listed result's chain
+/// from the root still reads through them; a section left with no result is dropped unless
+/// the page holds every row.
+pub(super) fn cut(sections: &[Section], ordered: &[Row], page: Page) -> Vec<Section> {
+    let end = page.offset.saturating_add(page.rows).min(ordered.len());
+    let start = page.offset.min(end);
+    let mut listed: Vec<Vec<Item>> = vec![Vec::new(); sections.len()];
+    let mut taken: Vec<Vec<bool>> = sections
+        .iter()
+        .map(|s| vec![false; s.items.len()])
+        .collect();
+    for row in &ordered[start..end] {
+        listed[row.section].push(sections[row.section].items[row.item]);
+        taken[row.section][row.item] = true;
+    }
+    let whole = start == 0 && end == ordered.len();
+    sections
+        .iter()
+        .zip(listed)
+        .zip(taken)
+        .filter(|((_, items), _)| whole || !items.is_empty())
+        .map(|((section, items), taken)| Section {
             target: section.target,
-            items: listed,
+            links: section
+                .items
+                .iter()
+                .zip(&taken)
+                .filter(|(_, t)| !**t)
+                .filter_map(|(i, _)| i.parent.map(|p| (i.key, p)))
+                .collect(),
+            items,
             hops: Vec::new(),
             unresolved: section.unresolved,
-            links,
-        });
-    }
-    out
+            change: section.change,
+        })
+        .collect()
 }
 
 /// The files of the results after the page, most results first (then by path): the first
 /// `page.files` of them, and the number of further files and of their results.
 pub(super) fn unlisted_files<'v>(
     sections: &[Section],
+    ordered: &[Row],
     page: Page,
     view: &impl Fn(NodeKey) -> Result<NodeView<'v>, QueryError>,
 ) -> Result<(Vec<FileCount<'v>>, usize, usize), QueryError> {
     let mut by_file: HashMap<&'v str, usize> = HashMap::default();
     let after = page.offset.saturating_add(page.rows);
-    for item in sections.iter().flat_map(|s| &s.items).skip(after) {
-        *by_file.entry(view(item.key)?.file()).or_default() += 1;
+    for row in ordered.iter().skip(after) {
+        let key = sections[row.section].items[row.item].key;
+        *by_file.entry(view(key)?.file()).or_default() += 1;
     }
     let mut files: Vec<FileCount<'v>> = by_file
         .into_iter()
@@ -117,7 +130,7 @@ pub(super) fn unlisted_files<'v>(
 /// The largest page from `offset` whose answer fits, by `fits` (which measures it): every
 /// remaining result when they all fit, else a binary search over the row count with the
 /// first [`UNLISTED_FILES`] files of the rest named — fewer files, down to none, when even
-/// no rows with them do not fit (the answer then is its totals alone).
+/// no rows with them do not fit. At least one result is listed when any remains.
 pub(super) fn choose(
     total: usize,
     offset: usize,
@@ -156,8 +169,10 @@ pub(super) fn choose(
             high = mid;
         }
     }
+    // A page lists at least one result, even past the budget: a page of none would
+    // continue from where it started, for ever.
     Ok(Page {
-        rows: low,
+        rows: low.max(usize::from(remaining > 0)),
         files,
         ..all
     })
@@ -191,33 +206,65 @@ mod tests {
     #[test]
     fn named_files_give_way_before_rows_when_even_the_totals_do_not_fit() {
         let page = choose(50, 0, |p| Ok(p.rows == 0 && p.files <= 2)).unwrap();
-        assert_eq!((page.rows, page.files), (0, 2));
+        // One row at least, past the budget.
+        assert_eq!((page.rows, page.files), (1, 2));
         let none = choose(50, 0, |_| Ok(false)).unwrap();
-        assert_eq!((none.rows, none.files), (0, 0));
+        assert_eq!((none.rows, none.files), (1, 0));
     }
 
     #[test]
-    fn a_cut_keeps_the_links_of_what_it_leaves_out() {
+    fn a_cut_keeps_the_links_of_what_it_leaves_out_and_drops_emptied_sections() {
         let item = |k: u32, parent: Option<u32>| Item {
             parent: parent.map(NodeKey),
             ..Item::plain(NodeKey(k))
         };
-        let section = Section {
-            items: vec![item(1, None), item(2, Some(1)), item(3, Some(2))],
-            ..Section::default()
-        };
+        let sections = [
+            Section {
+                items: vec![item(1, None), item(2, Some(1)), item(3, Some(2))],
+                ..Section::default()
+            },
+            Section {
+                items: vec![item(4, None)],
+                ..Section::default()
+            },
+        ];
+        let ordered: Vec<Row> = [(0, 0), (1, 0), (0, 1), (0, 2)]
+            .into_iter()
+            .map(|(section, item)| Row { section, item })
+            .collect();
         let page = Page {
             offset: 0,
             rows: 1,
             files: 0,
         };
-        let cut = cut(std::slice::from_ref(&section), page);
-        assert_eq!(cut[0].items.len(), 1);
+        let first = cut(&sections, &ordered, page);
+        assert_eq!(first.len(), 1);
+        assert_eq!(first[0].items.len(), 1);
         assert_eq!(
-            cut[0].links,
+            first[0].links,
             vec![(NodeKey(2), NodeKey(1)), (NodeKey(3), NodeKey(2))]
         );
-        let later = super::cut(&[section], Page { offset: 2, ..page });
-        assert_eq!(later[0].items[0].key, NodeKey(3));
+        let later = cut(
+            &sections,
+            &ordered,
+            Page {
+                offset: 1,
+                rows: 2,
+                ..page
+            },
+        );
+        assert_eq!(later.len(), 2);
+        assert_eq!(later[0].items[0].key, NodeKey(2));
+        assert_eq!(later[1].items[0].key, NodeKey(4));
+        let whole = cut(
+            &sections,
+            &ordered,
+            Page {
+                offset: 0,
+                rows: 4,
+                ..page
+            },
+        );
+        assert_eq!(whole.len(), 2);
     }
 }

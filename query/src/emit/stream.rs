@@ -83,6 +83,7 @@ where
             nodes: section.items.len(),
             edges: section.hops.len(),
             unresolved: section.unresolved,
+            change: section.change,
             facets: Facets::default(),
         })?;
         self.went_on(go)
@@ -172,6 +173,7 @@ where
                 nodes,
                 edges: 0,
                 unresolved: 0,
+                change: None,
                 facets,
             })?;
             open[depth] = Some(value);

@@ -148,7 +148,7 @@ fn a_budgeted_answer_fits_carries_totals_lists_direct_first_and_pages_through_ev
         assert_eq!(toon_field(&text, "complete"), Some("false"));
         let rows = toon_rows(&text);
         assert_eq!(
-            toon_field(&text, "listed").map(|n| n.parse::<usize>().unwrap()),
+            toon_field(&text, "listed").map(|n| n.parse::<usize>().expect("present")),
             Some(rows.len())
         );
         assert!(!rows.is_empty(), "{text}");
@@ -214,15 +214,21 @@ fn the_direct_tier_is_listed_whole_when_it_fits_and_the_rest_is_counted_by_file(
     let more_files: usize = toon_field(&text, "moreFiles")
         .expect("moreFiles")
         .parse()
-        .unwrap();
+        .expect("present");
     assert_eq!(more_files, 20);
     let more_nodes: usize = toon_field(&text, "moreNodes")
         .expect("moreNodes")
         .parse()
-        .unwrap();
+        .expect("present");
     let named_nodes: usize = named
         .iter()
-        .map(|l| l.rsplit(',').next().unwrap().parse::<usize>().unwrap())
+        .map(|l| {
+            l.rsplit(',')
+                .next()
+                .expect("present")
+                .parse::<usize>()
+                .expect("present")
+        })
         .sum();
     assert_eq!(named_nodes + more_nodes + rows.len(), 608);
 }
@@ -403,15 +409,19 @@ fn the_cli_budgets_toon_and_text_by_default_pages_with_offset_and_leaves_json_wh
         "{text}"
     );
     assert!(text.contains("by depth: 1: 30, 2: 600"), "{text}");
+    // `next: offset N, generation G`
     let next = text
         .lines()
-        .find_map(|l| l.strip_prefix("next: "))
+        .find_map(|l| l.strip_prefix("next: offset "))
         .expect("a continuation");
-    let args: Vec<&str> = next.split_whitespace().collect();
-    assert_eq!(args[0], "--offset");
-    let offset: usize = args[1].parse().expect("offset");
+    let (offset, generation) = next
+        .split_once(", generation ")
+        .expect("offset and generation");
+    let offset: usize = offset.parse().expect("offset");
     let listed_to = format!("listed: 1-{offset} of 630");
     assert!(text.contains(&listed_to), "{text}");
+    let offset_arg = offset.to_string();
+    let args = ["--offset", offset_arg.as_str(), "--generation", generation];
     let mut continued = vec!["callers", "hub", "--format", "text", "--max-tokens", "600"];
     continued.extend(&args);
     let (code, page, err) = cli(dir.path(), &continued);
@@ -430,4 +440,104 @@ fn the_cli_budgets_toon_and_text_by_default_pages_with_offset_and_leaves_json_wh
     // Paths are never cut, so they take no offset.
     let (code, _, err) = cli(dir.path(), &["path", "farCaller1", "hub", "--offset", "3"]);
     assert_eq!(code, tsgraph_cli::EXIT_USAGE, "{err}");
+}
+
+#[test]
+fn a_search_page_cut_by_its_budget_continues_from_the_search_offset() {
+    let (_dir, project) = indexed_hub(10, 300, 10);
+    let search = |offset: usize| QueryRequest::Search {
+        pattern: "farCaller*".to_owned(),
+        options: tsgraph::query::SearchOptions {
+            offset,
+            limit: 200,
+            ..Default::default()
+        },
+    };
+    let first = answer(&project, &search(10), Format::Json, Budget::tokens(1_500));
+    let first: serde_json::Value = serde_json::from_str(&first).expect("json");
+    assert_eq!(first["total"], 300);
+    assert_eq!(first["listing"]["offset"], 10);
+    assert_eq!(first["listing"]["total"], 300);
+    let listed = first["listing"]["listed"].as_u64().expect("listed") as usize;
+    assert!(listed > 0 && listed < 200, "{first}");
+    assert_eq!(first["next"]["offset"], 10 + listed);
+    assert_eq!(first["complete"], false);
+    // The continuation's first match is the one after the page.
+    let whole = answer(&project, &search(0), Format::Json, Budget::UNBOUNDED);
+    let whole: serde_json::Value = serde_json::from_str(&whole).expect("json");
+    let next = answer(
+        &project,
+        &search(10 + listed),
+        Format::Json,
+        Budget::tokens(1_500),
+    );
+    let next: serde_json::Value = serde_json::from_str(&next).expect("json");
+    assert_eq!(next["nodes"][0]["id"], whole["nodes"][10 + listed]["id"]);
+    // A search page is complete only when it holds every match.
+    assert_eq!(whole["complete"], false, "200 of 300");
+}
+
+#[test]
+fn an_offset_past_the_end_is_an_error() {
+    let (_dir, project) = indexed_hub(3, 3, 1);
+    let mut out = Vec::new();
+    let err = project
+        .query_with(
+            &callers_of_hub(),
+            &Output::new(Format::Toon).with_budget(Budget {
+                tokens: 500,
+                offset: 7,
+                generation: None,
+            }),
+            &mut out,
+        )
+        .expect_err("past the end");
+    assert!(
+        err.to_string()
+            .contains("offset 7 is past the end of the answer (6 results)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_class_lists_every_direct_caller_of_all_its_methods_before_any_transitive_one() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("src")).expect("mkdir");
+    std::fs::write(root.join("package.json"), r#"{"name":"class-app"}"#).expect("write");
+    let mut text = String::from(
+        "export class Store {\n  load(): number {\n    return 1;\n  }\n  save(): number {\n    return 2;\n  }\n}\n",
+    );
+    for i in 0..30 {
+        let method = if i % 2 == 0 { "load" } else { "save" };
+        text.push_str(&format!(
+            "export function direct{i}(s: Store): number {{\n  return s.{method}();\n}}\n"
+        ));
+        for j in 0..4 {
+            text.push_str(&format!(
+                "export function far{i}x{j}(s: Store): number {{\n  return direct{i}(s);\n}}\n"
+            ));
+        }
+    }
+    std::fs::write(root.join("src/store.ts"), text).expect("write");
+    let project = Project::open(root, None).expect("open");
+    project.index(&IndexOptions::default()).expect("index");
+    let request = QueryRequest::Callers {
+        symbol: SymbolArg::new("Store"),
+        options: TraversalOptions::default(),
+    };
+    let json = answer(&project, &request, Format::Json, Budget::tokens(3_000));
+    let json: serde_json::Value = serde_json::from_str(&json).expect("json");
+    let depths: Vec<u64> = json["sections"]
+        .as_array()
+        .expect("sections")
+        .iter()
+        .flat_map(|s| s["nodes"].as_array().cloned().unwrap_or_default())
+        .map(|n| n["depth"].as_u64().expect("depth"))
+        .collect();
+    let listed = json["listing"]["listed"].as_u64().expect("a listing") as usize;
+    assert_eq!(depths.len(), listed);
+    // 30 direct callers over the two methods, then 120 transitive ones.
+    let direct = depths.iter().filter(|d| **d == 1).count();
+    assert_eq!(direct, listed.min(30), "{json}");
 }

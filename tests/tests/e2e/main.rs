@@ -1,6 +1,7 @@
 //! End-to-end tests: the library facade and the CLI against the fixture projects.
 
 mod budget;
+mod change;
 mod cli;
 mod concurrency;
 mod confinement;

@@ -13,8 +13,9 @@ use serde_json::{Value, json};
 type Client = RunningService<RoleClient, ()>;
 
 /// The tools the server must offer, as ts-graph-mcp names them.
-const TOOLS: [&str; 8] = [
+const TOOLS: [&str; 9] = [
     "search_nodes",
+    "get_change_impact",
     "get_callers",
     "get_callees",
     "get_impact",
@@ -309,4 +310,27 @@ async fn a_hubs_callers_fit_the_default_budget_with_totals_and_continue_from_nex
     let json: Value = serde_json::from_str(&json).expect("json");
     assert_eq!(json["nodes"].as_array().map(Vec::len), Some(940));
     client.cancel().await.expect("close");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn get_change_impact_answers_for_the_uncommitted_work() {
+    let repo = crate::change::repository();
+    let log = repo.path().join("server.log");
+    let client = connect(repo.path(), &log).await;
+    let text = answer(&call(&client, "get_change_impact", json!({"format": "text"})).await);
+    assert!(
+        text.contains("impact of the changes against HEAD"),
+        "{text}"
+    );
+    assert!(text.contains("src/math.ts:scale"), "{text}");
+    assert!(text.contains("[signature changed]"), "{text}");
+    assert!(text.contains("removed: src/math.ts:gone"), "{text}");
+    let bad = call(&client, "get_change_impact", json!({"diff": "no-such-rev"})).await;
+    assert_eq!(bad.is_error, Some(true));
+    assert!(text_of(&bad).contains("no-such-rev"), "{}", text_of(&bad));
+    client.cancel().await.expect("close");
+}
+
+fn text_of(result: &CallToolResult) -> String {
+    text(result)
 }

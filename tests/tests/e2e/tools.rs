@@ -30,6 +30,7 @@ fn query_name(request: &QueryRequest) -> &'static str {
         QueryRequest::Topic { .. } => "topic",
         QueryRequest::FileSymbols { .. } => "file-symbols",
         QueryRequest::Deps { .. } => "deps",
+        QueryRequest::ChangeImpact { .. } => "change-impact",
     }
 }
 

@@ -22,7 +22,7 @@ impl<W: Write> TextSink<'_, W> {
             }
             writeln!(self.out)?;
         }
-        if !listing.exact {
+        if !listing.exact && header.kind.is_traversal() {
             writeln!(
                 self.out,
                 "counts are lower bounds: the walk stopped at its node limit"
@@ -78,7 +78,7 @@ impl<W: Write> TextSink<'_, W> {
         if let Some(offset) = listing.next_offset() {
             writeln!(
                 self.out,
-                "next: --offset {offset} --generation {}",
+                "next: offset {offset}, generation {}",
                 listing.generation
             )?;
         }

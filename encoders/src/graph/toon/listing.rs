@@ -10,7 +10,8 @@ use crate::toon::EncodeError;
 
 impl<W: Write> ToonSink<W> {
     /// The totals of a listed answer (`total`, `direct`, `transitive`, `depths`, `files`,
-    /// `packages`, `exact: false` for lower bounds), then which part is listed.
+    /// `packages`, `rows` when results repeat across sections, `exact: false` for lower
+    /// bounds), then which part is listed.
     pub(super) fn listing_header(&mut self, header: &Header<'_>) -> Result<(), EncodeError> {
         let Some(listing) = header.listing else {
             return Ok(());
@@ -35,11 +36,16 @@ impl<W: Write> ToonSink<W> {
             if counts.packages > 1 {
                 w.field("packages", counts.packages)?;
             }
+            // A result reached from several sections (methods of a class) is a row in each:
+            // the listing counts rows.
+            if listing.total != counts.direct + counts.transitive {
+                w.field("rows", listing.total)?;
+            }
         } else if header.kind != QueryKind::Search {
             // Search says its total and offset already.
             w.field("total", listing.total)?;
         }
-        if !listing.exact {
+        if !listing.exact && header.kind.is_traversal() {
             w.field("exact", false)?;
         }
         w.field("listed", listing.listed)?;

@@ -1,0 +1,75 @@
+//! Running git for `impact --diff`: the `-U0` diff of a change and the old text of a file.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::error::Error;
+use crate::request::DiffSpec;
+
+/// Runs `git ARGS` in `root`; its standard output, or [`Error::Git`] with git's message.
+fn git(root: &Path, args: &[&str]) -> Result<Vec<u8>, Error> {
+    let shown = args.join(" ");
+    let output = Command::new("git")
+        .arg("-C")
+        .arg(root)
+        // Paths as they are (no octal escapes), no pager, no external diff tools.
+        .args(["-c", "core.quotepath=off", "--no-pager"])
+        .args(args)
+        .output()
+        .map_err(|err| Error::Git {
+            args: shown.clone(),
+            message: format!("could not run git: {err}"),
+        })?;
+    if !output.status.success() {
+        let message = String::from_utf8_lossy(&output.stderr).trim().to_owned();
+        return Err(Error::Git {
+            args: shown,
+            message: if message.is_empty() {
+                format!("exited with {}", output.status)
+            } else {
+                message
+            },
+        });
+    }
+    Ok(output.stdout)
+}
+
+/// The `-U0` diff `spec` names, with paths relative to `root` (files outside it left out)
+/// and renames found.
+pub(crate) fn diff(root: &Path, spec: &DiffSpec) -> Result<String, Error> {
+    let mut args = vec![
+        "diff",
+        "--no-color",
+        "--no-ext-diff",
+        "--relative",
+        "-U0",
+        "-M",
+    ];
+    match spec {
+        DiffSpec::WorkingTree => args.push("HEAD"),
+        DiffSpec::Since(rev) => args.push(rev),
+        DiffSpec::Between(from, to) => {
+            args.push(from);
+            args.push(to);
+        }
+    }
+    args.push("--");
+    let out = git(root, &args)?;
+    Ok(String::from_utf8_lossy(&out).into_owned())
+}
+
+/// The text of `path` (relative to `root`) at `rev`, or `None` when it has no such file.
+pub(crate) fn show(root: &Path, rev: &str, path: &str) -> Result<Option<Vec<u8>>, Error> {
+    // `REV:./path` is relative to the folder git runs in, the project root.
+    let object = format!("{rev}:./{path}");
+    match git(root, &["show", &object]) {
+        Ok(text) => Ok(Some(text)),
+        Err(Error::Git { message, .. })
+            if message.contains("does not exist")
+                || message.contains("exists on disk, but not in") =>
+        {
+            Ok(None)
+        }
+        Err(err) => Err(err),
+    }
+}
