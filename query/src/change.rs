@@ -3,19 +3,18 @@
 //! the places that still name them. Which symbols changed is worked out by the caller (the
 //! facade reads a diff); this answers for them on the graph as it is.
 
-use petgraph::visit::EdgeFiltered;
 use tsgraph_engine::{EdgeKind, NodeKey, NodeKind, Snapshot};
 
 use crate::Query;
-use crate::emit::{Edges, Item, Order, Section, emit};
+use crate::emit::{Edges, Order, Section, emit};
 use crate::error::QueryError;
 use crate::kinds::EdgeKinds;
 use crate::order::existing;
-use crate::plan::bfs::{Bounds, bounded_bfs};
-use crate::plan::view::{Edge, GraphView};
-use crate::plan::{Explain, Plan, Strategy, directions};
+use crate::plan::bfs::Bounds;
+use crate::plan::view::GraphView;
+use crate::plan::{Explain, Plan, Strategy};
 use crate::sink::{Direction, Header, QueryKind, ResultSink, Stop, Summary};
-use crate::traverse::{TraversalOptions, header};
+use crate::traverse::{TraversalOptions, bfs, header};
 
 /// How a symbol changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -123,7 +122,6 @@ impl Query<'_> {
             walks: change.changed.len(),
         };
         let view = GraphView::new(snapshot);
-        let filtered = EdgeFiltered::from_fn(&view, |edge: Edge| kinds.contains(edge.link.kind));
         let mut sections = Vec::with_capacity(change.changed.len());
         let mut stop = Stop::Complete;
         let mut reached_total = 0;
@@ -133,23 +131,8 @@ impl Query<'_> {
                 depth: max_depth,
                 nodes: options.max_nodes.saturating_sub(reached_total),
             };
-            let mut items = Vec::new();
-            let walk_stop = bounded_bfs(
-                &filtered,
-                symbol.key,
-                directions(Direction::In),
-                bounds,
-                |reached| {
-                    items.push(Item {
-                        depth: reached.depth,
-                        parent: Some(reached.parent),
-                        via: Some(reached.edge.link.kind),
-                        from_node: reached.direction == petgraph::Direction::Incoming,
-                        ..Item::plain(reached.node)
-                    });
-                },
-            );
-            view.check()?;
+            let reached = bfs(&view, symbol.key, bounds, Direction::In, kinds)?;
+            let (items, walk_stop) = (reached.items, reached.stop);
             reached_total += items.len();
             stop = stop.max(walk_stop);
             sections.push(Section {

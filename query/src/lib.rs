@@ -58,7 +58,7 @@ pub use sink::{
 };
 pub use symbol::{Candidate, SymbolMatch, resolve_symbol};
 pub use symbols::{FileMatch, resolve_file};
-pub use traverse::{NeighborOptions, TraversalOptions};
+pub use traverse::{CANDIDATES_LISTED, NeighborOptions, TraversalOptions};
 pub use tsgraph_engine as engine;
 
 use tsgraph_engine::Snapshot;

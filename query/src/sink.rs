@@ -195,6 +195,11 @@ pub struct UnresolvedSite<'a> {
     pub callee: &'a str,
     /// The ID of the function or method making the call.
     pub caller: &'a str,
+    /// The functions and methods of the project with the called name, which the call may
+    /// reach (the symbol asked about among them), the first few by ID.
+    pub candidates: &'a [String],
+    /// How many there are in all.
+    pub candidate_count: usize,
 }
 
 /// The facts every result node shares, so encoders can hoist them or drop their columns.
@@ -207,6 +212,9 @@ pub struct Facets {
     pub signature: bool,
     /// Search and file symbols: whether any node extends something ([`NodeInfo::extends`]).
     pub extends: bool,
+    /// Traversals: whether any node was reached through a call found by dispatch
+    /// ([`NodeInfo::may_call`]).
+    pub may_call: bool,
 }
 
 /// The shape of a result, given before any node.
@@ -398,6 +406,11 @@ pub struct NodeInfo<'a> {
     /// Search and file symbols: for a class or interface, the symbol paths of what it
     /// extends, `, `-separated (seed 002's `extends` column); empty otherwise.
     pub extends: &'a str,
+    /// Traversals: the node was reached through a CALLS edge the indexer found by dispatch
+    /// — a call of an interface or base member that may reach this override or
+    /// implementation (or, for callees, may be made by it) —, not a call that certainly
+    /// happens.
+    pub may_call: bool,
 }
 
 /// How a search pattern matched a node, best first.

@@ -3,7 +3,7 @@
 //! section per method.
 
 use petgraph::visit::EdgeFiltered;
-use tsgraph_engine::{EdgeKind, NodeKey, NodeKind, Snapshot};
+use tsgraph_engine::{EdgeKind, NodeKey, NodeKind, Resolution, Snapshot};
 
 use crate::Query;
 use crate::emit::{Edges, Item, Order, Section, emit};
@@ -68,15 +68,11 @@ impl Default for NeighborOptions {
     }
 }
 
-/// What a walk from one root found: every reached node but the root, in discovery order.
-struct Reached {
-    items: Vec<Item>,
-    stop: Stop,
-}
-
 /// A depth-bounded BFS from `root` over the edges of `kinds` (petgraph's `EdgeFiltered` over
-/// the snapshot's view), stopping before a result past `max_nodes`.
-fn bfs(
+/// the snapshot's view), stopping before a result past `max_nodes`. A result reached through
+/// a CALLS edge the indexer found by dispatch (to an override or implementation of the
+/// member called) is marked as one it may call.
+pub(crate) fn bfs(
     view: &GraphView<'_>,
     root: NodeKey,
     bounds: Bounds,
@@ -85,18 +81,51 @@ fn bfs(
 ) -> Result<Reached, QueryError> {
     let filtered = EdgeFiltered::from_fn(view, |edge: Edge| kinds.contains(edge.link.kind));
     let mut items = Vec::new();
+    let mut failure = None;
     let stop = bounded_bfs(&filtered, root, directions(direction), bounds, |reached| {
+        let may = match dispatched(view.snapshot(), &reached.edge) {
+            Ok(may) => may,
+            Err(err) => {
+                failure.get_or_insert(err);
+                false
+            }
+        };
         items.push(Item {
             depth: reached.depth,
             parent: Some(reached.parent),
             via: Some(reached.edge.link.kind),
             // An incoming edge is stored at the other end, pointing here.
             from_node: reached.direction == petgraph::Direction::Incoming,
+            may,
             ..Item::plain(reached.node)
         });
     });
     view.check()?;
+    if let Some(err) = failure {
+        return Err(err);
+    }
     Ok(Reached { items, stop })
+}
+
+/// Whether `edge` is a CALLS edge found by dispatch. Read from the source's list, the entry
+/// says so; read from the target's incoming list it does not, and the source's entry is
+/// looked up.
+fn dispatched(snapshot: &Snapshot, edge: &Edge) -> Result<bool, QueryError> {
+    if edge.link.kind != EdgeKind::Calls {
+        return Ok(false);
+    }
+    if let Some(resolution) = edge.link.resolution {
+        return Ok(resolution == Resolution::Dispatch);
+    }
+    let list = snapshot.out_edges(edge.source)?;
+    let entry = list.find(EdgeKind::Calls, edge.target)?;
+    Ok(entry.is_some_and(|e| e.resolution() == Resolution::Dispatch))
+}
+
+/// What a walk from one root found: every reached node but the root, in discovery order.
+pub(crate) struct Reached {
+    pub(crate) items: Vec<Item>,
+    pub(crate) stop: Stop,
 }
 
 impl Query<'_> {
@@ -235,13 +264,20 @@ impl Query<'_> {
                 break;
             }
         }
+        let candidates =
+            candidates_of(snapshot, sampled.iter().map(|(_, call)| call.name.as_str()))?;
         let sites: Vec<UnresolvedSite<'_>> = sampled
             .iter()
-            .map(|(file, call)| UnresolvedSite {
-                file,
-                line: call.line,
-                callee: &call.callee,
-                caller: &call.caller,
+            .map(|(file, call)| {
+                let (listed, count) = &candidates[call.name.as_str()];
+                UnresolvedSite {
+                    file,
+                    line: call.line,
+                    callee: &call.callee,
+                    caller: &call.caller,
+                    candidates: listed,
+                    candidate_count: *count,
+                }
             })
             .collect();
         let header = Header {
@@ -355,6 +391,37 @@ fn unresolved_calls_of(
     }
     Ok(snapshot.unresolved_call_sample(name, UNRESOLVED_LISTED)?)
 }
+
+/// For each called name: the functions and methods of the project with that name — what an
+/// unresolved call of it may reach — the first [`CANDIDATES_LISTED`] by ID, and how many.
+fn candidates_of<'n>(
+    snapshot: &Snapshot,
+    names: impl Iterator<Item = &'n str>,
+) -> Result<std::collections::HashMap<&'n str, (Vec<String>, usize)>, QueryError> {
+    let mut out = std::collections::HashMap::new();
+    for name in names {
+        if out.contains_key(name) {
+            continue;
+        }
+        let mut ids = Vec::new();
+        for key in snapshot.term_keys(&name.to_lowercase())? {
+            let guard = existing(snapshot, key)?;
+            let node = guard.view()?;
+            let callable = matches!(node.kind(), NodeKind::Function | NodeKind::Method);
+            if callable && node.name() == name {
+                ids.push(node.id().to_owned());
+            }
+        }
+        ids.sort();
+        let count = ids.len();
+        ids.truncate(CANDIDATES_LISTED);
+        out.insert(name, (ids, count));
+    }
+    Ok(out)
+}
+
+/// How many candidate targets of an unresolved call an answer names at most.
+pub const CANDIDATES_LISTED: usize = 5;
 
 /// The methods a class or interface contains, in position order.
 pub(crate) fn methods_of(

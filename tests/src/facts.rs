@@ -43,6 +43,8 @@ pub struct NodeFacts {
     pub rel: Option<String>,
     /// Search: how it matched.
     pub matched: Option<String>,
+    /// Traversals: reached through a call found by dispatch (a call that may happen).
+    pub may_call: bool,
 }
 
 /// One edge's facts.
@@ -236,6 +238,7 @@ fn json_node(node: &Value, section: &str) -> Result<NodeFacts> {
         via: None,
         rel: None,
         matched: None,
+        may_call: node["mayCall"] == Value::Bool(true),
     })
 }
 
@@ -457,6 +460,7 @@ fn toon_row(row: &Value, kind: &str, ctx: &Context_) -> Result<NodeFacts> {
         via,
         rel,
         matched: row["match"].as_str().map(str::to_owned),
+        may_call: row["may"].as_bool().unwrap_or(false),
     })
 }
 

@@ -15,9 +15,11 @@
 //! - **callers / callees / impact**: `{"query","symbol":node,"maxDepth","edgeKinds":[…],
 //!   "summary":{"total","direct","transitive","files","packages","maxDepth","byDepth":[…]},
 //!   "nodes":[node + "depth",
-//!   "via":{"id", "edge": edge}, "chain":[ids from the first hop to via]]}`; a class answers
+//!   "via":{"id", "edge": edge}, "chain":[ids from the first hop to via]]}` — a result
+//!   reached through a call found by dispatch (to an override or implementation) has
+//!   `"mayCall":true` before `"via"`; a class answers
 //!   with `"sections":[{"target":node,"nodes":[…]}]`, one per method (and the class itself)
-//!   instead of `"nodes"`. Callers add `"unresolved"` and `"unresolvedSites"` (the first few: `{"file","line","call","caller"}`) to the summary (and `"unresolved"` to each section):
+//!   instead of `"nodes"`. Callers add `"unresolved"` and `"unresolvedSites"` (the first few: `{"file","line","call","caller","candidates":[ids],"candidateCount"}`, the functions and methods with the called name) to the summary (and `"unresolved"` to each section):
 //!   the call sites of the symbol's name the indexer could not resolve, which may reach it.
 //! - **change impact**: `{"query":"change-impact","base","maxDepth","edgeKinds","summary",
 //!   "removed":[{"id","kind","startLine","endLine","renamedTo"}],"namedBy":[{"symbol","file",
@@ -316,7 +318,14 @@ impl<W: Write> ResultSink for JsonSink<W> {
                     self.string(site.callee)?;
                     self.out.write_all(b",\"caller\":")?;
                     self.string(site.caller)?;
-                    self.out.write_all(b"}")?;
+                    self.out.write_all(b",\"candidates\":[")?;
+                    for (j, id) in site.candidates.iter().enumerate() {
+                        if j > 0 {
+                            self.out.write_all(b",")?;
+                        }
+                        self.string(id)?;
+                    }
+                    write!(self.out, "],\"candidateCount\":{}}}", site.candidate_count)?;
                 }
                 self.out.write_all(b"]")?;
             }
@@ -400,6 +409,9 @@ impl<W: Write> ResultSink for JsonSink<W> {
                 }
             }
             QueryKind::Export | QueryKind::Deps => {}
+        }
+        if info.may_call {
+            self.out.write_all(b",\"mayCall\":true")?;
         }
         if let Some(via) = info.via {
             self.out.write_all(b",\"via\":{\"id\":")?;

@@ -296,7 +296,8 @@ impl<W: Write> ResultSink for MermaidSink<W> {
                     (via.id, node.id())
                 };
                 let count = via.edge.map_or(0, |e| e.count());
-                self.arrow(from, to, via.kind, count, false)?;
+                // A call found by dispatch may happen: dotted.
+                self.arrow(from, to, via.kind, count, info.may_call)?;
             }
         } else if let Some(parent) = info.parent {
             self.arrow(parent, node.id(), EdgeKind::Contains, 0, true)?;

@@ -322,11 +322,19 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
                     }
                     // The first few of them (for a class, over all its methods).
                     for site in header.unresolved_sites {
-                        writeln!(
+                        write!(
                             self.out,
                             "  unresolved: {}:{} {} (in {})",
                             site.file, site.line, site.callee, site.caller
                         )?;
+                        if site.candidate_count > 1 {
+                            let more = site.candidate_count - site.candidates.len();
+                            write!(self.out, "; may reach {}", site.candidates.join(", "))?;
+                            if more > 0 {
+                                write!(self.out, " and {more} more")?;
+                            }
+                        }
+                        writeln!(self.out)?;
                     }
                 }
             }
@@ -502,6 +510,13 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
                     } else {
                         "direct"
                     }
+                )?;
+            }
+            if info.may_call {
+                self.pad(2)?;
+                writeln!(
+                    self.out,
+                    "may call: through dispatch to an override or implementation"
                 )?;
             }
             if !info.chain.is_empty() {

@@ -16,9 +16,14 @@
 //!   seed 002 has it) in a group where nothing extends anything.
 //! - columns a kind group does not need: `exported` when none of its rows is exported, `sig`
 //!   when none has a signature (a missing cell reads as the default).
+//! - `may` (callers, callees, impact: `true` for a result reached through a call found by
+//!   dispatch — a call of an interface or base member that may reach an override or
+//!   implementation —, not one that certainly happens) in a group where no row is one.
 //! - `unresolved` (callers: call sites of the symbol's name the indexer could not resolve,
 //!   which may reach it; per target for a class) when it is 0, and `unresolvedSites` (the
-//!   first few of them, `{file,line,call}`) when there are none.
+//!   first few of them, `{file,line,call,candidates}`: `candidates` are the functions and
+//!   methods with the called name that the call may reach, space-separated, `+N` for more)
+//!   when there are none.
 //! - defaults: `maxDepth` 5, `distance` 1, `direction` both, the default edge kinds,
 //!   `truncated` false, `exported` false, an empty signature, a direct result's `via` (the
 //!   root, written `null`).
@@ -94,6 +99,9 @@ pub struct ToonSink<W: Write> {
     /// The current group has an `extends` column (search and file symbols: a class or
     /// interface of the group extends something).
     group_extends: bool,
+    /// The current group has a `may` column (a row reached through a call found by
+    /// dispatch).
+    group_may: bool,
     rel_column: bool,
     /// Rows left in the open node table.
     rows_left: usize,
@@ -142,6 +150,7 @@ impl<W: Write> ToonSink<W> {
             group_exported: false,
             group_sig: false,
             group_extends: false,
+            group_may: false,
             rel_column: false,
             rows_left: 0,
             open_levels: Vec::new(),
@@ -212,6 +221,9 @@ impl<W: Write> ToonSink<W> {
                 columns.push("via");
                 if self.rel_column {
                     columns.push("rel");
+                }
+                if self.group_may {
+                    columns.push("may");
                 }
             }
             QueryKind::Neighbors => columns.push("distance"),
@@ -350,12 +362,16 @@ impl<W: Write> ToonSink<W> {
         // The first few of them (the count covers all), for a class over all its methods.
         if kind == QueryKind::Callers && !header.unresolved_sites.is_empty() {
             w.key("unresolvedSites")?;
-            w.begin_table(header.unresolved_sites.len(), &["file", "line", "call"])?;
+            w.begin_table(
+                header.unresolved_sites.len(),
+                &["file", "line", "call", "candidates"],
+            )?;
             for site in header.unresolved_sites {
                 w.row_begin()?;
                 w.cell_str(site.file)?;
                 w.cell_u64(u64::from(site.line))?;
                 w.cell_str(site.callee)?;
+                w.cell_str(&candidate_cell(site))?;
                 w.row_end()?;
             }
             w.end()?;
@@ -487,6 +503,7 @@ impl<W: Write> ToonSink<W> {
                 self.group_exported = exported && group.facets.exported != Some(false);
                 self.group_sig = sig && group.facets.signature;
                 self.group_extends = group.facets.extends;
+                self.group_may = group.facets.may_call;
                 let columns = self.columns(false);
                 let key = group.kind.map_or("nodes", plural);
                 self.rows_left = group.nodes;
@@ -501,6 +518,7 @@ impl<W: Write> ToonSink<W> {
     fn path_table(&mut self, nodes: usize) -> Result<(), EncodeError> {
         (self.group_exported, self.group_sig) = (self.exported_column, self.sig_column);
         self.group_extends = false;
+        self.group_may = false;
         let columns = self.columns(true);
         self.rows_left = nodes;
         let w = self.writer()?;
@@ -524,6 +542,7 @@ impl<W: Write> ToonSink<W> {
             self.group_sig,
         );
         let extends = self.group_extends.then_some(info.extends);
+        let may = self.group_may;
         let w = self.writer.as_mut().ok_or(EncodeError::Misuse(FINISHED))?;
         let result = (|| -> Result<(), EncodeError> {
             w.row_begin()?;
@@ -549,6 +568,9 @@ impl<W: Write> ToonSink<W> {
                     w.cell(via.filter(|_| info.depth > 1))?;
                     if rel {
                         w.cell(info.via.map(|v| v.kind.as_str()))?;
+                    }
+                    if may {
+                        w.cell_bool(info.may_call)?;
                     }
                 }
                 QueryKind::Neighbors => w.cell_u64(u64::from(info.depth))?,
@@ -824,6 +846,17 @@ impl<W: Write> ResultSink for ToonSink<W> {
         out.flush()
     }
 }
+/// The candidate targets of an unresolved call in one cell: their IDs, space-separated,
+/// and `+N` for those not named.
+fn candidate_cell(site: &tsgraph_query::UnresolvedSite<'_>) -> String {
+    let mut cell = site.candidates.join(" ");
+    let more = site.candidate_count.saturating_sub(site.candidates.len());
+    if more > 0 {
+        cell.push_str(&format!(" +{more}"));
+    }
+    cell
+}
+
 /// The columns of one node table, on the stack: a table is opened per group, and a group's
 /// rows should not cost an allocation for their header.
 #[derive(Default)]

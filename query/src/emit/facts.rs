@@ -46,6 +46,7 @@ pub(super) fn gather<'v>(
         HashMap::default()
     };
     header.facets = facets(&result_views, &extends);
+    header.facets.may_call = sections.iter().flat_map(|s| &s.items).any(|i| i.may);
     if header.kind.is_traversal() {
         header.counts = Counts {
             unresolved: template.counts.unresolved,

@@ -38,6 +38,9 @@ pub(crate) struct Item {
     pub(crate) matched: Option<MatchKind>,
     /// Search: its rank, lower first.
     pub(crate) rank: u32,
+    /// Reached through a CALLS edge found by dispatch: a call it may make (or receive), to
+    /// an override or implementation of the member called.
+    pub(crate) may: bool,
 }
 
 impl Item {
@@ -51,6 +54,7 @@ impl Item {
             from_node: false,
             matched: None,
             rank: 0,
+            may: false,
         }
     }
 }

@@ -155,15 +155,14 @@ where
             }
             changed = true;
             // The group's members: the nodes from here on that share its levels' values.
-            let members = rest
-                .iter()
-                .take_while(|(_, other)| {
-                    levels[..=depth]
-                        .iter()
-                        .all(|l| level_value(*l, other) == level_value(*l, node))
-                })
-                .map(|(_, other)| other);
-            let (nodes, facets) = facets_of(members, self.extends);
+            let in_group = |(_, other): &&(Item, NodeView<'v>)| {
+                levels[..=depth]
+                    .iter()
+                    .all(|l| level_value(*l, other) == level_value(*l, node))
+            };
+            let members = rest.iter().take_while(in_group).map(|(_, other)| other);
+            let (nodes, mut facets) = facets_of(members, self.extends);
+            facets.may_call = rest.iter().take_while(in_group).any(|(item, _)| item.may);
             let go = self.sink.group(&Group {
                 level: *level,
                 name: value,
@@ -216,6 +215,7 @@ where
                     parent: None,
                     matched: item.matched,
                     extends,
+                    may_call: item.may,
                 };
                 self.sink.node(node, &info)?
             }
@@ -227,6 +227,7 @@ where
                     parent: parent.map(self.view).transpose()?.map(|v| v.id()),
                     matched: item.matched,
                     extends,
+                    may_call: item.may,
                 };
                 self.sink.node(node, &info)?
             }

@@ -349,3 +349,52 @@ fn text_snippets_show_the_call_sites() {
         &String::from_utf8(out).expect("UTF-8"),
     );
 }
+
+#[test]
+fn a_call_found_by_dispatch_is_marked_as_one_that_may_happen() {
+    let (_dir, project) = indexed("seed-000");
+    let request = QueryRequest::Callers {
+        symbol: SymbolArg::new("SqliteWriter.addNodes"),
+        options: TraversalOptions::default(),
+    };
+    let mut json = Vec::new();
+    project
+        .query(&request, Format::Json, &mut json)
+        .expect("query");
+    let json: serde_json::Value = serde_json::from_slice(&json).expect("json");
+    let nodes = json["nodes"].as_array().expect("nodes");
+    let extract = nodes
+        .iter()
+        .find(|n| n["id"] == "src/ingestion/Extractor.ts:extractFromProject")
+        .expect("the dispatching caller");
+    // extractFromProject calls DbWriter.addNodes; that reaches SqliteWriter.addNodes only
+    // if the writer is a SqliteWriter.
+    assert_eq!(extract["mayCall"], true, "{json}");
+    assert_eq!(extract["via"]["edge"]["resolution"], "dispatch");
+    let index = nodes
+        .iter()
+        .find(|n| n["id"] == "src/ingestion/Ingestion.ts:indexProject")
+        .expect("the transitive caller");
+    assert!(index.get("mayCall").is_none(), "{index}");
+    let mut toon = Vec::new();
+    project
+        .query(&request, Format::Toon, &mut toon)
+        .expect("query");
+    let toon = String::from_utf8(toon).expect("utf-8");
+    assert!(toon.contains(",may,"), "{toon}");
+    assert!(toon.contains(",null,true,"), "{toon}");
+    // No call found by dispatch: no column.
+    let (_dir3, seed3) = indexed("seed-003");
+    let mut plain = Vec::new();
+    seed3
+        .query(
+            &QueryRequest::Callers {
+                symbol: SymbolArg::new("formatDate"),
+                options: TraversalOptions::default(),
+            },
+            Format::Toon,
+            &mut plain,
+        )
+        .expect("query");
+    assert!(!String::from_utf8(plain).expect("utf-8").contains("may"));
+}

@@ -129,3 +129,29 @@ fn callers_list_the_first_few_unresolved_sites_and_count_them_all() {
     assert_eq!(sites[0]["call"], "x.save");
     assert_eq!(sites[0]["caller"], "src/use.ts:untyped0");
 }
+
+#[test]
+fn unresolved_sites_name_the_declarations_they_may_reach() {
+    let (_dir, project) = indexed();
+    let mut out = Vec::new();
+    project
+        .query(&callers("Repo.save"), Format::Json, &mut out)
+        .expect("query");
+    let json: serde_json::Value = serde_json::from_slice(&out).expect("json");
+    let site = &json["summary"]["unresolvedSites"][0];
+    assert_eq!(
+        site["candidates"],
+        serde_json::json!(["src/cache.ts:Cache.save", "src/repo.ts:Repo.save"]),
+        "{json}"
+    );
+    assert_eq!(site["candidateCount"], 2);
+    let mut text = Vec::new();
+    project
+        .query(&callers("Repo.save"), Format::Text, &mut text)
+        .expect("query");
+    let text = String::from_utf8(text).expect("utf-8");
+    assert!(
+        text.contains("; may reach src/cache.ts:Cache.save, src/repo.ts:Repo.save"),
+        "{text}"
+    );
+}
