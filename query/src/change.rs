@@ -160,6 +160,7 @@ impl Query<'_> {
             direction: Direction::In,
             edge_kinds: kinds,
             subject: Some(&change.base),
+            changed: change.changed.len(),
             removed: &change.removed,
             named_at: &places,
             unknown: &change.unknown,
@@ -191,45 +192,51 @@ impl Query<'_> {
     }
 }
 
+/// The files importing `symbol`'s name from its file (while the graph still has that file),
+/// at most [`NAMED_AT_LISTED`].
+fn imports_naming(snapshot: &Snapshot, symbol: &RemovedSymbol) -> Result<Vec<Place>, QueryError> {
+    let mut out = Vec::new();
+    let file = symbol.id.split(':').next().unwrap_or_default();
+    let Some(file_key) = snapshot.key_of(file)? else {
+        return Ok(out);
+    };
+    let list = snapshot.in_edges(file_key)?;
+    for edge in list.edges()? {
+        if out.len() >= NAMED_AT_LISTED {
+            break;
+        }
+        if edge.kind() != EdgeKind::Imports {
+            continue;
+        }
+        // The facts (the names imported) are on the importer's outgoing edge.
+        let outgoing = snapshot.out_edges(edge.other())?;
+        let Some(stored) = outgoing.find(EdgeKind::Imports, file_key)? else {
+            continue;
+        };
+        let stored = stored.view()?;
+        if !stored.names().any(|n| n == symbol.name) {
+            continue;
+        }
+        let importer = existing(snapshot, edge.other())?;
+        let importer = importer.view()?.file().to_owned();
+        out.push((symbol.id.clone(), importer, stored.sites().min(), "import"));
+    }
+    Ok(out)
+}
+
 /// A place naming a removed symbol, owned: the symbol's ID, the file, the line, how.
 type Place = (String, String, Option<u32>, &'static str);
 
-/// The places that still name each removed symbol: calls of its name the indexer could not
-/// resolve, and imports of its name from its file; at most [`NAMED_AT_LISTED`] a symbol.
+/// The places that still name each removed symbol: imports of its name from its file, then
+/// calls of its name the indexer could not resolve; at most [`NAMED_AT_LISTED`] of each.
 fn named_at(snapshot: &Snapshot, removed: &[RemovedSymbol]) -> Result<Vec<Place>, QueryError> {
     let mut out = Vec::new();
     for symbol in removed {
-        let mut listed = 0;
+        // Imports first: they break for certain; calls of the bare name only may.
+        out.extend(imports_naming(snapshot, symbol)?);
         let (_, calls) = snapshot.unresolved_call_sample(&symbol.name, NAMED_AT_LISTED)?;
         for (file, call) in calls {
             out.push((symbol.id.clone(), file, Some(call.line), "call"));
-            listed += 1;
-        }
-        let file = symbol.id.split(':').next().unwrap_or_default();
-        let Some(file_key) = snapshot.key_of(file)? else {
-            continue;
-        };
-        let list = snapshot.in_edges(file_key)?;
-        for edge in list.edges()? {
-            if listed >= NAMED_AT_LISTED {
-                break;
-            }
-            if edge.kind() != EdgeKind::Imports {
-                continue;
-            }
-            // The facts (the names imported) are on the importer's outgoing edge.
-            let outgoing = snapshot.out_edges(edge.other())?;
-            let Some(stored) = outgoing.find(EdgeKind::Imports, file_key)? else {
-                continue;
-            };
-            let stored = stored.view()?;
-            if !stored.names().any(|n| n == symbol.name) {
-                continue;
-            }
-            let importer = existing(snapshot, edge.other())?;
-            let importer = importer.view()?.file().to_owned();
-            out.push((symbol.id.clone(), importer, stored.sites().min(), "import"));
-            listed += 1;
         }
     }
     Ok(out)

@@ -280,6 +280,8 @@ pub struct Header<'a> {
     /// The answer lists part of its results — a token budget cut it, or an offset was
     /// asked for — and says what it left out; `None` when every result follows.
     pub listing: Option<Listing<'a>>,
+    /// Change impact: how many symbols the change touched (sections, over every page).
+    pub changed: usize,
     /// Change impact: the declarations the change removed.
     pub removed: &'a [crate::RemovedSymbol],
     /// Change impact: the places that still name a removed declaration.

@@ -471,6 +471,7 @@ pub(crate) fn header(kind: QueryKind, root: Option<tsgraph_engine::NodeView<'_>>
         total: 0,
         by_depth: &[],
         listing: None,
+        changed: 0,
         removed: &[],
         named_at: &[],
         unknown: &[],

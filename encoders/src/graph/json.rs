@@ -13,7 +13,8 @@
 //!   and REFERENCES, `"names"` and `"typeOnly"` for IMPORTS, `"reversed": true` on a path
 //!   hop walked against the stored direction.
 //! - **callers / callees / impact**: `{"query","symbol":node,"maxDepth","edgeKinds":[…],
-//!   "summary":{"total","direct","transitive","files","packages","maxDepth","byDepth":[…]},
+//!   "summary":{"direct","transitive","files","packages","maxDepth"} (and, in a listed part,
+//!   "total" and "byDepth":[…] of the whole answer),
 //!   "nodes":[node + "depth",
 //!   "via":{"id", "edge": edge}, "chain":[ids from the first hop to via]]}` — a result
 //!   reached through a call found by dispatch (to an override or implementation) has
@@ -286,15 +287,13 @@ impl<W: Write> ResultSink for JsonSink<W> {
             let c = header.counts;
             write!(
                 self.out,
-                ",\"summary\":{{\"total\":{},\"direct\":{},\"transitive\":{},\"files\":{},\"packages\":{},\"maxDepth\":{}",
-                c.direct + c.transitive,
-                c.direct,
-                c.transitive,
-                c.files,
-                c.packages,
-                c.max_depth
+                ",\"summary\":{{\"direct\":{},\"transitive\":{},\"files\":{},\"packages\":{},\"maxDepth\":{}",
+                c.direct, c.transitive, c.files, c.packages, c.max_depth
             )?;
-            if !header.by_depth.is_empty() {
+            // A listed part: what its nodes no longer show (the whole answer's total and
+            // results per depth).
+            if header.listing.is_some() && !header.by_depth.is_empty() {
+                write!(self.out, ",\"total\":{}", c.direct + c.transitive)?;
                 self.out.write_all(b",\"byDepth\":[")?;
                 for (i, count) in header.by_depth.iter().enumerate() {
                     if i > 0 {

@@ -273,7 +273,10 @@ struct Pager {
 impl Pager {
     /// The listing of `part`, or `None` when it is the whole answer.
     fn listing<'p>(&self, part: &'p Listed<'_>) -> Option<Listing<'p>> {
-        let whole = part.page.offset == 0 && part.page.rows == self.local;
+        let whole = part.page.offset == 0
+            && part.page.rows == self.local
+            && self.base == 0
+            && self.total == self.local;
         (!whole).then(|| Listing {
             offset: self.base + part.page.offset,
             listed: part.page.rows,

@@ -64,8 +64,8 @@ pub(super) fn in_listing_order<'v>(
 
 /// The sections cut to the page's rows (of `ordered`, every row in listing order). A
 /// section keeps the parent links of its results left out, so that a listed result's chain
-/// from the root still reads through them; a section left with no result is dropped unless
-/// the page holds every row.
+/// from the root still reads through them; a section left with no result on the page is
+/// dropped, unless it has none at all and the page is the first.
 pub(super) fn cut(sections: &[Section], ordered: &[Row], page: Page) -> Vec<Section> {
     let end = page.offset.saturating_add(page.rows).min(ordered.len());
     let start = page.offset.min(end);
@@ -79,11 +79,16 @@ pub(super) fn cut(sections: &[Section], ordered: &[Row], page: Page) -> Vec<Sect
         taken[row.section][row.item] = true;
     }
     let whole = start == 0 && end == ordered.len();
+    // A section with no result at all (a changed symbol nothing depends on, a method no
+    // one calls) is said once, on the first page; one whose results are on other pages is
+    // left out of this one.
     sections
         .iter()
         .zip(listed)
         .zip(taken)
-        .filter(|((_, items), _)| whole || !items.is_empty())
+        .filter(|((section, items), _)| {
+            whole || !items.is_empty() || (start == 0 && section.items.is_empty())
+        })
         .map(|((section, items), taken)| Section {
             target: section.target,
             links: section

@@ -285,7 +285,46 @@ fn bad_revisions_and_folders_outside_git_are_clear_errors() {
     let (code, _, err) = cli(plain.path(), &["impact", "--diff"]);
     assert_eq!(code, tsgraph_cli::EXIT_ERROR, "{err}");
     assert!(err.contains("git diff"), "{err}");
+    // A revision git would read as an option is refused before git runs.
+    let evil = root.join("written-by-git");
+    let flag = format!("--diff=--output={}", evil.display());
+    let (code, _, err) = cli(root, &["impact", &flag]);
+    assert_eq!(code, tsgraph_cli::EXIT_ERROR, "{err}");
+    assert!(!evil.exists(), "git wrote {}", evil.display());
+    let (code, _, err) = cli(root, &["impact", "--diff", "HEAD...HEAD"]);
+    assert_eq!(code, tsgraph_cli::EXIT_ERROR, "{err}");
+    assert!(err.contains("A..B"), "{err}");
     // A symbol and --diff together is a usage error.
     let (code, _, _) = cli(root, &["impact", "add", "--diff"]);
     assert_eq!(code, tsgraph_cli::EXIT_USAGE);
+}
+
+#[test]
+fn a_moved_file_removes_its_declarations_under_their_old_ids() {
+    let dir = repository();
+    let root = dir.path();
+    git(root, &["commit", "-qam", "after"]);
+    git(root, &["mv", "src/app.ts", "src/main.ts"]);
+    let (code, _, err) = cli(root, &["index"]);
+    assert_eq!(code, 0, "{err}");
+    let answer = change_json(root, &["--diff"]);
+    let removed: Vec<(&str, &str)> = answer["removed"]
+        .as_array()
+        .expect("removed")
+        .iter()
+        .map(|r| {
+            (
+                r["id"].as_str().expect("id"),
+                r["renamedTo"].as_str().unwrap_or("-"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        removed,
+        vec![
+            ("src/app.ts:main", "src/main.ts:main"),
+            ("src/app.ts:outer", "src/main.ts:outer"),
+        ],
+        "{answer}"
+    );
 }

@@ -41,10 +41,21 @@ pub(crate) fn diff(root: &Path, spec: &DiffSpec) -> Result<String, Error> {
         "diff",
         "--no-color",
         "--no-ext-diff",
+        "--no-textconv",
+        "--src-prefix=a/",
+        "--dst-prefix=b/",
         "--relative",
         "-U0",
         "-M",
     ];
+    match spec {
+        DiffSpec::WorkingTree => {}
+        DiffSpec::Since(rev) => revision(rev)?,
+        DiffSpec::Between(from, to) => {
+            revision(from)?;
+            revision(to)?;
+        }
+    }
     match spec {
         DiffSpec::WorkingTree => args.push("HEAD"),
         DiffSpec::Since(rev) => args.push(rev),
@@ -58,18 +69,25 @@ pub(crate) fn diff(root: &Path, spec: &DiffSpec) -> Result<String, Error> {
     Ok(String::from_utf8_lossy(&out).into_owned())
 }
 
+/// Refuses a revision git could take for an option (`--output=…`) or that is not one
+/// revision (`A...B`, `A..`).
+fn revision(rev: &str) -> Result<(), Error> {
+    if rev.starts_with('-') || rev.contains("..") || rev.is_empty() {
+        return Err(Error::Git {
+            args: format!("diff {rev}"),
+            message: "give one revision (`main`, `HEAD~2`) or two as A..B".to_owned(),
+        });
+    }
+    Ok(())
+}
+
 /// The text of `path` (relative to `root`) at `rev`, or `None` when it has no such file.
 pub(crate) fn show(root: &Path, rev: &str, path: &str) -> Result<Option<Vec<u8>>, Error> {
-    // `REV:./path` is relative to the folder git runs in, the project root.
-    let object = format!("{rev}:./{path}");
-    match git(root, &["show", &object]) {
-        Ok(text) => Ok(Some(text)),
-        Err(Error::Git { message, .. })
-            if message.contains("does not exist")
-                || message.contains("exists on disk, but not in") =>
-        {
-            Ok(None)
-        }
-        Err(err) => Err(err),
+    revision(rev)?;
+    // `ls-tree` prints nothing for a path the revision does not have (in any locale).
+    if git(root, &["ls-tree", rev, "--", path])?.is_empty() {
+        return Ok(None);
     }
+    // `REV:./path` is relative to the folder git runs in, the project root.
+    git(root, &["show", &format!("{rev}:./{path}")]).map(Some)
 }

@@ -41,15 +41,26 @@ pub(crate) struct FileDiff {
 /// The files of `git diff -U0` output, in order. Lines it does not know are skipped.
 pub(crate) fn parse(diff: &str) -> Vec<FileDiff> {
     let mut files: Vec<FileDiff> = Vec::new();
+    // Whether the current file's hunks began: its `---`/`+++` lines come before them, and a
+    // removed line that reads `-- x` must not be taken for one.
+    let mut in_hunks = false;
     for line in diff.lines() {
         if line.starts_with("diff --git ") {
             files.push(FileDiff::default());
+            in_hunks = false;
             continue;
         }
         let Some(file) = files.last_mut() else {
             continue;
         };
-        if let Some(path) = line.strip_prefix("--- ") {
+        if let Some(header) = line.strip_prefix("@@ ") {
+            in_hunks = true;
+            if let Some(hunk) = hunk(header) {
+                file.hunks.push(hunk);
+            }
+        } else if in_hunks {
+            continue;
+        } else if let Some(path) = line.strip_prefix("--- ") {
             file.old_path = side_path(path, "a/");
         } else if let Some(path) = line.strip_prefix("+++ ") {
             file.new_path = side_path(path, "b/");
@@ -57,18 +68,15 @@ pub(crate) fn parse(diff: &str) -> Vec<FileDiff> {
             file.old_path = Some(unquote(path));
         } else if let Some(path) = line.strip_prefix("rename to ") {
             file.new_path = Some(unquote(path));
-        } else if let Some(header) = line.strip_prefix("@@ ")
-            && let Some(hunk) = hunk(header)
-        {
-            file.hunks.push(hunk);
         }
     }
     files
 }
 
-/// A `---`/`+++` path: `None` for `/dev/null`, else without its `a/` or `b/` prefix.
+/// A `---`/`+++` path: `None` for `/dev/null`, else without its `a/` or `b/` prefix (and
+/// the tab git puts after a path with a space).
 fn side_path(path: &str, prefix: &str) -> Option<String> {
-    let path = unquote(path);
+    let path = unquote(path.strip_suffix('\t').unwrap_or(path));
     if path == "/dev/null" {
         return None;
     }
@@ -129,6 +137,7 @@ index 1..2 100644
 --- a/src/a.ts
 +++ b/src/a.ts
 @@ -3,2 +3,3 @@ export function f() {
+--- a line removed that reads like a header
 @@ -10 +11,0 @@
 diff --git a/src/gone.ts b/src/gone.ts
 deleted file mode 100644
@@ -139,10 +148,16 @@ diff --git a/src/old.ts b/src/new name.ts
 similarity index 90%
 rename from src/old.ts
 rename to \"src/new name.ts\"
+diff --git a/src/a b.ts b/src/a b.ts
+--- a/src/a b.ts\t
++++ b/src/a b.ts\t
+@@ -1 +1 @@
 ";
         let files = parse(diff);
-        assert_eq!(files.len(), 3);
+        assert_eq!(files.len(), 4);
+        assert_eq!(files[0].old_path.as_deref(), Some("src/a.ts"));
         assert_eq!(files[0].new_path.as_deref(), Some("src/a.ts"));
+        assert_eq!(files[3].new_path.as_deref(), Some("src/a b.ts"));
         assert_eq!(
             files[0].hunks,
             vec![

@@ -68,6 +68,7 @@ pub(crate) fn change(root: &Path, snapshot: &Snapshot, spec: &DiffSpec) -> Resul
             }
         }
         change.removed.extend(removed_in(before, after));
+        change.removed.extend(moved(file, before, after));
     }
     Ok(change)
 }
@@ -142,14 +143,14 @@ fn changed_in(
         if holding.is_empty() && !deletes_a_declaration(hunk, before) {
             top_level = true;
         }
-        touched.extend(holding);
+        // Innermost, per hunk: a declaration whose member the hunk also touches answers
+        // through the member (another hunk may still touch the declaration itself).
+        let ids: HashSet<&str> = holding.iter().map(|d| d.id.as_str()).collect();
+        touched.extend(holding.iter().copied().filter(|d| {
+            let prefix = format!("{}.", d.id);
+            !ids.iter().any(|other| other.starts_with(&prefix))
+        }));
     }
-    let ids: HashSet<&str> = touched.iter().map(|d| d.id.as_str()).collect();
-    // Innermost: a declaration whose member is also touched answers through the member.
-    touched.retain(|d| {
-        let prefix = format!("{}.", d.id);
-        !ids.iter().any(|other| other.starts_with(&prefix))
-    });
     touched.sort_by(|a, b| (a.start_line, &a.id).cmp(&(b.start_line, &b.id)));
     touched.dedup_by(|a, b| a.id == b.id);
     let mut out: Vec<(String, ChangeKind)> = touched
@@ -186,6 +187,37 @@ fn same_signature(old: &NodeRecord, new: &NodeRecord) -> bool {
         && old.type_text == new.type_text
         && old.flags == new.flags
         && old.visibility == new.visibility
+}
+
+/// A file moved (`old.ts` → `new.ts`): every declaration it kept has a new ID, and what
+/// imported it by the old path breaks — each is removed, renamed to its new ID.
+fn moved(file: &FileDiff, before: &Declarations, after: &Declarations) -> Vec<RemovedSymbol> {
+    let (Some(old), Some(new)) = (file.old_path.as_deref(), file.new_path.as_deref()) else {
+        return Vec::new();
+    };
+    if old == new {
+        return Vec::new();
+    }
+    let mut kept: Vec<&NodeRecord> = before
+        .iter()
+        .filter(|(symbol, _)| after.contains_key(*symbol))
+        // Top-level declarations: members move with their container.
+        .filter(|(symbol, _)| !symbol.contains('.'))
+        .map(|(_, d)| d)
+        .collect();
+    kept.sort_by(|a, b| (a.start_line, &a.id).cmp(&(b.start_line, &b.id)));
+    kept.into_iter()
+        .map(|d| {
+            let symbol = d.id.split_once(':').map_or("", |(_, s)| s);
+            RemovedSymbol {
+                id: d.id.clone(),
+                name: d.name.clone(),
+                kind: NodeKind::from_u8(d.kind).unwrap_or(NodeKind::Function),
+                lines: (d.start_line, d.end_line),
+                renamed_to: Some(format!("{new}:{symbol}")),
+            }
+        })
+        .collect()
 }
 
 /// The declarations of the old side with no namesake in the new (the outermost of them:

@@ -14,6 +14,7 @@ impl<W: Write> JsonSink<W> {
         if header.kind != QueryKind::ChangeImpact {
             return Ok(());
         }
+        write!(self.out, ",\"changed\":{}", header.changed)?;
         self.out.write_all(b",\"removed\":[")?;
         for (i, removed) in header.removed.iter().enumerate() {
             if i > 0 {

@@ -18,7 +18,7 @@ impl<W: Write> TextSink<'_, W> {
         writeln!(
             self.out,
             "impact of the changes against {base}: {} changed, {} removed",
-            header.sections,
+            header.changed,
             header.removed.len()
         )?;
         writeln!(

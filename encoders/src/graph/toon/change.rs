@@ -17,6 +17,7 @@ impl<W: Write> ToonSink<W> {
             return Ok(());
         }
         let w = self.writer()?;
+        w.field("changed", header.changed)?;
         if !header.removed.is_empty() {
             w.key("removed")?;
             w.begin_table(header.removed.len(), &["id", "kind", "lines", "renamedTo"])?;
