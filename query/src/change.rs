@@ -12,9 +12,9 @@ use crate::kinds::EdgeKinds;
 use crate::order::existing;
 use crate::plan::bfs::Bounds;
 use crate::plan::view::GraphView;
-use crate::plan::{Explain, Plan, Strategy};
+use crate::plan::{Plan, Strategy};
 use crate::sink::{Direction, Header, QueryKind, ResultSink, Stop, Summary};
-use crate::traverse::{TraversalOptions, bfs, header};
+use crate::traverse::{TraversalOptions, bfs, header, walk_summary};
 
 /// How a symbol changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -166,20 +166,7 @@ impl Query<'_> {
             unknown: &change.unknown,
             ..header(QueryKind::ChangeImpact, None)
         };
-        let summary = Summary {
-            truncated: stop == Stop::NodeLimit,
-            limit: options.max_nodes,
-            found: true,
-            stopped: false,
-            partial: false,
-            stop,
-            explain: Some(Explain {
-                plan,
-                lists_read: view.lists_read(),
-                nodes_reached: reached_total,
-                stop,
-            }),
-        };
+        let summary = walk_summary(plan, &view, reached_total, stop);
         emit(
             snapshot,
             header,

@@ -107,6 +107,30 @@ pub(crate) fn bfs(
     Ok(Reached { items, stop })
 }
 
+/// How the walks of `plan` ended: where they stopped, after reaching `reached` nodes and
+/// reading what `view` counted.
+pub(crate) fn walk_summary(
+    plan: Plan,
+    view: &GraphView<'_>,
+    reached: usize,
+    stop: Stop,
+) -> Summary {
+    Summary {
+        truncated: stop == Stop::NodeLimit,
+        limit: plan.max_nodes,
+        found: true,
+        stopped: false,
+        partial: false,
+        stop,
+        explain: Some(Explain {
+            plan,
+            lists_read: view.lists_read(),
+            nodes_reached: reached,
+            stop,
+        }),
+    }
+}
+
 /// Whether `edge` is a CALLS edge found by dispatch. Read from the source's list, the entry
 /// says so; read from the target's incoming list it does not, and the source's entry is
 /// looked up.
@@ -291,20 +315,7 @@ impl Query<'_> {
             unresolved_sites: &sites,
             ..header(kind, Some(root_view))
         };
-        let summary = Summary {
-            partial: false,
-            truncated: stop == Stop::NodeLimit,
-            limit: options.max_nodes,
-            found: true,
-            stopped: false,
-            stop,
-            explain: Some(Explain {
-                plan,
-                lists_read: view.lists_read(),
-                nodes_reached: reached_total,
-                stop,
-            }),
-        };
+        let summary = walk_summary(plan, &view, reached_total, stop);
         emit(
             snapshot,
             header,
@@ -350,20 +361,7 @@ impl Query<'_> {
             edge_kinds: kinds,
             ..header(QueryKind::Neighbors, Some(center_guard.view()?))
         };
-        let summary = Summary {
-            partial: false,
-            truncated: reached.stop == Stop::NodeLimit,
-            limit: options.max_nodes,
-            found: true,
-            stopped: false,
-            stop: reached.stop,
-            explain: Some(Explain {
-                plan,
-                lists_read: view.lists_read(),
-                nodes_reached: items.len(),
-                stop: reached.stop,
-            }),
-        };
+        let summary = walk_summary(plan, &view, items.len(), reached.stop);
         let sections = [Section::whole(items)];
         emit(
             snapshot,

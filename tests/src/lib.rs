@@ -83,3 +83,26 @@ pub fn env_number(name: &str, default: u64) -> u64 {
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
 }
+
+/// Runs the CLI in-process with `args` (the program name is added) and `--project project`
+/// after them: its exit code, standard output and standard error.
+pub fn cli_in(project: &Path, args: &[&str]) -> (u8, String, String) {
+    let mut argv: Vec<std::ffi::OsString> = vec!["tsgraph".into()];
+    argv.extend(args.iter().map(std::ffi::OsString::from));
+    argv.push("--project".into());
+    argv.push(project.into());
+    let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+    let code = tsgraph_cli::run(
+        argv,
+        &mut tsgraph_cli::Streams {
+            stdin: &mut std::io::empty(),
+            stdout: &mut stdout,
+            stderr: &mut stderr,
+        },
+    );
+    (
+        code,
+        String::from_utf8(stdout).expect("UTF-8 stdout"),
+        String::from_utf8(stderr).expect("UTF-8 stderr"),
+    )
+}

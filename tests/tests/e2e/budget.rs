@@ -6,6 +6,7 @@
 
 use std::collections::BTreeSet;
 use std::path::Path;
+use tsgraph_tests::cli_in as cli;
 
 use tiktoken_rs::CoreBPE;
 use tsgraph::query::{Budget, TraversalOptions};
@@ -367,28 +368,6 @@ fn the_token_estimate_holds_to_ten_percent_on_the_seeds_and_on_large_answers() {
         }
     }
     assert!(checked > 20, "{checked} answers checked");
-}
-
-/// The CLI in-process on a hub project: its exit code and standard output.
-fn cli(project: &Path, args: &[&str]) -> (u8, String, String) {
-    let mut argv: Vec<std::ffi::OsString> = vec!["tsgraph".into()];
-    argv.extend(args.iter().map(std::ffi::OsString::from));
-    argv.push("--project".into());
-    argv.push(project.into());
-    let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
-    let code = tsgraph_cli::run(
-        argv,
-        &mut tsgraph_cli::Streams {
-            stdin: &mut std::io::empty(),
-            stdout: &mut stdout,
-            stderr: &mut stderr,
-        },
-    );
-    (
-        code,
-        String::from_utf8(stdout).expect("utf-8"),
-        String::from_utf8(stderr).expect("utf-8"),
-    )
 }
 
 #[test]

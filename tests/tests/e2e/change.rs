@@ -4,6 +4,7 @@
 
 use std::path::Path;
 use std::process::Command;
+use tsgraph_tests::cli_in as cli;
 
 use serde_json::Value;
 
@@ -95,27 +96,6 @@ pub(crate) fn repository() -> tempfile::TempDir {
     git(root, &["commit", "-qm", "before"]);
     write(root, "src/math.ts", MATH_AFTER);
     dir
-}
-
-fn cli(root: &Path, args: &[&str]) -> (u8, String, String) {
-    let mut argv: Vec<std::ffi::OsString> = vec!["tsgraph".into()];
-    argv.extend(args.iter().map(std::ffi::OsString::from));
-    argv.push("--project".into());
-    argv.push(root.into());
-    let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
-    let code = tsgraph_cli::run(
-        argv,
-        &mut tsgraph_cli::Streams {
-            stdin: &mut std::io::empty(),
-            stdout: &mut stdout,
-            stderr: &mut stderr,
-        },
-    );
-    (
-        code,
-        String::from_utf8(stdout).expect("utf-8"),
-        String::from_utf8(stderr).expect("utf-8"),
-    )
 }
 
 fn change_json(root: &Path, diff: &[&str]) -> Value {
