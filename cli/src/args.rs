@@ -330,7 +330,7 @@ pub(crate) enum Command {
         #[arg(required_unless_present = "topic", conflicts_with = "topic")]
         pattern: Option<String>,
         /// Topic search: the words of TEXT ("user store") against the words of names
-        /// (createUserStore, SessionStore) and file paths, plurals as singulars, ranked
+        /// (createUserStore, SessionStore), file paths and leading doc comments, plurals as singulars, ranked
         /// BM25-style with whole-name matches first; the edges between the hits follow.
         #[arg(long, value_name = "TEXT")]
         topic: Option<String>,

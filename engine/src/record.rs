@@ -72,6 +72,9 @@ pub struct NodeRecord {
     pub parameters: Vec<String>,
     /// The declared return type, empty when none (or the declared type of a property/variable).
     pub type_text: String,
+    /// The leading doc comment, markers stripped and whitespace folded (its first few
+    /// hundred characters); empty when none. Topic search finds the node by its words.
+    pub doc: String,
 }
 
 impl NodeRecord {
@@ -97,6 +100,7 @@ impl NodeRecord {
             visibility: Visibility::Default.as_u8(),
             parameters: Vec::new(),
             type_text: String::new(),
+            doc: String::new(),
         }
     }
 
@@ -202,6 +206,10 @@ impl<'a> NodeView<'a> {
     /// Return type of a function or method, declared type of a property or variable.
     pub fn type_text(&self) -> &'a str {
         self.record.type_text.as_str()
+    }
+    /// The leading doc comment, cleaned (see [`NodeRecord::doc`]).
+    pub fn doc(&self) -> &'a str {
+        self.record.doc.as_str()
     }
 }
 

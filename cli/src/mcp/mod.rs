@@ -49,7 +49,7 @@ impl GraphServer {
 
     #[tool(
         name = "search_nodes",
-        description = "Find symbols by name: functions, classes, methods, interfaces, type aliases, variables, properties, enums and files. `query` is a name, a prefix (`save*`), a glob over names and dotted paths (`*Service.save*`), or a misspelt name (fuzzy). Filter by kinds, file glob, module, package, exported. Or a `topic` (`user store`) instead of `query`: finds names made of those words (createUserStore, SessionStore, user_store) and files whose paths have them, best first, with the edges between the hits. Returns node IDs to pass to the other tools; pages with offset/limit, and within maxTokens (default 2000; a cut page ends with `next`).",
+        description = "Find symbols by name: functions, classes, methods, interfaces, type aliases, variables, properties, enums and files. `query` is a name, a prefix (`save*`), a glob over names and dotted paths (`*Service.save*`), or a misspelt name (fuzzy). Filter by kinds, file glob, module, package, exported. Or a `topic` (`user store`) instead of `query`: finds names made of those words (createUserStore, SessionStore, user_store), files whose paths have them and declarations whose doc comments do, best first, with the edges between the hits. Returns node IDs to pass to the other tools; pages with offset/limit, and within maxTokens (default 2000; a cut page ends with `next`).",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn search_nodes(

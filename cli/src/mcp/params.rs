@@ -192,8 +192,8 @@ pub(crate) struct SearchArgs {
     #[serde(default)]
     pub query: String,
     /// Topic search instead of a pattern: the words of a phrase (`user store`) against the
-    /// words of names (createUserStore, SessionStore, user_store) and file paths, plurals as
-    /// singulars, ranked BM25-style with whole-name matches first; the edges between the
+    /// words of names (createUserStore, SessionStore, user_store), file paths and leading doc
+    /// comments, plurals as singulars, ranked BM25-style with whole-name matches first; the edges between the
     /// hits follow the nodes.
     pub topic: Option<String>,
     /// Only nodes of these kinds: File, Function, Class, Method, Interface, TypeAlias,

@@ -45,14 +45,32 @@ pub(crate) fn terms_of(id: &str, file: &str, name: &str) -> (String, Option<Stri
     (name_term, path_term)
 }
 
+/// Words of a doc comment too common to find anything by (a posting each would cost index
+/// space for nothing).
+const DOC_STOP_WORDS: [&str; 32] = [
+    "a", "an", "and", "any", "are", "as", "at", "be", "by", "each", "every", "for", "from", "how",
+    "if", "in", "is", "it", "its", "not", "of", "on", "or", "that", "the", "this", "to", "unless",
+    "what", "when", "which", "with",
+];
+
 /// The word terms a node is found by in topic search: the words of its name, or for a file
-/// node (whose ID is its path), of its path.
-pub(crate) fn word_terms_of(id: &str, file: &str, name: &str) -> Vec<String> {
+/// node (whose ID is its path), of its path; then the words of its leading doc comment but
+/// the most common ones. Each term once.
+pub(crate) fn word_terms_of(id: &str, file: &str, name: &str, doc: &str) -> Vec<String> {
     let text = if id == file { file } else { name };
-    super::words::words(text)
+    let doc_words = super::words::words(doc);
+    let mut terms: Vec<String> = super::words::words(text)
         .iter()
+        .chain(
+            doc_words
+                .iter()
+                .filter(|w| !DOC_STOP_WORDS.contains(&w.as_str())),
+        )
         .map(|word| super::words::word_term(word))
-        .collect()
+        .collect();
+    let mut seen = std::collections::HashSet::new();
+    terms.retain(|term| seen.insert(term.clone()));
+    terms
 }
 
 /// The stored keys of one term: ascending u32 little endian, none twice, never empty (a term
@@ -100,9 +118,14 @@ pub(crate) struct TermChanges(BTreeMap<String, (Vec<u32>, Vec<u32>)>);
 
 impl TermChanges {
     /// Notes that the node `key` joins (`add`) or leaves the lists of its terms.
-    pub(crate) fn node(&mut self, key: u32, (id, file, name): (&str, &str, &str), add: bool) {
+    pub(crate) fn node(
+        &mut self,
+        key: u32,
+        (id, file, name, doc): (&str, &str, &str, &str),
+        add: bool,
+    ) {
         let (name_term, path_term) = terms_of(id, file, name);
-        let words = word_terms_of(id, file, name);
+        let words = word_terms_of(id, file, name, doc);
         for term in std::iter::once(name_term).chain(path_term).chain(words) {
             let (removed, added) = self.0.entry(term).or_default();
             if add {
@@ -281,7 +304,7 @@ pub(crate) fn index_all_terms(
         if let Some(path_term) = path_term {
             pairs.push(&path_term, key.value())?;
         }
-        for word in word_terms_of(node.id(), node.file(), node.name()) {
+        for word in word_terms_of(node.id(), node.file(), node.name(), node.doc()) {
             pairs.push(&word, key.value())?;
         }
     }

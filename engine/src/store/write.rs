@@ -403,7 +403,11 @@ fn apply(
             log.node(key)?;
             log.id(&record.id, None)?;
         }
-        term_changes.node(key, (&record.id, &record.file, &record.name), false);
+        term_changes.node(
+            key,
+            (&record.id, &record.file, &record.name, &record.doc),
+            false,
+        );
         if survives {
             surviving.insert(record.id, key);
         }
@@ -449,7 +453,7 @@ fn apply(
             log.node(key)?;
             log.id(&node.id, Some(key))?;
         }
-        term_changes.node(key, (&node.id, &node.file, &node.name), true);
+        term_changes.node(key, (&node.id, &node.file, &node.name, &node.doc), true);
         batch_keys.insert(node.id.as_str(), key);
         file_keys.entry(node.file.as_str()).or_default().push(key);
     }

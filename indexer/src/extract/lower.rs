@@ -232,6 +232,13 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
             flags |= decl_flags::AMBIENT;
         }
         let id = u32::try_from(self.out.decls.len()).unwrap_or(u32::MAX);
+        if graph.is_some() {
+            let doc = super::doc::leading_doc(node, self.src);
+            if !doc.is_empty() {
+                let text = self.display_text(&doc);
+                self.out.docs.push((id, text));
+            }
+        }
         self.out.decls.push(Decl {
             node: graph,
             start_line: range_start,

@@ -2,6 +2,7 @@
 //! file's semantic summary ([`FileFacts`]). Broken code is not an error: ERROR nodes are
 //! walked like any other node (keeping whatever parsed inside them) and their bytes counted.
 
+mod doc;
 mod expr;
 mod lower;
 mod members;

@@ -706,6 +706,10 @@ pub(crate) struct FileFacts {
     pub(crate) jsx: Vec<JsxSite>,
     pub(crate) refs: Vec<ValueRef>,
     pub(crate) type_uses: Vec<TypeUse>,
+    /// The graph nodes with a leading doc comment, by declaration (ascending), with its text
+    /// in `texts` (markers stripped, whitespace folded). Apart from [`Decl`], which every
+    /// declaration pays for and few have one.
+    pub(crate) docs: Vec<(DeclId, OptIndex)>,
 }
 
 impl FileFacts {
@@ -734,6 +738,7 @@ impl FileFacts {
         self.exports.shrink_to_fit();
         self.calls.shrink_to_fit();
         self.jsx.shrink_to_fit();
+        self.docs.shrink_to_fit();
         self.refs.shrink_to_fit();
         self.type_uses.shrink_to_fit();
     }
@@ -752,6 +757,14 @@ impl FileFacts {
 
     pub(crate) fn decl(&self, id: DeclId) -> &Decl {
         &self.decls[id as usize]
+    }
+
+    /// The leading doc comment of the declaration `id`; empty without one.
+    pub(crate) fn doc(&self, id: DeclId) -> &str {
+        match self.docs.binary_search_by_key(&id, |(decl, _)| *decl) {
+            Ok(found) => self.text(self.docs[found].1),
+            Err(_) => "",
+        }
     }
 
     pub(crate) fn expr(&self, id: ExprId) -> &Expr {

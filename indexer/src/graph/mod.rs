@@ -168,6 +168,7 @@ pub(crate) fn node_records(
         record.module = module.clone();
         record.package = package.clone();
         record.visibility = d.visibility;
+        record.doc = facts.doc(*first).to_owned();
         let parameters = |d: &crate::facts::Decl| -> Vec<String> {
             d.params_text()
                 .iter()

@@ -19,5 +19,6 @@ mod process;
 mod store_errors;
 mod store_size;
 mod tools;
+mod topic_docs;
 mod unresolved;
 mod watch;
