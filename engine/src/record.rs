@@ -72,8 +72,8 @@ pub struct NodeRecord {
     pub parameters: Vec<String>,
     /// The declared return type, empty when none (or the declared type of a property/variable).
     pub type_text: String,
-    /// The leading doc comment, markers stripped and whitespace folded (its first few
-    /// hundred characters); empty when none. Topic search finds the node by its words.
+    /// The first sentence of the leading doc comment, markers stripped and whitespace
+    /// folded, at most 160 bytes; empty when none. Topic search finds the node by its words.
     pub doc: String,
 }
 

@@ -229,6 +229,7 @@ fn read_record(bytes: &[u8]) {
     let mut total = view.id().len() + view.name().len() + view.module().len();
     total += view.package().len() + view.file().len() + view.symbol().len();
     total += view.parameters().map(str::len).sum::<usize>() + view.type_text().len();
+    total += view.doc().len();
     let _ = (total, view.kind(), view.start_line(), view.end_line());
     let _ = (
         view.flags(),

@@ -1,6 +1,6 @@
 //! Topic search: the words of a query (`"user store"`) against the words of names
-//! (`createUserStore`, `SessionStore`, `user_store`) and of file paths, as ts-graph-mcp's
-//! topic search does. Each word of the query is looked up whole in the search index's word
+//! (`createUserStore`, `SessionStore`, `user_store`), of file paths and of leading doc
+//! comments, as ts-graph-mcp's topic search does. Each word of the query is looked up whole in the search index's word
 //! terms (lowercase, singular: `engine::words`); a node scores BM25-style — the rarer the
 //! words it shares with the query, the higher, and a long name less than a short one — and
 //! a name made of exactly the query's words comes first. The answer carries the edges
@@ -113,7 +113,11 @@ fn ranked(
                 view.name()
             };
             let length = word_count(named).max(1);
-            let whole = hit.matched == wanted.len() && length == wanted.len();
+            // A whole-name match: the name is made of exactly the query's words (a word
+            // found in the doc comment alone does not count).
+            let whole = hit.matched == wanted.len()
+                && length == wanted.len()
+                && words(named).iter().all(|w| wanted.contains(w));
             let norm = 1.0 - B + B * length as f64 / TYPICAL_WORDS;
             let score = hit.idf * (K1 + 1.0) / (1.0 + K1 * norm);
             scored.push((

@@ -56,6 +56,10 @@ const DOC_STOP_WORDS: [&str; 32] = [
 /// The word terms a node is found by in topic search: the words of its name, or for a file
 /// node (whose ID is its path), of its path; then the words of its leading doc comment but
 /// the most common ones. Each term once.
+///
+/// Part of the store format: the terms a write adds are removed by recomputing them from the
+/// stored record, so a change to this function, [`DOC_STOP_WORDS`] or `words` needs a
+/// schema bump.
 pub(crate) fn word_terms_of(id: &str, file: &str, name: &str, doc: &str) -> Vec<String> {
     let text = if id == file { file } else { name };
     let doc_words = super::words::words(doc);

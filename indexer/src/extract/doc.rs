@@ -10,8 +10,9 @@ use tree_sitter::Node;
 pub(super) const DOC_CHARS: usize = 160;
 
 /// Wrappers a declaration's comment may sit above instead of the declaration itself.
-const WRAPPERS: [&str; 4] = [
+const WRAPPERS: [&str; 5] = [
     "export_statement",
+    "ambient_declaration",
     "lexical_declaration",
     "variable_declaration",
     "variable_declarator",
@@ -26,16 +27,31 @@ pub(super) fn leading_doc(node: Node<'_>, source: &[u8]) -> String {
         }
         anchor = parent;
     }
-    // Consecutive comments right above, nearest last (`// a` `// b` read as `a b`).
-    let mut comments = Vec::new();
+    // The comment right above, past the decorators of a class member (`@Get()`): a block
+    // comment alone, or a run of line comments; one that shares its line with code before
+    // it (`a = 1; // note`) belongs to that code.
     let mut below = anchor;
-    while let Some(above) = below.prev_sibling() {
-        let adjacent = above.end_position().row + 1 >= below.start_position().row;
-        if above.kind() != "comment" || !adjacent {
+    let mut above = anchor.prev_sibling();
+    while let Some(node) = above.filter(|n| n.kind() == "decorator") {
+        below = node;
+        above = node.prev_sibling();
+    }
+    let mut comments = Vec::new();
+    while let Some(comment) = above {
+        let adjacent = comment.end_position().row + 1 >= below.start_position().row;
+        if comment.kind() != "comment" || !adjacent || !starts_its_line(comment, source) {
             break;
         }
-        comments.push(above);
-        below = above;
+        let block = source[comment.byte_range()].starts_with(b"/*");
+        if block && !comments.is_empty() {
+            break;
+        }
+        comments.push(comment);
+        if block {
+            break;
+        }
+        below = comment;
+        above = comment.prev_sibling();
     }
     comments.reverse();
     let mut out = String::new();
@@ -56,6 +72,16 @@ pub(super) fn leading_doc(node: Node<'_>, source: &[u8]) -> String {
         }
     }
     out
+}
+
+/// Whether nothing but whitespace precedes `node` on its first line.
+fn starts_its_line(node: Node<'_>, source: &[u8]) -> bool {
+    let start = node.start_byte();
+    source[..start]
+        .iter()
+        .rev()
+        .take_while(|b| **b != b'\n')
+        .all(|b| b.is_ascii_whitespace())
 }
 
 /// A comment's text without its markers.
