@@ -515,15 +515,7 @@ fn query(
     };
     let budget = Budget {
         tokens: tokens.unwrap_or(usize::MAX),
-        // Search pages through its own options (the offset went there).
-        offset: if matches!(
-            request,
-            QueryRequest::Search { .. } | QueryRequest::Topic { .. }
-        ) {
-            0
-        } else {
-            page.offset
-        },
+        offset: page.offset,
         generation: page.generation,
     };
     let output_options = Output {

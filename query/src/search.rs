@@ -145,13 +145,9 @@ impl Query<'_> {
         let (items, total, truncated) = matches(snapshot, pattern, options)?;
         let header = search_header(pattern, options, total);
         let summary = Summary {
-            // A page of the matches: complete only when it holds them all.
-            partial: options.offset > 0 || items.len() < total,
             truncated,
             limit: options.max_terms,
-            found: total > 0,
-            stopped: false,
-            ..Summary::default()
+            ..page_summary(options, items.len(), total)
         };
         let sections = [Section::whole(items)];
         emit(
@@ -163,6 +159,16 @@ impl Query<'_> {
             summary,
             sink,
         )
+    }
+}
+
+/// How a page of `listed` of `total` matches ended: found when there are any, partial (a
+/// page, not every match) unless it holds them all.
+pub(crate) fn page_summary(options: &SearchOptions, listed: usize, total: usize) -> Summary {
+    Summary {
+        partial: options.offset > 0 || listed < total,
+        found: total > 0,
+        ..Summary::default()
     }
 }
 

@@ -12,7 +12,7 @@ use crate::Query;
 use crate::emit::{Edges, Item, Order, Section, emit};
 use crate::error::QueryError;
 use crate::filter::Filter;
-use crate::search::{SearchError, SearchOptions, search_header};
+use crate::search::{SearchError, SearchOptions, page_summary, search_header};
 use crate::sink::{MatchKind, ResultSink, Summary};
 
 /// BM25's term-frequency saturation.
@@ -47,11 +47,8 @@ impl Query<'_> {
         let (items, total) = ranked(snapshot, text, options)?;
         let header = search_header(text, options, total);
         let summary = Summary {
-            // A page of the matches: complete only when it holds them all.
-            partial: options.offset > 0 || items.len() < total,
             limit: options.limit,
-            found: total > 0,
-            ..Summary::default()
+            ..page_summary(options, items.len(), total)
         };
         let sections = [Section::whole(items)];
         emit(

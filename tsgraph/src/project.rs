@@ -10,7 +10,7 @@ use tsgraph_encoders::graph::{
 use tsgraph_engine::{NodeKey, Snapshot, Store};
 use tsgraph_indexer::{IndexOptions, IndexSummary, SyncSummary, index_project, sync_project};
 use tsgraph_query::{
-    FileMatch, Query, ResultSink, Summary, SymbolMatch, resolve_file, resolve_symbol,
+    Budget, FileMatch, Query, ResultSink, Summary, SymbolMatch, resolve_file, resolve_symbol,
 };
 
 use crate::error::Error;
@@ -203,7 +203,15 @@ impl Project {
         out: &mut dyn Write,
     ) -> Result<Summary, Error> {
         let snapshot = self.snapshot()?;
-        let budget = output.budget;
+        let budget = match request {
+            // Search pages its matches through its own offset: the budget's would page them
+            // twice.
+            QueryRequest::Search { .. } | QueryRequest::Topic { .. } => Budget {
+                offset: 0,
+                ..output.budget
+            },
+            _ => output.budget,
+        };
         match output.format {
             Format::Json => {
                 let mut sink = JsonSink::new(out).with_budget(budget);

@@ -324,9 +324,9 @@ impl FileArgs {
 }
 
 impl SearchArgs {
-    /// How the answer is written (the offset pages the search itself).
+    /// How the answer is written (the facade pages a search by its own offset).
     pub(crate) fn output(&self) -> Output {
-        output(self.format, self.max_tokens, None, self.generation)
+        output(self.format, self.max_tokens, self.offset, self.generation)
     }
 }
 

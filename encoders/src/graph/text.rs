@@ -119,6 +119,22 @@ impl<'s, W: Write> TextSink<'s, W> {
         self.out
     }
 
+    /// `N callers: D direct, T transitive, in F files and P packages`: distinct results (one
+    /// reached from two methods of a class counts once).
+    fn counts_line(&mut self, c: &tsgraph_query::Counts) -> io::Result<()> {
+        let total = c.direct + c.transitive;
+        writeln!(
+            self.out,
+            "{} {}: {} direct, {} transitive, in {} and {}",
+            total,
+            self.noun(total),
+            c.direct,
+            c.transitive,
+            counted(c.files, "file"),
+            counted(c.packages, "package")
+        )
+    }
+
     fn noun(&self, count: usize) -> &'static str {
         let (one, many) = match self.kind {
             QueryKind::Callers => ("caller", "callers"),
@@ -301,18 +317,7 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
                     )?;
                 } else {
                     let c = header.counts;
-                    // Distinct results (one reached from two methods of a class counts once).
-                    let total = c.direct + c.transitive;
-                    writeln!(
-                        self.out,
-                        "{} {}: {} direct, {} transitive, in {} and {}",
-                        total,
-                        self.noun(total),
-                        c.direct,
-                        c.transitive,
-                        counted(c.files, "file"),
-                        counted(c.packages, "package")
-                    )?;
+                    self.counts_line(&c)?;
                     if let Some(root) = header.root.filter(|_| {
                         header.kind == QueryKind::Callers
                             && header.sections == 0

@@ -170,18 +170,13 @@ pub(crate) fn emit(
     } else {
         sink.budget()
     };
-    let Some(budget) = budget else {
-        return emitter.emit(sections, None, sink);
+    // No budget, or one that lists everything from the start: the answer is whole, and its
+    // own counts are its totals.
+    let budget = match budget {
+        Some(budget) if budget != Budget::UNBOUNDED => budget,
+        _ => return emitter.emit(sections, None, sink),
     };
     let totals = facts::totals(sections, &view)?;
-    if budget == Budget::UNBOUNDED {
-        // Everything is listed, in the sink's order: only the totals are added.
-        let cut = Cut {
-            listing: None,
-            totals: &totals,
-        };
-        return emitter.emit(sections, Some(cut), sink);
-    }
     let ordered = page::in_listing_order(sections, order, template.kind.is_traversal(), &view)?;
     let total = ordered.len();
     if budget.offset > total {
@@ -208,8 +203,7 @@ pub(crate) fn emit(
         } else {
             page
         };
-        let (files, more_files, more_nodes) =
-            page::unlisted_files(sections, &ordered, page, &view)?;
+        let (files, more_files, more_nodes) = page::unlisted_files(&ordered, page);
         Ok(Listed {
             sections: page::cut(sections, &ordered, page),
             files,

@@ -26,11 +26,13 @@ pub(super) struct Page {
 /// line, ID.
 type ListingKey<'v> = (u32, usize, u32, &'v str, u32, &'v str);
 
-/// One result in listing order: its section and its place among the section's items.
+/// One result in listing order: its section, its place among the section's items, and its
+/// file (what a listing counts the results it leaves out by).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Row {
+pub(super) struct Row<'v> {
     pub(super) section: usize,
     pub(super) item: usize,
+    pub(super) file: &'v str,
 }
 
 /// Every result of every section in listing order: by depth first for traversals (so the
@@ -41,8 +43,8 @@ pub(super) fn in_listing_order<'v>(
     order: Order,
     by_depth: bool,
     view: &impl Fn(NodeKey) -> Result<NodeView<'v>, QueryError>,
-) -> Result<Vec<Row>, QueryError> {
-    let mut keyed: Vec<(ListingKey<'v>, Row)> = Vec::new();
+) -> Result<Vec<Row<'v>>, QueryError> {
+    let mut keyed: Vec<(ListingKey<'v>, Row<'v>)> = Vec::new();
     for (s, section) in sections.iter().enumerate() {
         for (i, item) in section.items.iter().enumerate() {
             let node = view(item.key)?;
@@ -54,6 +56,7 @@ pub(super) fn in_listing_order<'v>(
                 Row {
                     section: s,
                     item: i,
+                    file: node.file(),
                 },
             ));
         }
@@ -66,7 +69,7 @@ pub(super) fn in_listing_order<'v>(
 /// section keeps the parent links of its results left out, so that a listed result's chain
 /// from the root still reads through them; a section left with no result on the page is
 /// dropped, unless it has none at all and the page is the first.
-pub(super) fn cut(sections: &[Section], ordered: &[Row], page: Page) -> Vec<Section> {
+pub(super) fn cut(sections: &[Section], ordered: &[Row<'_>], page: Page) -> Vec<Section> {
     let end = page.offset.saturating_add(page.rows).min(ordered.len());
     let start = page.offset.min(end);
     let mut listed: Vec<Vec<Item>> = vec![Vec::new(); sections.len()];
@@ -109,16 +112,13 @@ pub(super) fn cut(sections: &[Section], ordered: &[Row], page: Page) -> Vec<Sect
 /// The files of the results after the page, most results first (then by path): the first
 /// `page.files` of them, and the number of further files and of their results.
 pub(super) fn unlisted_files<'v>(
-    sections: &[Section],
-    ordered: &[Row],
+    ordered: &[Row<'v>],
     page: Page,
-    view: &impl Fn(NodeKey) -> Result<NodeView<'v>, QueryError>,
-) -> Result<(Vec<FileCount<'v>>, usize, usize), QueryError> {
+) -> (Vec<FileCount<'v>>, usize, usize) {
     let mut by_file: HashMap<&'v str, usize> = HashMap::default();
     let after = page.offset.saturating_add(page.rows);
     for row in ordered.iter().skip(after) {
-        let key = sections[row.section].items[row.item].key;
-        *by_file.entry(view(key)?.file()).or_default() += 1;
+        *by_file.entry(row.file).or_default() += 1;
     }
     let mut files: Vec<FileCount<'v>> = by_file
         .into_iter()
@@ -129,7 +129,7 @@ pub(super) fn unlisted_files<'v>(
     let more_nodes = files[named..].iter().map(|f| f.nodes).sum();
     let more_files = files.len() - named;
     files.truncate(named);
-    Ok((files, more_files, more_nodes))
+    (files, more_files, more_nodes)
 }
 
 /// The largest page from `offset` whose answer fits, by `fits` (which measures it): every
@@ -233,9 +233,13 @@ mod tests {
                 ..Section::default()
             },
         ];
-        let ordered: Vec<Row> = [(0, 0), (1, 0), (0, 1), (0, 2)]
+        let ordered: Vec<Row<'_>> = [(0, 0), (1, 0), (0, 1), (0, 2)]
             .into_iter()
-            .map(|(section, item)| Row { section, item })
+            .map(|(section, item)| Row {
+                section,
+                item,
+                file: "a.ts",
+            })
             .collect();
         let page = Page {
             offset: 0,

@@ -7,29 +7,19 @@ use std::io::{self, Write};
 
 use tsgraph_query::Header;
 
-use super::{TextSink, counted};
+use super::TextSink;
 
 impl<W: Write> TextSink<'_, W> {
     /// The head of a change impact answer.
     pub(super) fn change_lines(&mut self, header: &Header<'_>) -> io::Result<()> {
         let base = header.subject.unwrap_or("");
-        let c = header.counts;
-        let total = c.direct + c.transitive;
         writeln!(
             self.out,
             "impact of the changes against {base}: {} changed, {} removed",
             header.changed,
             header.removed.len()
         )?;
-        writeln!(
-            self.out,
-            "{total} {}: {} direct, {} transitive, in {} and {}",
-            self.noun(total),
-            c.direct,
-            c.transitive,
-            counted(c.files, "file"),
-            counted(c.packages, "package")
-        )?;
+        self.counts_line(&header.counts)?;
         for removed in header.removed {
             let (start, end) = removed.lines;
             write!(
