@@ -30,16 +30,20 @@ type Tally = [(usize, u64, usize); 4];
 struct NullSink;
 
 impl ResultSink for NullSink {
-    fn begin(&mut self, _header: &Header<'_>) -> std::io::Result<()> {
+    fn begin(&mut self, _header: &Header<'_>) -> Result<(), tsgraph::query::SinkError> {
         Ok(())
     }
-    fn node(&mut self, _node: &NodeView<'_>, _info: &NodeInfo<'_>) -> std::io::Result<bool> {
+    fn node(
+        &mut self,
+        _node: &NodeView<'_>,
+        _info: &NodeInfo<'_>,
+    ) -> Result<bool, tsgraph::query::SinkError> {
         Ok(true)
     }
-    fn edge(&mut self, _edge: &EdgeInfo<'_>) -> std::io::Result<bool> {
+    fn edge(&mut self, _edge: &EdgeInfo<'_>) -> Result<bool, tsgraph::query::SinkError> {
         Ok(true)
     }
-    fn finish(&mut self, _summary: &Summary) -> std::io::Result<()> {
+    fn finish(&mut self, _summary: &Summary) -> Result<(), tsgraph::query::SinkError> {
         Ok(())
     }
 }

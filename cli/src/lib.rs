@@ -108,7 +108,7 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|cause| {
         let io = cause.downcast_ref::<io::Error>().or_else(|| {
             match cause.downcast_ref::<tsgraph::Error>() {
-                Some(tsgraph::Error::Query(tsgraph::query::QueryError::Output(io))) => Some(io),
+                Some(tsgraph::Error::Query(tsgraph::query::QueryError::Output(sink))) => sink.io(),
                 _ => None,
             }
         });

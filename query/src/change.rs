@@ -6,15 +6,16 @@
 use tsgraph_engine::{EdgeKind, NodeKey, NodeKind, Snapshot};
 
 use crate::Query;
-use crate::emit::{Edges, Order, Section, emit};
+use crate::emit::{Edges, Emission, Order, Section, emit};
 use crate::error::QueryError;
+use crate::header::{ChangeQuestion, Header, Question, Walk};
 use crate::kinds::EdgeKinds;
 use crate::order::existing;
 use crate::plan::bfs::Bounds;
 use crate::plan::view::GraphView;
 use crate::plan::{Plan, Strategy};
-use crate::sink::{Direction, Header, QueryKind, ResultSink, Stop, Summary};
-use crate::traverse::{TraversalOptions, bfs, header, walk_summary};
+use crate::sink::{Direction, QueryKind, ResultSink, Stop, Summary};
+use crate::traverse::{TraversalOptions, bfs, walk_summary};
 
 /// How a symbol changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -155,25 +156,24 @@ impl Query<'_> {
                 how,
             })
             .collect();
-        let header = Header {
-            depth: max_depth,
-            direction: Direction::In,
-            edge_kinds: kinds,
-            subject: Some(&change.base),
+        let header = Header::new(Question::ChangeImpact(ChangeQuestion {
+            diff: &change.base,
+            walk: Walk::bounded(max_depth, kinds),
             changed: change.changed.len(),
             removed: &change.removed,
             named_at: &places,
             unknown: &change.unknown,
-            ..header(QueryKind::ChangeImpact, None)
-        };
+        }));
         let summary = walk_summary(plan, &view, reached_total, stop);
         emit(
             snapshot,
-            header,
-            &sections,
-            Order::Position,
-            Edges::None,
-            summary,
+            Emission {
+                header,
+                sections: &sections,
+                order: Order::Position,
+                edges: Edges::None,
+                summary,
+            },
             sink,
         )
     }

@@ -1,11 +1,10 @@
 //! A sink that collects IDs, for tests and for callers that want plain data.
 
-use std::io;
-
 use tsgraph_engine::NodeView;
 
+use crate::header::Header;
 use crate::sink::{
-    Dependency, DependencyImport, EdgeInfo, Group, Header, NodeInfo, ResultSink, Summary,
+    Dependency, DependencyImport, EdgeInfo, Group, NodeInfo, ResultSink, SinkError, Summary,
 };
 
 /// Collects `(id, depth)` per node, `(source, kind, target)` per edge and the section names.
@@ -30,21 +29,21 @@ pub struct CollectSink {
 }
 
 impl ResultSink for CollectSink {
-    fn begin(&mut self, _header: &Header<'_>) -> io::Result<()> {
+    fn begin(&mut self, _header: &Header<'_>) -> Result<(), SinkError> {
         Ok(())
     }
-    fn group(&mut self, group: &Group<'_>) -> io::Result<bool> {
+    fn group(&mut self, group: &Group<'_>) -> Result<bool, SinkError> {
         if group.level == crate::GroupLevel::Section {
             self.sections.push(group.name.to_owned());
         }
         Ok(true)
     }
-    fn node(&mut self, node: &NodeView<'_>, info: &NodeInfo<'_>) -> io::Result<bool> {
+    fn node(&mut self, node: &NodeView<'_>, info: &NodeInfo<'_>) -> Result<bool, SinkError> {
         self.nodes.push((node.id().to_owned(), info.depth));
         self.vias.push(info.via.map(|v| v.id.to_owned()));
         Ok(self.stop_after.is_none_or(|n| self.nodes.len() < n))
     }
-    fn edge(&mut self, edge: &EdgeInfo<'_>) -> io::Result<bool> {
+    fn edge(&mut self, edge: &EdgeInfo<'_>) -> Result<bool, SinkError> {
         self.edges.push((
             edge.source.to_owned(),
             edge.kind.to_string(),
@@ -52,7 +51,7 @@ impl ResultSink for CollectSink {
         ));
         Ok(true)
     }
-    fn dependency(&mut self, dependency: &Dependency<'_>) -> io::Result<bool> {
+    fn dependency(&mut self, dependency: &Dependency<'_>) -> Result<bool, SinkError> {
         self.dependencies.push((
             dependency.name.to_owned(),
             dependency.depth,
@@ -60,7 +59,7 @@ impl ResultSink for CollectSink {
         ));
         Ok(true)
     }
-    fn dependency_import(&mut self, import: &DependencyImport<'_>) -> io::Result<bool> {
+    fn dependency_import(&mut self, import: &DependencyImport<'_>) -> Result<bool, SinkError> {
         self.imports.push((
             import.package.to_owned(),
             import.from.to_owned(),
@@ -68,7 +67,7 @@ impl ResultSink for CollectSink {
         ));
         Ok(true)
     }
-    fn finish(&mut self, summary: &Summary) -> io::Result<()> {
+    fn finish(&mut self, summary: &Summary) -> Result<(), SinkError> {
         self.summary = *summary;
         Ok(())
     }

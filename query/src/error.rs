@@ -9,9 +9,9 @@ pub enum QueryError {
     /// Reading the store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
-    /// The sink failed to write.
+    /// The sink failed: writing failed, or an encoder refused what it was given.
     #[error("writing the result")]
-    Output(#[from] std::io::Error),
+    Output(#[from] crate::SinkError),
     /// A search pattern or filter is invalid.
     #[error(transparent)]
     Search(#[from] crate::search::SearchError),

@@ -1,10 +1,10 @@
 //! Export: every node in position order, then every edge (by source position, kind, target).
 
 use crate::Query;
-use crate::emit::{Edges, Item, Order, Section, emit};
+use crate::emit::{Edges, Emission, Item, Order, Section, emit};
 use crate::error::QueryError;
-use crate::sink::{QueryKind, ResultSink, Summary};
-use crate::traverse::header;
+use crate::header::{Header, Question};
+use crate::sink::{ResultSink, Summary};
 
 impl Query<'_> {
     /// Streams the whole graph into `sink`. Memory grows with the graph (every record guard is
@@ -20,11 +20,13 @@ impl Query<'_> {
         let sections = [Section::whole(items)];
         emit(
             snapshot,
-            header(QueryKind::Export, None),
-            &sections,
-            Order::Position,
-            Edges::BetweenAll,
-            summary,
+            Emission {
+                header: Header::new(Question::Export),
+                sections: &sections,
+                order: Order::Position,
+                edges: Edges::BetweenAll,
+                summary,
+            },
             sink,
         )
     }

@@ -31,6 +31,7 @@ mod emit;
 mod error;
 mod export;
 mod filter;
+mod header;
 mod kinds;
 mod order;
 mod path;
@@ -47,14 +48,17 @@ pub use collect::CollectSink;
 pub use deps::{DepsDirection, DepsOptions, LISTED_IMPORTS};
 pub use emit::has_signature;
 pub use error::QueryError;
+pub use header::{
+    ChangeQuestion, Counts, DepsQuestion, EdgeCounts, Facets, FileCount, Header, Listing,
+    PathQuestion, Question, SearchPage, Shape, Traversal, UnresolvedSite, Walk,
+};
 pub use kinds::EdgeKinds;
 pub use path::PathOptions;
 pub use plan::{Explain, Plan, Strategy};
 pub use search::{SearchError, SearchOptions};
 pub use sink::{
-    Answer, Budget, Counts, Dependency, DependencyImport, Direction, EdgeInfo, Facets, FileCount,
-    Group, GroupLevel, Grouping, Header, Listing, MatchKind, NodeInfo, QueryKind, ResultSink, Stop,
-    Summary, UNRESOLVED_LISTED, UnresolvedSite, Via,
+    Answer, Budget, Dependency, DependencyImport, Direction, EdgeInfo, Group, GroupLevel, Grouping,
+    MatchKind, NodeInfo, QueryKind, ResultSink, SinkError, Stop, Summary, UNRESOLVED_LISTED, Via,
 };
 pub use symbol::{Candidate, SymbolMatch, resolve_symbol};
 pub use symbols::{FileMatch, resolve_file};

@@ -10,16 +10,16 @@
 use tsgraph_engine::NodeKey;
 
 use crate::Query;
-use crate::emit::{Edges, Item, Order, Section, emit};
+use crate::emit::{Edges, Emission, Item, Order, Section, emit};
 use crate::error::QueryError;
+use crate::header::{Header, PathQuestion, Question};
 use crate::kinds::EdgeKinds;
 use crate::order::existing;
 use crate::plan::path_view::PathView;
 use crate::plan::paths::{Search, k_shortest};
 use crate::plan::view::GraphView;
 use crate::plan::{Explain, Plan, Strategy};
-use crate::sink::{Direction, Header, QueryKind, ResultSink, Summary};
-use crate::traverse::header;
+use crate::sink::{Direction, QueryKind, ResultSink, Summary};
 
 /// Limits of a path search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -177,14 +177,13 @@ impl Query<'_> {
             .collect();
         let start_guard = existing(snapshot, start)?;
         let end_guard = existing(snapshot, end)?;
-        let header = Header {
-            target: Some(end_guard.view()?),
-            depth: options.max_depth,
-            direction: Direction::Out,
-            edge_kinds: kinds,
+        let header = Header::new(Question::Path(PathQuestion {
+            from: start_guard.view()?,
+            to: end_guard.view()?,
             reversed,
-            ..header(QueryKind::Path, Some(start_guard.view()?))
-        };
+            max_depth: options.max_depth,
+            edge_kinds: kinds,
+        }));
         let stop = search.stop(sections.len(), k);
         let summary = Summary {
             partial: false,
@@ -205,11 +204,13 @@ impl Query<'_> {
         };
         emit(
             snapshot,
-            header,
-            &sections,
-            Order::Given,
-            Edges::Hops,
-            summary,
+            Emission {
+                header,
+                sections: &sections,
+                order: Order::Given,
+                edges: Edges::Hops,
+                summary,
+            },
             sink,
         )
     }

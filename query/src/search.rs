@@ -9,11 +9,11 @@ use tsgraph_engine::fst::automaton::{Str, Subsequence};
 use tsgraph_engine::{NodeKind, Snapshot};
 
 use crate::Query;
-use crate::emit::{Edges, Item, Order, Section, emit};
+use crate::emit::{Edges, Emission, Item, Order, Section, emit};
 use crate::error::QueryError;
 use crate::filter::Filter;
-use crate::sink::{Header, MatchKind, QueryKind, ResultSink, Summary};
-use crate::traverse::header;
+use crate::header::{Header, Question, SearchPage};
+use crate::sink::{MatchKind, ResultSink, Summary};
 
 /// What to search for and how much of it to return.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -152,11 +152,13 @@ impl Query<'_> {
         let sections = [Section::whole(items)];
         emit(
             snapshot,
-            header,
-            &sections,
-            Order::Rank,
-            Edges::None,
-            summary,
+            Emission {
+                header,
+                sections: &sections,
+                order: Order::Rank,
+                edges: Edges::None,
+                summary,
+            },
             sink,
         )
     }
@@ -178,13 +180,12 @@ pub(crate) fn search_header<'a>(
     options: &SearchOptions,
     total: usize,
 ) -> Header<'a> {
-    Header {
-        subject: Some(subject),
+    Header::new(Question::Search(SearchPage {
+        pattern: subject,
         offset: options.offset,
         limit: options.limit,
         total,
-        ..header(QueryKind::Search, None)
-    }
+    }))
 }
 
 /// The ranked page of matches, the total before paging and whether the term limit cut the

@@ -6,10 +6,10 @@ use std::collections::HashMap;
 use tsgraph_engine::{EdgeKind, NodeKey, Snapshot};
 
 use crate::Query;
-use crate::emit::{Edges, Item, Order, Section, emit};
+use crate::emit::{Edges, Emission, Item, Order, Section, emit};
 use crate::error::QueryError;
-use crate::sink::{Header, QueryKind, ResultSink, Summary};
-use crate::traverse::header;
+use crate::header::{Header, Question};
+use crate::sink::{ResultSink, Summary};
 
 /// The outcome of [`resolve_file`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -101,10 +101,7 @@ impl Query<'_> {
                 }
             })
             .collect();
-        let header = Header {
-            subject: Some(path),
-            ..header(QueryKind::FileSymbols, None)
-        };
+        let header = Header::new(Question::FileSymbols { file: path });
         let summary = Summary {
             partial: false,
             found: true,
@@ -113,11 +110,13 @@ impl Query<'_> {
         let sections = [Section::whole(items)];
         emit(
             snapshot,
-            header,
-            &sections,
-            Order::Position,
-            Edges::None,
-            summary,
+            Emission {
+                header,
+                sections: &sections,
+                order: Order::Position,
+                edges: Edges::None,
+                summary,
+            },
             sink,
         )
     }

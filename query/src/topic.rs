@@ -9,7 +9,7 @@
 use tsgraph_engine::{NodeKey, Snapshot, word_count, word_term, words};
 
 use crate::Query;
-use crate::emit::{Edges, Item, Order, Section, emit};
+use crate::emit::{Edges, Emission, Item, Order, Section, emit};
 use crate::error::QueryError;
 use crate::filter::Filter;
 use crate::search::{SearchError, SearchOptions, page_summary, search_header};
@@ -53,11 +53,13 @@ impl Query<'_> {
         let sections = [Section::whole(items)];
         emit(
             snapshot,
-            header,
-            &sections,
-            Order::Rank,
-            Edges::Between,
-            summary,
+            Emission {
+                header,
+                sections: &sections,
+                order: Order::Rank,
+                edges: Edges::Between,
+                summary,
+            },
             sink,
         )
     }

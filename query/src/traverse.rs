@@ -6,17 +6,15 @@ use petgraph::visit::EdgeFiltered;
 use tsgraph_engine::{EdgeKind, NodeKey, NodeKind, Resolution, Snapshot};
 
 use crate::Query;
-use crate::emit::{Edges, Item, Order, Section, emit};
+use crate::emit::{Edges, Emission, Item, Order, Section, emit};
 use crate::error::QueryError;
+use crate::header::{Counts, Header, Question, Traversal, UnresolvedSite, Walk};
 use crate::kinds::EdgeKinds;
 use crate::order::existing;
 use crate::plan::bfs::{Bounds, bounded_bfs};
 use crate::plan::view::{Edge, GraphView};
 use crate::plan::{Explain, Plan, Strategy, directions};
-use crate::sink::{
-    Counts, Direction, Header, QueryKind, ResultSink, Stop, Summary, UNRESOLVED_LISTED,
-    UnresolvedSite,
-};
+use crate::sink::{Direction, QueryKind, ResultSink, Stop, Summary, UNRESOLVED_LISTED};
 
 /// Limits and edge kinds of callers, callees and impact.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -304,25 +302,29 @@ impl Query<'_> {
                 }
             })
             .collect();
-        let header = Header {
-            depth: max_depth,
+        let header = Header::new(Question::Traversal(Traversal {
+            kind,
+            root: root_view,
             direction,
-            edge_kinds: kinds,
-            counts: Counts {
-                unresolved: unresolved_total,
-                ..Counts::default()
+            walk: Walk {
+                counts: Counts {
+                    unresolved: unresolved_total,
+                    ..Counts::default()
+                },
+                ..Walk::bounded(max_depth, kinds)
             },
             unresolved_sites: &sites,
-            ..header(kind, Some(root_view))
-        };
+        }));
         let summary = walk_summary(plan, &view, reached_total, stop);
         emit(
             snapshot,
-            header,
-            &sections,
-            Order::Position,
-            Edges::None,
-            summary,
+            Emission {
+                header,
+                sections: &sections,
+                order: Order::Position,
+                edges: Edges::None,
+                summary,
+            },
             sink,
         )
     }
@@ -355,21 +357,24 @@ impl Query<'_> {
         };
         let reached = bfs(&view, center, bounds, options.direction, kinds)?;
         let items = reached.items;
-        let header = Header {
-            depth: options.distance,
+        let header = Header::new(Question::Traversal(Traversal {
+            kind: QueryKind::Neighbors,
+            root: center_guard.view()?,
             direction: options.direction,
-            edge_kinds: kinds,
-            ..header(QueryKind::Neighbors, Some(center_guard.view()?))
-        };
+            walk: Walk::bounded(options.distance, kinds),
+            unresolved_sites: &[],
+        }));
         let summary = walk_summary(plan, &view, items.len(), reached.stop);
         let sections = [Section::whole(items)];
         emit(
             snapshot,
-            header,
-            &sections,
-            Order::Position,
-            Edges::Between,
-            summary,
+            Emission {
+                header,
+                sections: &sections,
+                order: Order::Position,
+                edges: Edges::Between,
+                summary,
+            },
             sink,
         )
     }
@@ -440,40 +445,6 @@ pub(crate) fn methods_of(
     }
     methods.sort();
     Ok(methods.into_iter().map(|(_, _, key)| key).collect())
-}
-
-/// A header with the question and root set and every count empty (the emitter fills them).
-pub(crate) fn header(kind: QueryKind, root: Option<tsgraph_engine::NodeView<'_>>) -> Header<'_> {
-    Header {
-        kind,
-        root,
-        target: None,
-        reversed: false,
-        subject: None,
-        depth: 0,
-        direction: Direction::Both,
-        edge_kinds: EdgeKinds::NONE,
-        via_kinds: EdgeKinds::NONE,
-        nodes: 0,
-        edges: 0,
-        edges_by_kind: [0; 8],
-        sections: 0,
-        package: None,
-        module: None,
-        file: None,
-        facets: Default::default(),
-        counts: Default::default(),
-        unresolved_sites: &[],
-        offset: 0,
-        limit: 0,
-        total: 0,
-        by_depth: &[],
-        listing: None,
-        changed: 0,
-        removed: &[],
-        named_at: &[],
-        unknown: &[],
-    }
 }
 
 #[cfg(test)]

@@ -4,7 +4,6 @@
 //! the traversal and its TOON encoding into a reused buffer — what an MCP tool call costs
 //! before the transport.
 
-use std::io;
 use std::time::{Duration, Instant};
 
 use tsgraph::encoders::graph::ToonSink;
@@ -12,8 +11,8 @@ use tsgraph::engine::{NodeKey, NodeKind, Snapshot};
 use tsgraph::query::engine::NodeView;
 use tsgraph::query::{
     CollectSink, Dependency, DependencyImport, Direction, EdgeInfo, Group, Grouping, Header,
-    NeighborOptions, NodeInfo, PathOptions, Query, QueryKind, ResultSink, SearchOptions, Summary,
-    TraversalOptions,
+    NeighborOptions, NodeInfo, PathOptions, Query, QueryKind, ResultSink, SearchOptions, SinkError,
+    Summary, TraversalOptions,
 };
 
 use tsgraph::Error;
@@ -259,32 +258,32 @@ impl<S: ResultSink> ResultSink for Counted<S> {
         self.inner.wants_via_edges()
     }
 
-    fn begin(&mut self, header: &Header<'_>) -> io::Result<()> {
+    fn begin(&mut self, header: &Header<'_>) -> Result<(), SinkError> {
         self.inner.begin(header)
     }
 
-    fn group(&mut self, group: &Group<'_>) -> io::Result<bool> {
+    fn group(&mut self, group: &Group<'_>) -> Result<bool, SinkError> {
         self.inner.group(group)
     }
 
-    fn node(&mut self, node: &NodeView<'_>, info: &NodeInfo<'_>) -> io::Result<bool> {
+    fn node(&mut self, node: &NodeView<'_>, info: &NodeInfo<'_>) -> Result<bool, SinkError> {
         self.nodes += 1;
         self.inner.node(node, info)
     }
 
-    fn edge(&mut self, edge: &EdgeInfo<'_>) -> io::Result<bool> {
+    fn edge(&mut self, edge: &EdgeInfo<'_>) -> Result<bool, SinkError> {
         self.inner.edge(edge)
     }
 
-    fn dependency(&mut self, dependency: &Dependency<'_>) -> io::Result<bool> {
+    fn dependency(&mut self, dependency: &Dependency<'_>) -> Result<bool, SinkError> {
         self.inner.dependency(dependency)
     }
 
-    fn dependency_import(&mut self, import: &DependencyImport<'_>) -> io::Result<bool> {
+    fn dependency_import(&mut self, import: &DependencyImport<'_>) -> Result<bool, SinkError> {
         self.inner.dependency_import(import)
     }
 
-    fn finish(&mut self, summary: &Summary) -> io::Result<()> {
+    fn finish(&mut self, summary: &Summary) -> Result<(), SinkError> {
         self.inner.finish(summary)
     }
 }

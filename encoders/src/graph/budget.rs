@@ -21,7 +21,7 @@ pub(super) fn measure<S: ResultSink>(
     let mut sink = make(BufWriter::with_capacity(8 * 1024, meter.clone()));
     match answer(&mut sink) {
         Ok(()) => Ok(Some(meter.tokens())),
-        Err(QueryError::Output(err)) if OverBudget::is(&err) => Ok(None),
+        Err(QueryError::Output(err)) if err.io().is_some_and(OverBudget::is) => Ok(None),
         Err(err) => Err(err),
     }
 }

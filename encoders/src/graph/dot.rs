@@ -7,10 +7,10 @@
 //! The node property `name` is written as `symbolName`: readers that build nodes from
 //! keyword arguments (pydot) reserve `name` for the node's identifier.
 
-use std::io::{self, Write};
+use std::io::Write;
 
 use tsgraph_query::engine::NodeView;
-use tsgraph_query::{EdgeInfo, Header, NodeInfo, ResultSink, Summary};
+use tsgraph_query::{EdgeInfo, Header, NodeInfo, ResultSink, SinkError, Summary};
 
 use super::node_fields::label;
 use super::properties::{EDGE_PROPERTIES, NODE_PROPERTIES, Value, edge_values, node_values};
@@ -41,12 +41,13 @@ impl<W: Write> DotSink<W> {
 }
 
 impl<W: Write> ResultSink for DotSink<W> {
-    fn begin(&mut self, _header: &Header<'_>) -> io::Result<()> {
+    fn begin(&mut self, _header: &Header<'_>) -> Result<(), SinkError> {
         self.out
-            .write_all(b"digraph tsgraph {\n  node [shape=box, fontname=\"monospace\"];\n")
+            .write_all(b"digraph tsgraph {\n  node [shape=box, fontname=\"monospace\"];\n")?;
+        Ok(())
     }
 
-    fn node(&mut self, node: &NodeView<'_>, _info: &NodeInfo<'_>) -> io::Result<bool> {
+    fn node(&mut self, node: &NodeView<'_>, _info: &NodeInfo<'_>) -> Result<bool, SinkError> {
         self.text.clear();
         self.text.push_str("  \"");
         escape_dot(node.id(), &mut self.text);
@@ -65,7 +66,7 @@ impl<W: Write> ResultSink for DotSink<W> {
         Ok(true)
     }
 
-    fn edge(&mut self, edge: &EdgeInfo<'_>) -> io::Result<bool> {
+    fn edge(&mut self, edge: &EdgeInfo<'_>) -> Result<bool, SinkError> {
         self.text.clear();
         self.text.push_str("  \"");
         escape_dot(edge.source, &mut self.text);
@@ -82,9 +83,9 @@ impl<W: Write> ResultSink for DotSink<W> {
         Ok(true)
     }
 
-    fn finish(&mut self, _summary: &Summary) -> io::Result<()> {
+    fn finish(&mut self, _summary: &Summary) -> Result<(), SinkError> {
         self.out.write_all(b"}\n")?;
-        self.out.flush()
+        Ok(self.out.flush()?)
     }
 }
 

@@ -9,7 +9,7 @@
 use std::io::{self, Write};
 
 use tsgraph_query::engine::NodeView;
-use tsgraph_query::{EdgeInfo, Header, NodeInfo, ResultSink, Summary};
+use tsgraph_query::{EdgeInfo, Header, NodeInfo, ResultSink, SinkError, Summary};
 
 use super::properties::{
     EDGE_PROPERTIES, NODE_PROPERTIES, PropertyType, Value, edge_values, node_values,
@@ -52,7 +52,7 @@ fn graphml_type(kind: PropertyType) -> &'static str {
 }
 
 impl<W: Write> ResultSink for GraphMlSink<W> {
-    fn begin(&mut self, _header: &Header<'_>) -> io::Result<()> {
+    fn begin(&mut self, _header: &Header<'_>) -> Result<(), SinkError> {
         self.out.write_all(
             b"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
               <graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\" \
@@ -76,10 +76,11 @@ impl<W: Write> ResultSink for GraphMlSink<W> {
             )?;
         }
         self.out
-            .write_all(b"  <graph id=\"tsgraph\" edgedefault=\"directed\">\n")
+            .write_all(b"  <graph id=\"tsgraph\" edgedefault=\"directed\">\n")?;
+        Ok(())
     }
 
-    fn node(&mut self, node: &NodeView<'_>, _info: &NodeInfo<'_>) -> io::Result<bool> {
+    fn node(&mut self, node: &NodeView<'_>, _info: &NodeInfo<'_>) -> Result<bool, SinkError> {
         self.value.clear();
         escape_xml(node.id(), &mut self.value);
         write!(self.out, "    <node id=\"{}\">", self.value)?;
@@ -90,7 +91,7 @@ impl<W: Write> ResultSink for GraphMlSink<W> {
         Ok(true)
     }
 
-    fn edge(&mut self, edge: &EdgeInfo<'_>) -> io::Result<bool> {
+    fn edge(&mut self, edge: &EdgeInfo<'_>) -> Result<bool, SinkError> {
         self.value.clear();
         escape_xml(edge.source, &mut self.value);
         self.value.push_str("\" target=\"");
@@ -103,9 +104,9 @@ impl<W: Write> ResultSink for GraphMlSink<W> {
         Ok(true)
     }
 
-    fn finish(&mut self, _summary: &Summary) -> io::Result<()> {
+    fn finish(&mut self, _summary: &Summary) -> Result<(), SinkError> {
         self.out.write_all(b"  </graph>\n</graphml>\n")?;
-        self.out.flush()
+        Ok(self.out.flush()?)
     }
 }
 

@@ -60,8 +60,9 @@ use std::io::{self, Write};
 
 use tsgraph_query::engine::{EdgeKind, EdgeView, NodeFlags, NodeView, Visibility};
 use tsgraph_query::{
-    Answer, Budget, Dependency, DependencyImport, EdgeInfo, Group, GroupLevel, Header, Listing,
-    NodeInfo, QueryError, QueryKind, ResultSink, Summary,
+    Answer, Budget, Dependency, DependencyImport, DepsQuestion, EdgeInfo, EdgeKinds, Group,
+    GroupLevel, Header, Listing, NodeInfo, QueryError, QueryKind, Question, ResultSink, SinkError,
+    Summary, Traversal, UnresolvedSite, Walk,
 };
 
 use super::budget;
@@ -204,8 +205,9 @@ impl<W: Write> JsonSink<W> {
 }
 
 impl<W: Write> ResultSink for JsonSink<W> {
-    fn begin(&mut self, header: &Header<'_>) -> io::Result<()> {
-        self.kind = header.kind;
+    fn begin(&mut self, header: &Header<'_>) -> Result<(), SinkError> {
+        let shape = header.shape;
+        self.kind = header.kind();
         self.tail.clear();
         self.wrote_node = false;
         self.edges_open = false;
@@ -213,130 +215,30 @@ impl<W: Write> ResultSink for JsonSink<W> {
         self.section_open = false;
         self.sections_written = 0;
         self.imports_open = false;
-        write!(self.out, "{{\"query\":\"{}\"", header.kind.as_str())?;
-        if header.kind == QueryKind::Deps {
-            return self.deps_header(header);
+        write!(self.out, "{{\"query\":\"{}\"", self.kind.as_str())?;
+        if let Question::Deps(deps) = &header.question {
+            return Ok(self.deps_header(deps)?);
         }
-        let root_key: &[u8] = match header.kind {
-            QueryKind::Path => b",\"from\":",
-            QueryKind::Neighbors => b",\"center\":",
-            _ => b",\"symbol\":",
-        };
-        if let Some(root) = &header.root {
-            self.out.write_all(root_key)?;
-            self.node_object(root)?;
-            self.out.write_all(b"}")?;
+        self.question_fields(header)?;
+        if let Some(walk) = header.walk() {
+            self.edge_kinds(walk.edge_kinds)?;
+        } else if let Question::Path(p) = &header.question {
+            self.edge_kinds(p.edge_kinds)?;
         }
-        match header.kind {
-            QueryKind::Path => {
-                if let Some(target) = &header.target {
-                    self.out.write_all(b",\"to\":")?;
-                    self.node_object(target)?;
-                    self.out.write_all(b"}")?;
-                }
-                write!(self.out, ",\"found\":{}", header.nodes > 0)?;
-                if header.reversed {
-                    self.out.write_all(b",\"reversed\":true")?;
-                }
+        match &header.question {
+            Question::Traversal(t) if t.kind != QueryKind::Neighbors => {
+                self.walk_summary(header, &t.walk, Some(t))?;
             }
-            QueryKind::Neighbors => {
-                write!(
-                    self.out,
-                    ",\"distance\":{},\"direction\":\"{}\"",
-                    header.depth,
-                    header.direction.as_str()
-                )?;
-            }
-            QueryKind::Search => {
-                self.out.write_all(b",\"pattern\":")?;
-                self.string(header.subject.unwrap_or(""))?;
-                write!(
-                    self.out,
-                    ",\"total\":{},\"offset\":{},\"limit\":{}",
-                    header.total, header.offset, header.limit
-                )?;
-            }
-            QueryKind::FileSymbols => {
-                self.out.write_all(b",\"file\":")?;
-                self.string(header.subject.unwrap_or(""))?;
-            }
-            QueryKind::Export | QueryKind::Deps => {}
-            QueryKind::Callers | QueryKind::Callees | QueryKind::Impact => {
-                write!(self.out, ",\"maxDepth\":{}", header.depth)?;
-            }
-            QueryKind::ChangeImpact => {
-                self.out.write_all(b",\"base\":")?;
-                self.string(header.subject.unwrap_or(""))?;
-                write!(self.out, ",\"maxDepth\":{}", header.depth)?;
-            }
-        }
-        if header.kind.is_traversal() || header.kind == QueryKind::Path {
-            self.out.write_all(b",\"edgeKinds\":[")?;
-            for (i, kind) in header.edge_kinds.iter().enumerate() {
-                if i > 0 {
-                    self.out.write_all(b",")?;
-                }
-                write!(self.out, "\"{kind}\"")?;
-            }
-            self.out.write_all(b"]")?;
-        }
-        if matches!(
-            header.kind,
-            QueryKind::Callers | QueryKind::Callees | QueryKind::Impact | QueryKind::ChangeImpact
-        ) {
-            let c = header.counts;
-            write!(
-                self.out,
-                ",\"summary\":{{\"direct\":{},\"transitive\":{},\"files\":{},\"packages\":{},\"maxDepth\":{}",
-                c.direct, c.transitive, c.files, c.packages, c.max_depth
-            )?;
-            // A listed part: what its nodes no longer show (the whole answer's total and
-            // results per depth).
-            if header.listing.is_some() && !header.by_depth.is_empty() {
-                write!(self.out, ",\"total\":{}", c.direct + c.transitive)?;
-                self.out.write_all(b",\"byDepth\":[")?;
-                for (i, count) in header.by_depth.iter().enumerate() {
-                    if i > 0 {
-                        self.out.write_all(b",")?;
-                    }
-                    write!(self.out, "{count}")?;
-                }
-                self.out.write_all(b"]")?;
-            }
-            if header.kind == QueryKind::Callers {
-                write!(self.out, ",\"unresolved\":{}", c.unresolved)?;
-                // The first few of them; the count covers all.
-                self.out.write_all(b",\"unresolvedSites\":[")?;
-                for (i, site) in header.unresolved_sites.iter().enumerate() {
-                    if i > 0 {
-                        self.out.write_all(b",")?;
-                    }
-                    self.out.write_all(b"{\"file\":")?;
-                    self.string(site.file)?;
-                    write!(self.out, ",\"line\":{},\"call\":", site.line)?;
-                    self.string(site.callee)?;
-                    self.out.write_all(b",\"caller\":")?;
-                    self.string(site.caller)?;
-                    self.out.write_all(b",\"candidates\":[")?;
-                    for (j, id) in site.candidates.iter().enumerate() {
-                        if j > 0 {
-                            self.out.write_all(b",")?;
-                        }
-                        self.string(id)?;
-                    }
-                    write!(self.out, "],\"candidateCount\":{}}}", site.candidate_count)?;
-                }
-                self.out.write_all(b"]")?;
-            }
-            self.out.write_all(b"}")?;
+            Question::ChangeImpact(change) => self.walk_summary(header, &change.walk, None)?,
+            _ => {}
         }
         self.change_arrays(header)?;
         self.listing_object(header)?;
         self.sectioned =
-            header.sections > 0 || matches!(header.kind, QueryKind::Path | QueryKind::ChangeImpact);
-        if header.kind == QueryKind::Path {
+            shape.sections > 0 || matches!(self.kind, QueryKind::Path | QueryKind::ChangeImpact);
+        if self.kind == QueryKind::Path {
             self.out.write_all(b",\"paths\":[")?;
-            if header.sections == 0 && header.nodes > 0 {
+            if shape.sections == 0 && shape.nodes > 0 {
                 self.out.write_all(b"{\"nodes\":[")?;
                 self.section_open = true;
             }
@@ -348,7 +250,7 @@ impl<W: Write> ResultSink for JsonSink<W> {
         Ok(())
     }
 
-    fn group(&mut self, group: &Group<'_>) -> io::Result<bool> {
+    fn group(&mut self, group: &Group<'_>) -> Result<bool, SinkError> {
         if group.level != GroupLevel::Section {
             return Ok(true);
         }
@@ -378,7 +280,7 @@ impl<W: Write> ResultSink for JsonSink<W> {
         Ok(true)
     }
 
-    fn node(&mut self, node: &NodeView<'_>, info: &NodeInfo<'_>) -> io::Result<bool> {
+    fn node(&mut self, node: &NodeView<'_>, info: &NodeInfo<'_>) -> Result<bool, SinkError> {
         if self.wrote_node {
             self.out.write_all(b",")?;
         }
@@ -442,7 +344,7 @@ impl<W: Write> ResultSink for JsonSink<W> {
         Ok(true)
     }
 
-    fn edge(&mut self, edge: &EdgeInfo<'_>) -> io::Result<bool> {
+    fn edge(&mut self, edge: &EdgeInfo<'_>) -> Result<bool, SinkError> {
         self.out.write_all(if self.wrote_edge {
             b","
         } else {
@@ -463,7 +365,7 @@ impl<W: Write> ResultSink for JsonSink<W> {
         Ok(true)
     }
 
-    fn dependency(&mut self, d: &Dependency<'_>) -> io::Result<bool> {
+    fn dependency(&mut self, d: &Dependency<'_>) -> Result<bool, SinkError> {
         if self.wrote_node {
             self.out.write_all(b",")?;
         }
@@ -482,7 +384,7 @@ impl<W: Write> ResultSink for JsonSink<W> {
         Ok(true)
     }
 
-    fn dependency_import(&mut self, import: &DependencyImport<'_>) -> io::Result<bool> {
+    fn dependency_import(&mut self, import: &DependencyImport<'_>) -> Result<bool, SinkError> {
         self.out.write_all(if self.imports_open {
             b","
         } else {
@@ -505,7 +407,7 @@ impl<W: Write> ResultSink for JsonSink<W> {
         Ok(true)
     }
 
-    fn unlisted(&mut self, listing: &Listing<'_>) -> io::Result<bool> {
+    fn unlisted(&mut self, listing: &Listing<'_>) -> Result<bool, SinkError> {
         self.keep_unlisted(listing)?;
         Ok(true)
     }
@@ -518,14 +420,14 @@ impl<W: Write> ResultSink for JsonSink<W> {
         budget::measure(limit, JsonSink::new, answer)
     }
 
-    fn finish(&mut self, summary: &Summary) -> io::Result<()> {
+    fn finish(&mut self, summary: &Summary) -> Result<(), SinkError> {
         if self.kind == QueryKind::Deps {
             self.out.write_all(if self.imports_open {
                 b"]"
             } else {
                 b"],\"imports\":[]"
             })?;
-            return self.end_result(summary);
+            return Ok(self.end_result(summary)?);
         }
         let has_edges = matches!(
             self.kind,
@@ -539,33 +441,161 @@ impl<W: Write> ResultSink for JsonSink<W> {
         } else {
             self.out.write_all(b"],\"edges\":[]")?;
         }
-        self.end_result(summary)
+        Ok(self.end_result(summary)?)
     }
 }
 
 impl<W: Write> JsonSink<W> {
     /// Deps: the question and the counts, then the `packages` array opens.
-    fn deps_header(&mut self, header: &Header<'_>) -> io::Result<()> {
+    fn deps_header(&mut self, deps: &DepsQuestion<'_>) -> io::Result<()> {
         self.out.write_all(b",\"package\":")?;
-        self.string(header.subject.unwrap_or(""))?;
+        self.string(deps.package)?;
         self.out.write_all(b",\"module\":")?;
-        match header.module {
+        match deps.module {
             Some(module) => self.string(module)?,
             None => self.out.write_all(b"null")?,
         }
-        let c = header.counts;
         write!(
             self.out,
             ",\"direction\":\"{}\",\"maxDepth\":{},\"summary\":{{\"direct\":{},\"transitive\":{},\"packages\":{},\"external\":{},\"files\":{},\"maxDepth\":{}}},\"packages\":[",
-            header.direction.as_str(),
-            header.depth,
-            c.direct,
-            c.transitive,
-            c.packages,
-            c.external,
-            c.files,
-            c.max_depth
+            deps.direction.as_str(),
+            deps.max_depth,
+            deps.direct,
+            deps.transitive,
+            deps.internal,
+            deps.external,
+            deps.files,
+            deps.deepest
         )
+    }
+
+    /// What was asked: the symbol (with its facts) or the endpoints, the bounds, the
+    /// pattern or file.
+    fn question_fields(&mut self, header: &Header<'_>) -> io::Result<()> {
+        match &header.question {
+            Question::Traversal(t) => {
+                self.out.write_all(if t.kind == QueryKind::Neighbors {
+                    b",\"center\":"
+                } else {
+                    b",\"symbol\":"
+                })?;
+                self.node_object(&t.root)?;
+                self.out.write_all(b"}")?;
+                if t.kind == QueryKind::Neighbors {
+                    write!(
+                        self.out,
+                        ",\"distance\":{},\"direction\":\"{}\"",
+                        t.walk.max_depth,
+                        t.direction.as_str()
+                    )?;
+                } else {
+                    write!(self.out, ",\"maxDepth\":{}", t.walk.max_depth)?;
+                }
+            }
+            Question::Path(p) => {
+                self.out.write_all(b",\"from\":")?;
+                self.node_object(&p.from)?;
+                self.out.write_all(b"},\"to\":")?;
+                self.node_object(&p.to)?;
+                self.out.write_all(b"}")?;
+                write!(self.out, ",\"found\":{}", header.shape.nodes > 0)?;
+                if p.reversed {
+                    self.out.write_all(b",\"reversed\":true")?;
+                }
+            }
+            Question::Search(page) => {
+                self.out.write_all(b",\"pattern\":")?;
+                self.string(page.pattern)?;
+                write!(
+                    self.out,
+                    ",\"total\":{},\"offset\":{},\"limit\":{}",
+                    page.total, page.offset, page.limit
+                )?;
+            }
+            Question::FileSymbols { file } => {
+                self.out.write_all(b",\"file\":")?;
+                self.string(file)?;
+            }
+            Question::Export | Question::Deps(_) => {}
+            Question::ChangeImpact(change) => {
+                self.out.write_all(b",\"base\":")?;
+                self.string(change.diff)?;
+                write!(self.out, ",\"maxDepth\":{}", change.walk.max_depth)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `"edgeKinds":[…]`.
+    fn edge_kinds(&mut self, kinds: EdgeKinds) -> io::Result<()> {
+        self.out.write_all(b",\"edgeKinds\":[")?;
+        for (i, kind) in kinds.iter().enumerate() {
+            if i > 0 {
+                self.out.write_all(b",")?;
+            }
+            write!(self.out, "\"{kind}\"")?;
+        }
+        self.out.write_all(b"]")
+    }
+
+    /// `"summary":{…}` of a walk: its counts; for a listed part the whole answer's total
+    /// and results per depth; for callers the unresolved calls of the root's name.
+    fn walk_summary(
+        &mut self,
+        header: &Header<'_>,
+        walk: &Walk<'_>,
+        traversal: Option<&Traversal<'_>>,
+    ) -> io::Result<()> {
+        let c = walk.counts;
+        write!(
+            self.out,
+            ",\"summary\":{{\"direct\":{},\"transitive\":{},\"files\":{},\"packages\":{},\"maxDepth\":{}",
+            c.direct, c.transitive, c.files, c.packages, c.max_depth
+        )?;
+        // A listed part: what its nodes no longer show (the whole answer's total and
+        // results per depth).
+        if header.listing.is_some() && !walk.by_depth.is_empty() {
+            write!(self.out, ",\"total\":{}", c.direct + c.transitive)?;
+            self.out.write_all(b",\"byDepth\":[")?;
+            for (i, count) in walk.by_depth.iter().enumerate() {
+                if i > 0 {
+                    self.out.write_all(b",")?;
+                }
+                write!(self.out, "{count}")?;
+            }
+            self.out.write_all(b"]")?;
+        }
+        if let Some(t) = traversal.filter(|t| t.kind == QueryKind::Callers) {
+            write!(self.out, ",\"unresolved\":{}", c.unresolved)?;
+            // The first few of them; the count covers all.
+            self.out.write_all(b",\"unresolvedSites\":[")?;
+            for (i, site) in t.unresolved_sites.iter().enumerate() {
+                if i > 0 {
+                    self.out.write_all(b",")?;
+                }
+                self.unresolved_site(site)?;
+            }
+            self.out.write_all(b"]")?;
+        }
+        self.out.write_all(b"}")
+    }
+
+    /// One unresolved call site with the candidates it may reach.
+    fn unresolved_site(&mut self, site: &UnresolvedSite<'_>) -> io::Result<()> {
+        self.out.write_all(b"{\"file\":")?;
+        self.string(site.file)?;
+        write!(self.out, ",\"line\":{},\"call\":", site.line)?;
+        self.string(site.callee)?;
+        self.out.write_all(b",\"caller\":")?;
+        self.string(site.caller)?;
+        self.out.write_all(b",\"candidates\":[")?;
+        for (j, id) in site.candidates.iter().enumerate() {
+            if j > 0 {
+                self.out.write_all(b",")?;
+            }
+            self.string(id)?;
+        }
+        write!(self.out, "],\"candidateCount\":{}}}", site.candidate_count)
     }
 
     /// `"truncated"` (and `"limit"`, `"stopped"`) and the closing brace.

@@ -7,7 +7,7 @@
 use std::io::{self, Write};
 
 use tsgraph_query::engine::NodeView;
-use tsgraph_query::{EdgeInfo, Header, NodeInfo, ResultSink, Summary};
+use tsgraph_query::{EdgeInfo, Header, NodeInfo, ResultSink, SinkError, Summary};
 
 /// Writes JSON lines.
 pub struct JsonLinesSink<W: Write> {
@@ -26,11 +26,11 @@ impl<W: Write> JsonLinesSink<W> {
 }
 
 impl<W: Write> ResultSink for JsonLinesSink<W> {
-    fn begin(&mut self, _header: &Header<'_>) -> io::Result<()> {
+    fn begin(&mut self, _header: &Header<'_>) -> Result<(), SinkError> {
         Ok(())
     }
 
-    fn node(&mut self, node: &NodeView<'_>, _info: &NodeInfo<'_>) -> io::Result<bool> {
+    fn node(&mut self, node: &NodeView<'_>, _info: &NodeInfo<'_>) -> Result<bool, SinkError> {
         self.out.write_all(b"{\"type\":\"node\",\"id\":")?;
         self.string(node.id())?;
         write!(self.out, ",\"kind\":\"{}\",\"file\":", node.kind())?;
@@ -45,7 +45,7 @@ impl<W: Write> ResultSink for JsonLinesSink<W> {
         Ok(true)
     }
 
-    fn edge(&mut self, edge: &EdgeInfo<'_>) -> io::Result<bool> {
+    fn edge(&mut self, edge: &EdgeInfo<'_>) -> Result<bool, SinkError> {
         write!(
             self.out,
             "{{\"type\":\"edge\",\"kind\":\"{}\",\"source\":",
@@ -61,7 +61,7 @@ impl<W: Write> ResultSink for JsonLinesSink<W> {
         Ok(true)
     }
 
-    fn finish(&mut self, _summary: &Summary) -> io::Result<()> {
-        self.out.flush()
+    fn finish(&mut self, _summary: &Summary) -> Result<(), SinkError> {
+        Ok(self.out.flush()?)
     }
 }

@@ -18,7 +18,7 @@ use std::io::{self, Write};
 use tsgraph_query::engine::{EdgeKind, NodeView};
 use tsgraph_query::{
     Answer, Budget, Dependency, Direction, EdgeInfo, Group, GroupLevel, Header, Listing, NodeInfo,
-    QueryError, QueryKind, ResultSink, Summary,
+    QueryError, QueryKind, Question, ResultSink, SinkError, Summary,
 };
 
 use super::budget;
@@ -176,53 +176,58 @@ fn escape(text: &str, out: &mut String) {
 }
 
 impl<W: Write> ResultSink for MermaidSink<W> {
-    fn begin(&mut self, header: &Header<'_>) -> io::Result<()> {
-        self.kind = header.kind;
+    fn begin(&mut self, header: &Header<'_>) -> Result<(), SinkError> {
+        self.kind = header.kind();
         writeln!(self.out, "flowchart LR")?;
         writeln!(
             self.out,
             "  classDef queried fill:#ff9,stroke:#333,stroke-width:3px"
         )?;
-        self.direction = header.direction;
-        if header.kind == QueryKind::Callers && header.counts.unresolved > 0 {
-            writeln!(self.out, "  classDef unresolved stroke-dasharray:4 3")?;
-        }
-        if header.kind == QueryKind::Deps {
-            writeln!(self.out, "  classDef external stroke-dasharray:4 3")?;
-            let name = header.subject.unwrap_or("");
-            self.package(name, header.module, Some("queried"))?;
-        }
-        if let Some(root) = &header.root {
-            self.declare(root, Some("queried"))?;
-            if header.kind == QueryKind::Callers
-                && header.sections == 0
-                && header.counts.unresolved > 0
-            {
-                self.unresolved(header.counts.unresolved, root)?;
+        match &header.question {
+            Question::Traversal(t) => {
+                self.direction = t.direction;
+                let unresolved = t.walk.counts.unresolved;
+                let callers = t.kind == QueryKind::Callers;
+                if callers && unresolved > 0 {
+                    writeln!(self.out, "  classDef unresolved stroke-dasharray:4 3")?;
+                }
+                self.declare(&t.root, Some("queried"))?;
+                if callers && header.shape.sections == 0 && unresolved > 0 {
+                    self.unresolved(unresolved, &t.root)?;
+                }
             }
-        }
-        if let Some(target) = &header.target {
-            self.declare(target, Some("queried"))?;
-        }
-        if header.reversed {
-            writeln!(
-                self.out,
-                "  %% reversed: no path the way asked, this one goes back"
-            )?;
-        }
-        for removed in header.removed {
-            writeln!(self.out, "  %% removed: {}", removed.id)?;
-            for place in header.named_at.iter().filter(|p| p.symbol == removed.id) {
-                let line = place.line.map(|l| format!(":{l}")).unwrap_or_default();
-                writeln!(
-                    self.out,
-                    "  %%   still named at {}{line} ({})",
-                    place.file, place.how
-                )?;
+            Question::Deps(d) => {
+                self.direction = d.direction;
+                writeln!(self.out, "  classDef external stroke-dasharray:4 3")?;
+                self.package(d.package, d.module, Some("queried"))?;
             }
+            Question::Path(p) => {
+                self.declare(&p.from, Some("queried"))?;
+                self.declare(&p.to, Some("queried"))?;
+                if p.reversed {
+                    writeln!(
+                        self.out,
+                        "  %% reversed: no path the way asked, this one goes back"
+                    )?;
+                }
+            }
+            Question::ChangeImpact(change) => {
+                for removed in change.removed {
+                    writeln!(self.out, "  %% removed: {}", removed.id)?;
+                    for place in change.named_at.iter().filter(|p| p.symbol == removed.id) {
+                        let line = place.line.map(|l| format!(":{l}")).unwrap_or_default();
+                        writeln!(
+                            self.out,
+                            "  %%   still named at {}{line} ({})",
+                            place.file, place.how
+                        )?;
+                    }
+                }
+            }
+            Question::Search(_) | Question::FileSymbols { .. } | Question::Export => {}
         }
         if let Some(listing) = header.listing {
-            let traversal = header.kind.is_traversal();
+            let traversal = header.walk().is_some();
             let bound = if listing.exact || !traversal {
                 ""
             } else {
@@ -238,7 +243,7 @@ impl<W: Write> ResultSink for MermaidSink<W> {
         Ok(())
     }
 
-    fn unlisted(&mut self, listing: &Listing<'_>) -> io::Result<bool> {
+    fn unlisted(&mut self, listing: &Listing<'_>) -> Result<bool, SinkError> {
         if listing.after() > 0 {
             writeln!(self.out, "  %% not listed: {} more", listing.after())?;
             for count in listing.unlisted_files {
@@ -270,7 +275,7 @@ impl<W: Write> ResultSink for MermaidSink<W> {
         budget::measure(limit, MermaidSink::new, answer)
     }
 
-    fn group(&mut self, group: &Group<'_>) -> io::Result<bool> {
+    fn group(&mut self, group: &Group<'_>) -> Result<bool, SinkError> {
         if let (GroupLevel::Section, Some(target)) = (group.level, &group.node) {
             self.declare(target, None)?;
             if self.kind != QueryKind::Path {
@@ -285,7 +290,7 @@ impl<W: Write> ResultSink for MermaidSink<W> {
         Ok(true)
     }
 
-    fn node(&mut self, node: &NodeView<'_>, info: &NodeInfo<'_>) -> io::Result<bool> {
+    fn node(&mut self, node: &NodeView<'_>, info: &NodeInfo<'_>) -> Result<bool, SinkError> {
         self.declare(node, None)?;
         if let Some(via) = info.via {
             if self.kind != QueryKind::Neighbors {
@@ -305,7 +310,7 @@ impl<W: Write> ResultSink for MermaidSink<W> {
         Ok(true)
     }
 
-    fn edge(&mut self, edge: &EdgeInfo<'_>) -> io::Result<bool> {
+    fn edge(&mut self, edge: &EdgeInfo<'_>) -> Result<bool, SinkError> {
         self.arrow(
             edge.source,
             edge.target,
@@ -316,7 +321,7 @@ impl<W: Write> ResultSink for MermaidSink<W> {
         Ok(true)
     }
 
-    fn dependency(&mut self, d: &Dependency<'_>) -> io::Result<bool> {
+    fn dependency(&mut self, d: &Dependency<'_>) -> Result<bool, SinkError> {
         let module = (!d.external).then_some(d.module);
         self.package(d.name, module, d.external.then_some("external"))?;
         // `via` is a package of the project: only those are followed further.
@@ -339,7 +344,7 @@ impl<W: Write> ResultSink for MermaidSink<W> {
         Ok(true)
     }
 
-    fn finish(&mut self, summary: &Summary) -> io::Result<()> {
+    fn finish(&mut self, summary: &Summary) -> Result<(), SinkError> {
         if summary.truncated && self.kind == QueryKind::Deps {
             writeln!(self.out, "  %% truncated at depth {}", summary.limit)?;
         } else if summary.truncated {
@@ -354,7 +359,7 @@ impl<W: Write> ResultSink for MermaidSink<W> {
             "incomplete"
         };
         writeln!(self.out, "  %% {completeness}")?;
-        self.out.flush()
+        Ok(self.out.flush()?)
     }
 }
 

@@ -7,7 +7,7 @@
 use std::io::{self, Write};
 
 use tsgraph_query::engine::NodeView;
-use tsgraph_query::{EdgeInfo, Header, NodeInfo, ResultSink, Summary};
+use tsgraph_query::{EdgeInfo, Header, NodeInfo, ResultSink, SinkError, Summary};
 
 use super::properties::{EDGE_PROPERTIES, NODE_PROPERTIES, PropertyType, edge_values, node_values};
 
@@ -55,14 +55,14 @@ fn push_text(text: &str, out: &mut String) {
 }
 
 impl<N: Write, R: Write> ResultSink for Neo4jCsvSink<N, R> {
-    fn begin(&mut self, _header: &Header<'_>) -> io::Result<()> {
+    fn begin(&mut self, _header: &Header<'_>) -> Result<(), SinkError> {
         let mut header = vec!["id:ID".to_owned(), ":LABEL".to_owned()];
         header.extend(
             NODE_PROPERTIES
                 .iter()
                 .map(|(name, kind)| column(name, *kind)),
         );
-        self.nodes.write_record(&header)?;
+        self.nodes.write_record(&header).map_err(io::Error::from)?;
         // The edge kind is the relationship type, not a property.
         let mut header = vec![
             ":START_ID".to_owned(),
@@ -74,22 +74,26 @@ impl<N: Write, R: Write> ResultSink for Neo4jCsvSink<N, R> {
                 .iter()
                 .map(|(name, kind)| column(name, *kind)),
         );
-        self.relationships.write_record(&header)?;
+        self.relationships
+            .write_record(&header)
+            .map_err(io::Error::from)?;
         Ok(())
     }
 
-    fn node(&mut self, node: &NodeView<'_>, _info: &NodeInfo<'_>) -> io::Result<bool> {
+    fn node(&mut self, node: &NodeView<'_>, _info: &NodeInfo<'_>) -> Result<bool, SinkError> {
         self.clear_fields(2 + NODE_PROPERTIES.len());
         self.fields[0].push_str(node.id());
         self.fields[1].push_str(node.kind().as_str());
         for (column, value) in node_values(node).into_iter().enumerate() {
             value.join(";", &mut self.fields[2 + column], push_text);
         }
-        self.nodes.write_record(&self.fields)?;
+        self.nodes
+            .write_record(&self.fields)
+            .map_err(io::Error::from)?;
         Ok(true)
     }
 
-    fn edge(&mut self, edge: &EdgeInfo<'_>) -> io::Result<bool> {
+    fn edge(&mut self, edge: &EdgeInfo<'_>) -> Result<bool, SinkError> {
         // Columns: start, end, then EDGE_PROPERTIES (its `kind` is the :TYPE column).
         self.clear_fields(2 + EDGE_PROPERTIES.len());
         self.fields[0].push_str(edge.source);
@@ -97,12 +101,14 @@ impl<N: Write, R: Write> ResultSink for Neo4jCsvSink<N, R> {
         for (column, value) in edge_values(edge) {
             value.join(";", &mut self.fields[2 + column], push_text);
         }
-        self.relationships.write_record(&self.fields)?;
+        self.relationships
+            .write_record(&self.fields)
+            .map_err(io::Error::from)?;
         Ok(true)
     }
 
-    fn finish(&mut self, _summary: &Summary) -> io::Result<()> {
+    fn finish(&mut self, _summary: &Summary) -> Result<(), SinkError> {
         self.nodes.flush()?;
-        self.relationships.flush()
+        Ok(self.relationships.flush()?)
     }
 }

@@ -21,8 +21,9 @@ use std::io::{self, Write};
 
 use tsgraph_query::engine::{EdgeKind, NodeView};
 use tsgraph_query::{
-    Answer, Budget, Dependency, DependencyImport, Direction, EdgeInfo, Group, GroupLevel, Grouping,
-    Header, Listing, NodeInfo, QueryError, QueryKind, ResultSink, Summary,
+    Answer, Budget, Dependency, DependencyImport, DepsQuestion, Direction, EdgeInfo, Group,
+    GroupLevel, Grouping, Header, Listing, NodeInfo, QueryError, QueryKind, Question, ResultSink,
+    SinkError, Summary, Traversal,
 };
 
 use super::budget;
@@ -214,32 +215,91 @@ fn shown_package(name: &str) -> &str {
 
 impl<W: Write> TextSink<'_, W> {
     /// Deps: what was asked, then the counts.
-    fn deps_header(&mut self, header: &Header<'_>) -> io::Result<()> {
-        let package = shown_package(header.subject.unwrap_or(""));
-        match header.direction {
+    fn deps_header(&mut self, deps: &DepsQuestion<'_>, nodes: usize) -> io::Result<()> {
+        let package = shown_package(deps.package);
+        match deps.direction {
             Direction::In => write!(self.out, "packages that depend on {package}")?,
             _ => write!(self.out, "packages {package} depends on")?,
         }
-        match header.module {
+        match deps.module {
             Some(module) => writeln!(self.out, " (module {module})")?,
             None => writeln!(self.out, " (outside the project)")?,
         }
-        self.deps = [
-            (header.counts.packages, false),
-            (header.counts.external, false),
-        ];
+        self.deps = [(deps.internal, false), (deps.external, false)];
         self.import_package = None;
-        let c = header.counts;
         writeln!(
             self.out,
             "{} {}: {} direct, {} transitive, {} outside the project; imports in {}",
-            header.nodes,
-            self.noun(header.nodes),
-            c.direct,
-            c.transitive,
-            c.external,
-            counted(c.files, "file")
+            nodes,
+            self.noun(nodes),
+            deps.direct,
+            deps.transitive,
+            deps.external,
+            counted(deps.files, "file")
         )
+    }
+
+    /// Callers, callees, impact, neighbors: the symbol asked about and where it lives, then
+    /// the counts (and, for callers, the calls of its name the indexer could not resolve).
+    fn traversal_lines(&mut self, header: &Header<'_>, t: &Traversal<'_>) -> io::Result<()> {
+        let verb = match t.kind {
+            QueryKind::Callers => "callers of",
+            QueryKind::Callees => "callees of",
+            QueryKind::Impact => "impact of",
+            _ => "neighbors of",
+        };
+        let root = &t.root;
+        write!(self.out, "{verb} ")?;
+        self.describe(root, root.id(), true)?;
+        writeln!(
+            self.out,
+            "\n  offset: {}, limit: {}",
+            root.start_line(),
+            line_count(root)
+        )?;
+        // Where it lives in the workspace (seed 002's hoisted module and package).
+        if !root.package().is_empty() {
+            writeln!(
+                self.out,
+                "  module: {}, package: {}",
+                root.module(),
+                root.package()
+            )?;
+        }
+        if t.kind == QueryKind::Neighbors {
+            let total = header.listing.map_or(header.shape.nodes, |l| l.total);
+            return writeln!(
+                self.out,
+                "{} {} within {} hops ({}), {} edges",
+                total,
+                self.noun(total),
+                t.walk.max_depth,
+                t.direction.as_str(),
+                self.edges_total
+            );
+        }
+        let c = t.walk.counts;
+        self.counts_line(&c)?;
+        if t.kind == QueryKind::Callers && header.shape.sections == 0 && c.unresolved > 0 {
+            writeln!(self.out, "{}", unresolved_note(c.unresolved, root))?;
+        }
+        // The first few of them (for a class, over all its methods).
+        for site in t.unresolved_sites {
+            write!(
+                self.out,
+                "  unresolved: {}:{} {} (in {})",
+                site.file, site.line, site.callee, site.caller
+            )?;
+            if site.candidate_count > 1 {
+                let more = site.candidate_count - site.candidates.len();
+                write!(self.out, "; may reach {}", site.candidates.join(", "))?;
+                if more > 0 {
+                    write!(self.out, " and {more} more")?;
+                }
+            }
+            writeln!(self.out)?;
+        }
+        Ok(())
     }
 }
 
@@ -270,135 +330,65 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
         }
     }
 
-    fn begin(&mut self, header: &Header<'_>) -> io::Result<()> {
-        self.kind = header.kind;
+    fn begin(&mut self, header: &Header<'_>) -> Result<(), SinkError> {
+        let shape = header.shape;
+        self.kind = header.kind();
         self.file = None;
         self.indent = 0;
         self.wrote_edge_header = false;
-        self.edges_total =
-            header.edges - header.edges_by_kind[usize::from(EdgeKind::Contains.as_u8())];
-        match header.kind {
-            QueryKind::Callers | QueryKind::Callees | QueryKind::Impact | QueryKind::Neighbors => {
-                let verb = match header.kind {
-                    QueryKind::Callers => "callers of",
-                    QueryKind::Callees => "callees of",
-                    QueryKind::Impact => "impact of",
-                    _ => "neighbors of",
-                };
-                if let Some(root) = &header.root {
-                    write!(self.out, "{verb} ")?;
-                    self.describe(root, root.id(), true)?;
+        self.edges_total = shape.edges.total() - shape.edges.get(EdgeKind::Contains);
+        match &header.question {
+            Question::Traversal(t) => self.traversal_lines(header, t)?,
+            Question::Path(p) => {
+                let (from, to) = (p.from.id(), p.to.id());
+                if shape.nodes == 0 {
+                    writeln!(self.out, "no path from {from} to {to}")?;
+                } else if p.reversed {
                     writeln!(
                         self.out,
-                        "\n  offset: {}, limit: {}",
-                        root.start_line(),
-                        line_count(root)
-                    )?;
-                    // Where it lives in the workspace (seed 002's hoisted module and package).
-                    if !root.package().is_empty() {
-                        writeln!(
-                            self.out,
-                            "  module: {}, package: {}",
-                            root.module(),
-                            root.package()
-                        )?;
-                    }
-                }
-                if header.kind == QueryKind::Neighbors {
-                    let total = header.listing.map_or(header.nodes, |l| l.total);
-                    writeln!(
-                        self.out,
-                        "{} {} within {} hops ({}), {} edges",
-                        total,
-                        self.noun(total),
-                        header.depth,
-                        header.direction.as_str(),
-                        self.edges_total
+                        "no path from {to} to {from}; reversed, the path from {from} to {to}:"
                     )?;
                 } else {
-                    let c = header.counts;
-                    self.counts_line(&c)?;
-                    if let Some(root) = header.root.filter(|_| {
-                        header.kind == QueryKind::Callers
-                            && header.sections == 0
-                            && c.unresolved > 0
-                    }) {
-                        writeln!(self.out, "{}", unresolved_note(c.unresolved, &root))?;
-                    }
-                    // The first few of them (for a class, over all its methods).
-                    for site in header.unresolved_sites {
-                        write!(
-                            self.out,
-                            "  unresolved: {}:{} {} (in {})",
-                            site.file, site.line, site.callee, site.caller
-                        )?;
-                        if site.candidate_count > 1 {
-                            let more = site.candidate_count - site.candidates.len();
-                            write!(self.out, "; may reach {}", site.candidates.join(", "))?;
-                            if more > 0 {
-                                write!(self.out, " and {more} more")?;
-                            }
-                        }
-                        writeln!(self.out)?;
-                    }
+                    writeln!(self.out, "path from {from} to {to}:")?;
                 }
             }
-            QueryKind::Path => {
-                if let (Some(from), Some(to)) = (&header.root, &header.target) {
-                    if header.nodes == 0 {
-                        writeln!(self.out, "no path from {} to {}", from.id(), to.id())?;
-                    } else if header.reversed {
-                        writeln!(
-                            self.out,
-                            "no path from {} to {}; reversed, the path from {} to {}:",
-                            to.id(),
-                            from.id(),
-                            from.id(),
-                            to.id()
-                        )?;
-                    } else {
-                        writeln!(self.out, "path from {} to {}:", from.id(), to.id())?;
-                    }
-                }
-            }
-            QueryKind::Search => {
-                let shown = header.nodes;
+            Question::Search(page) => {
+                let shown = shape.nodes;
                 write!(
                     self.out,
                     "search {:?}: {} {}",
-                    header.subject.unwrap_or(""),
-                    header.total,
-                    self.noun(header.total)
+                    page.pattern,
+                    page.total,
+                    self.noun(page.total)
                 )?;
-                if shown < header.total {
+                if shown < page.total {
                     write!(
                         self.out,
                         " (showing {}-{})",
-                        header.offset + 1,
-                        header.offset + shown
+                        page.offset + 1,
+                        page.offset + shown
                     )?;
                 }
                 writeln!(self.out)?;
             }
-            QueryKind::FileSymbols => {
+            Question::FileSymbols { file } => {
                 writeln!(
                     self.out,
-                    "{} ({} {}):",
-                    header.subject.unwrap_or(""),
-                    header.nodes,
-                    self.noun(header.nodes)
+                    "{file} ({} {}):",
+                    shape.nodes,
+                    self.noun(shape.nodes)
                 )?;
-                self.file = header.subject.map(str::to_owned);
+                self.file = Some((*file).to_owned());
                 self.indent = 2;
             }
-            QueryKind::Export => {}
-            QueryKind::Deps => self.deps_header(header)?,
-            QueryKind::ChangeImpact => self.change_lines(header)?,
+            Question::Export => {}
+            Question::Deps(d) => self.deps_header(d, shape.nodes)?,
+            Question::ChangeImpact(change) => self.change_lines(change)?,
         }
-        self.listing_lines(header)
+        Ok(self.listing_lines(header)?)
     }
 
-    fn unlisted(&mut self, listing: &Listing<'_>) -> io::Result<bool> {
+    fn unlisted(&mut self, listing: &Listing<'_>) -> Result<bool, SinkError> {
         self.unlisted_lines(listing)?;
         Ok(true)
     }
@@ -419,7 +409,7 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
         )
     }
 
-    fn group(&mut self, group: &Group<'_>) -> io::Result<bool> {
+    fn group(&mut self, group: &Group<'_>) -> Result<bool, SinkError> {
         match group.level {
             GroupLevel::Section => {
                 self.indent = 0;
@@ -465,7 +455,7 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
         Ok(true)
     }
 
-    fn node(&mut self, node: &NodeView<'_>, info: &NodeInfo<'_>) -> io::Result<bool> {
+    fn node(&mut self, node: &NodeView<'_>, info: &NodeInfo<'_>) -> Result<bool, SinkError> {
         let nested = if self.kind == QueryKind::FileSymbols {
             2 * info.depth as usize
         } else {
@@ -548,7 +538,7 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
         Ok(true)
     }
 
-    fn edge(&mut self, edge: &EdgeInfo<'_>) -> io::Result<bool> {
+    fn edge(&mut self, edge: &EdgeInfo<'_>) -> Result<bool, SinkError> {
         if self.kind == QueryKind::Path {
             let (from, to) = if edge.reversed {
                 (edge.target, edge.source)
@@ -577,7 +567,7 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
         Ok(true)
     }
 
-    fn dependency(&mut self, d: &Dependency<'_>) -> io::Result<bool> {
+    fn dependency(&mut self, d: &Dependency<'_>) -> Result<bool, SinkError> {
         let list = usize::from(d.external);
         let (count, started) = self.deps[list];
         if !started {
@@ -601,7 +591,7 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
         Ok(true)
     }
 
-    fn dependency_import(&mut self, import: &DependencyImport<'_>) -> io::Result<bool> {
+    fn dependency_import(&mut self, import: &DependencyImport<'_>) -> Result<bool, SinkError> {
         let same = self
             .import_package
             .as_ref()
@@ -628,7 +618,7 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
         Ok(true)
     }
 
-    fn finish(&mut self, summary: &Summary) -> io::Result<()> {
+    fn finish(&mut self, summary: &Summary) -> Result<(), SinkError> {
         if summary.truncated && self.kind == QueryKind::Deps {
             writeln!(
                 self.out,
@@ -651,6 +641,6 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
             writeln!(self.out, "\ndeeper: {what} {depth}")?;
         }
         self.completeness_line(summary)?;
-        self.out.flush()
+        Ok(self.out.flush()?)
     }
 }

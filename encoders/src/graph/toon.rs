@@ -68,13 +68,13 @@
 //!   …
 //! ```
 
-use std::io::{self, Write};
+use std::io::Write;
 
 use tsgraph_query::engine::{EdgeKind, NodeView};
 use tsgraph_query::{
     Answer, Budget, Dependency, DependencyImport, DepsOptions, Direction, EdgeInfo, EdgeKinds,
-    Group, GroupLevel, Grouping, Header, Listing, NodeInfo, QueryError, QueryKind, ResultSink,
-    Summary, TraversalOptions,
+    Group, GroupLevel, Grouping, Header, Listing, NodeInfo, QueryError, QueryKind, Question,
+    ResultSink, SinkError, Summary, Traversal, TraversalOptions,
 };
 
 use super::budget;
@@ -131,10 +131,122 @@ pub struct ToonSink<W: Write> {
 /// Why a sink refuses calls after `finish`: it writes one document.
 const FINISHED: &str = "the TOON sink already finished its document";
 
-fn io_error(err: EncodeError) -> io::Error {
-    match err {
-        EncodeError::Io(io) => io,
-        other => io::Error::other(other),
+/// The lines that say what was asked: the root or endpoints, the bounds that differ from
+/// the defaults, the pattern or package. Returns the edge kinds the question followed.
+fn question_fields<W: Write>(
+    w: &mut Writer<W>,
+    header: &Header<'_>,
+) -> Result<EdgeKinds, EncodeError> {
+    let default_depth = TraversalOptions::default().max_depth;
+    Ok(match &header.question {
+        Question::Traversal(t) if t.kind == QueryKind::Neighbors => {
+            if t.walk.max_depth != 1 {
+                w.field("distance", t.walk.max_depth)?;
+            }
+            if t.direction != Direction::Both {
+                w.field("direction", t.direction.as_str())?;
+            }
+            t.walk.edge_kinds
+        }
+        Question::Traversal(t) => {
+            // The symbol asked about, with its kind and lines (seed 003).
+            let root = &t.root;
+            w.field(t.kind.as_str(), root.id())?;
+            w.field("kind", root.kind().as_str())?;
+            if root.start_line() == root.end_line() {
+                w.field("lines", u64::from(root.start_line()))?;
+            } else {
+                let mut lines = String::new();
+                lines_cell(root, &mut lines);
+                w.field("lines", lines.as_str())?;
+            }
+            if t.walk.max_depth != default_depth {
+                w.field("maxDepth", t.walk.max_depth)?;
+            }
+            t.walk.edge_kinds
+        }
+        Question::Path(p) => {
+            if header.shape.nodes == 0 {
+                w.field("from", p.from.id())?;
+                w.field("to", p.to.id())?;
+                w.field("found", false)?;
+            } else if p.reversed {
+                // No path the way asked: this one goes from `to` to `from`.
+                w.field("reversed", true)?;
+            }
+            p.edge_kinds
+        }
+        Question::Search(page) => {
+            w.field("search", page.pattern)?;
+            if page.total != header.shape.nodes {
+                w.field("total", page.total)?;
+                if page.offset > 0 {
+                    w.field("offset", page.offset)?;
+                }
+            }
+            EdgeKinds::NONE
+        }
+        Question::FileSymbols { .. } | Question::Export => EdgeKinds::NONE,
+        Question::ChangeImpact(c) => {
+            w.field("changeImpact", c.diff)?;
+            if c.walk.max_depth != default_depth {
+                w.field("maxDepth", c.walk.max_depth)?;
+            }
+            c.walk.edge_kinds
+        }
+        Question::Deps(d) => {
+            w.field("deps", d.package)?;
+            if d.direction != Direction::Out {
+                w.field("direction", d.direction.as_str())?;
+            }
+            if d.max_depth != DepsOptions::default().max_depth {
+                w.field("maxDepth", d.max_depth)?;
+            }
+            if let Some(module) = d.module.filter(|m| !m.is_empty()) {
+                w.field("module", module)?;
+            }
+            EdgeKinds::NONE
+        }
+    })
+}
+
+/// Callers: how many calls of the root's name the indexer could not resolve (they may reach
+/// it; a class says it per method, in its targets), and the first few of them (the count
+/// covers all; for a class, over all its methods).
+fn unresolved_fields<W: Write>(
+    w: &mut Writer<W>,
+    traversal: &Traversal<'_>,
+    sections: usize,
+) -> Result<(), EncodeError> {
+    let unresolved = traversal.walk.counts.unresolved;
+    if sections == 0 && unresolved > 0 {
+        w.field("unresolved", unresolved)?;
+    }
+    let sites = traversal.unresolved_sites;
+    if !sites.is_empty() {
+        w.key("unresolvedSites")?;
+        w.begin_table(sites.len(), &["file", "line", "call", "candidates"])?;
+        for site in sites {
+            w.row_begin()?;
+            w.cell_str(site.file)?;
+            w.cell_u64(u64::from(site.line))?;
+            w.cell_str(site.callee)?;
+            w.cell_str(&candidate_cell(site))?;
+            w.row_end()?;
+        }
+        w.end()?;
+    }
+    Ok(())
+}
+
+/// A write that failed stays an I/O error (a closed pipe is told apart); a broken rule of
+/// the TOON writer is a message.
+impl From<EncodeError> for SinkError {
+    fn from(err: EncodeError) -> SinkError {
+        match err {
+            EncodeError::Io(io) => SinkError::Io(io),
+            other => SinkError::message(other),
+        }
     }
 }
 
@@ -240,151 +352,62 @@ impl<W: Write> ToonSink<W> {
     }
 
     fn begin_document(&mut self, header: &Header<'_>) -> Result<(), EncodeError> {
-        let kind = header.kind;
+        let kind = header.kind();
+        let shape = header.shape;
+        let file = self.file.clone();
+        let w = self.writer()?;
+        let edge_kinds = question_fields(w, header)?;
         let default_kinds = match kind {
             QueryKind::Callers | QueryKind::Callees => EdgeKinds::CALLS,
             QueryKind::Impact | QueryKind::ChangeImpact => EdgeKinds::DEPENDENCIES,
             QueryKind::Path => EdgeKinds::PATH,
             _ => EdgeKinds::ALL,
         };
-        let file = self.file.clone();
-        let w = self.writer()?;
-        match kind {
-            QueryKind::Callers | QueryKind::Callees | QueryKind::Impact => {
-                if let Some(root) = &header.root {
-                    // The symbol asked about, with its kind and lines (seed 003).
-                    w.field(kind.as_str(), root.id())?;
-                    w.field("kind", root.kind().as_str())?;
-                    if root.start_line() == root.end_line() {
-                        w.field("lines", u64::from(root.start_line()))?;
-                    } else {
-                        let mut lines = String::new();
-                        lines_cell(root, &mut lines);
-                        w.field("lines", lines.as_str())?;
-                    }
-                }
-                if header.depth != TraversalOptions::default().max_depth {
-                    w.field("maxDepth", header.depth)?;
-                }
-            }
-            QueryKind::Path => {
-                if header.nodes == 0 {
-                    if let Some(root) = &header.root {
-                        w.field("from", root.id())?;
-                    }
-                    if let Some(target) = &header.target {
-                        w.field("to", target.id())?;
-                    }
-                    w.field("found", false)?;
-                } else if header.reversed {
-                    // No path the way asked: this one goes from `to` to `from`.
-                    w.field("reversed", true)?;
-                }
-            }
-            QueryKind::Neighbors => {
-                if header.depth != 1 {
-                    w.field("distance", header.depth)?;
-                }
-                if header.direction != Direction::Both {
-                    w.field("direction", header.direction.as_str())?;
-                }
-            }
-            QueryKind::Search => {
-                w.field("search", header.subject.unwrap_or(""))?;
-                if header.total != header.nodes {
-                    w.field("total", header.total)?;
-                    if header.offset > 0 {
-                        w.field("offset", header.offset)?;
-                    }
-                }
-            }
-            QueryKind::FileSymbols => {}
-            QueryKind::Export => {}
-            QueryKind::ChangeImpact => {
-                w.field("changeImpact", header.subject.unwrap_or(""))?;
-                if header.depth != TraversalOptions::default().max_depth {
-                    w.field("maxDepth", header.depth)?;
-                }
-            }
-            QueryKind::Deps => {
-                w.field("deps", header.subject.unwrap_or(""))?;
-                if header.direction != Direction::Out {
-                    w.field("direction", header.direction.as_str())?;
-                }
-                if header.depth != DepsOptions::default().max_depth {
-                    w.field("maxDepth", header.depth)?;
-                }
-            }
-        }
-        if header.edge_kinds != default_kinds && !header.edge_kinds.is_empty() {
-            w.field("edgeKinds", header.edge_kinds.to_string().as_str())?;
+        if edge_kinds != default_kinds && !edge_kinds.is_empty() {
+            w.field("edgeKinds", edge_kinds.to_string().as_str())?;
         }
         if let Some(file) = &file {
             w.field("file", file.as_str())?;
         }
         // The root module `.` is the default — unless packages differ, where the line says
         // that the groups below are packages, not modules.
-        if let Some(module) = header
+        if let Some(module) = shape
             .module
-            .filter(|m| !m.is_empty() && (*m != "." || header.package.is_none()))
+            .filter(|m| !m.is_empty() && (*m != "." || shape.package.is_none()))
         {
             w.field("module", module)?;
         }
-        if let Some(package) = header.package.filter(|p| !p.is_empty()) {
+        if let Some(package) = shape.package.filter(|p| !p.is_empty()) {
             w.field("package", package)?;
         }
-        if header.facets.exported == Some(true) {
+        if shape.facets.exported == Some(true) {
             w.field("exported", true)?;
         }
         // One via kind shared by every result: hoisted, unless it is the calls that
         // callers and callees mean anyway.
-        let mut via_kinds = header.via_kinds.iter();
+        let via_kinds = header.walk().map_or(EdgeKinds::NONE, |walk| walk.via_kinds);
+        let mut via_kinds = via_kinds.iter();
         if let (Some(only), None) = (via_kinds.next(), via_kinds.next()) {
             let implied =
                 only == EdgeKind::Calls && matches!(kind, QueryKind::Callers | QueryKind::Callees);
-            if !implied
-                && matches!(
-                    kind,
-                    QueryKind::Callers
-                        | QueryKind::Callees
-                        | QueryKind::Impact
-                        | QueryKind::ChangeImpact
-                )
-            {
+            if !implied && kind != QueryKind::Neighbors {
                 w.field("rel", only.as_str())?;
             }
         }
-        // Calls of the root's name the indexer could not resolve may reach it; a class
-        // says it per method, in its targets.
-        if kind == QueryKind::Callers && header.sections == 0 && header.counts.unresolved > 0 {
-            w.field("unresolved", header.counts.unresolved)?;
-        }
-        // The first few of them (the count covers all), for a class over all its methods.
-        if kind == QueryKind::Callers && !header.unresolved_sites.is_empty() {
-            w.key("unresolvedSites")?;
-            w.begin_table(
-                header.unresolved_sites.len(),
-                &["file", "line", "call", "candidates"],
-            )?;
-            for site in header.unresolved_sites {
-                w.row_begin()?;
-                w.cell_str(site.file)?;
-                w.cell_u64(u64::from(site.line))?;
-                w.cell_str(site.callee)?;
-                w.cell_str(&candidate_cell(site))?;
-                w.row_end()?;
-            }
-            w.end()?;
+        if let Question::Traversal(traversal) = &header.question
+            && traversal.kind == QueryKind::Callers
+        {
+            unresolved_fields(w, traversal, shape.sections)?;
         }
         self.change_header(header)?;
         self.listing_header(header)?;
         if kind == QueryKind::Neighbors
-            && let Some(center) = &header.root
+            && let Some(center) = &header.root()
         {
             self.center(center)?;
         }
         let w = self.writer()?;
-        if header.nodes == 0 && header.sections == 0 && kind != QueryKind::Path {
+        if shape.nodes == 0 && shape.sections == 0 && kind != QueryKind::Path {
             w.key(if kind == QueryKind::Deps {
                 "packages"
             } else {
@@ -393,10 +416,10 @@ impl<W: Write> ToonSink<W> {
             w.begin_inline(0)?;
             w.end()?;
         }
-        if header.sections > 0 {
+        if shape.sections > 0 {
             if kind == QueryKind::Path {
                 w.key("paths")?;
-                w.begin_list(header.sections)?;
+                w.begin_list(shape.sections)?;
             } else {
                 w.key("targets")?;
                 w.begin_object()?;
@@ -719,35 +742,34 @@ impl<W: Write> ResultSink for ToonSink<W> {
         false
     }
 
-    fn begin(&mut self, header: &Header<'_>) -> io::Result<()> {
-        self.kind = header.kind;
-        self.file = if header.kind == QueryKind::FileSymbols {
-            header.subject.map(str::to_owned)
-        } else {
+    fn begin(&mut self, header: &Header<'_>) -> Result<(), SinkError> {
+        let shape = header.shape;
+        self.kind = header.kind();
+        self.file = match &header.question {
+            Question::FileSymbols { file } => Some((*file).to_owned()),
             // Hoisted only when every ID written against it is in it: neighbors' edges also
             // name the center.
-            header
+            question => shape
                 .file
-                .filter(|file| {
-                    header.kind != QueryKind::Neighbors
-                        || header.root.is_some_and(|root| root.file() == *file)
+                .filter(|file| match question {
+                    Question::Traversal(t) if t.kind == QueryKind::Neighbors => {
+                        t.root.file() == *file
+                    }
+                    _ => true,
                 })
-                .map(str::to_owned)
+                .map(str::to_owned),
         };
-        self.exported_column = header.facets.exported.is_none();
-        self.sig_column = header.facets.signature;
+        self.exported_column = shape.facets.exported.is_none();
+        self.sig_column = shape.facets.signature;
         // The kind of each result's via edge: a column when they differ.
-        self.rel_column = matches!(
-            header.kind,
-            QueryKind::Callers | QueryKind::Callees | QueryKind::Impact | QueryKind::ChangeImpact
-        ) && header.via_kinds.iter().count() > 1;
-        self.sections = header.sections;
-        self.deps_internal = header.counts.packages;
-        self.deps_external = header.counts.external;
-        self.imports_left = if header.kind == QueryKind::Deps {
-            header.edges
-        } else {
-            0
+        self.rel_column = self.kind != QueryKind::Neighbors
+            && header
+                .walk()
+                .is_some_and(|walk| walk.via_kinds.iter().count() > 1);
+        self.sections = shape.sections;
+        (self.deps_internal, self.deps_external, self.imports_left) = match &header.question {
+            Question::Deps(d) => (d.internal, d.external, d.imports),
+            _ => (0, 0, 0),
         };
         self.section_open = false;
         self.open_levels.clear();
@@ -755,34 +777,32 @@ impl<W: Write> ResultSink for ToonSink<W> {
         self.hops_left = 0;
         self.edge_table_started = false;
         // Neighbors and export: one edge table, CONTAINS left out.
-        self.edges_left = if header.kind == QueryKind::Path {
+        self.edges_left = if self.kind == QueryKind::Path {
             0
         } else {
-            header
-                .edges
-                .saturating_sub(header.edges_by_kind[usize::from(EdgeKind::Contains.as_u8())])
+            shape.edges.total() - shape.edges.get(EdgeKind::Contains)
         };
-        self.begin_document(header).map_err(io_error)?;
-        if header.kind == QueryKind::Path && header.sections == 0 && header.nodes > 0 {
-            self.hops_left = header.edges;
-            self.path_table(header.nodes).map_err(io_error)?;
+        self.begin_document(header)?;
+        if self.kind == QueryKind::Path && shape.sections == 0 && shape.nodes > 0 {
+            self.hops_left = shape.edges.total();
+            self.path_table(shape.nodes)?;
         }
         Ok(())
     }
 
-    fn group(&mut self, group: &Group<'_>) -> io::Result<bool> {
-        self.open_group(group).map_err(io_error)?;
+    fn group(&mut self, group: &Group<'_>) -> Result<bool, SinkError> {
+        self.open_group(group)?;
         Ok(true)
     }
 
-    fn node(&mut self, node: &NodeView<'_>, info: &NodeInfo<'_>) -> io::Result<bool> {
-        self.row(node, info).map_err(io_error)?;
+    fn node(&mut self, node: &NodeView<'_>, info: &NodeInfo<'_>) -> Result<bool, SinkError> {
+        self.row(node, info)?;
         Ok(true)
     }
 
-    fn edge(&mut self, edge: &EdgeInfo<'_>) -> io::Result<bool> {
+    fn edge(&mut self, edge: &EdgeInfo<'_>) -> Result<bool, SinkError> {
         if self.kind != QueryKind::Path && !self.open_levels.is_empty() {
-            self.close_levels(None).map_err(io_error)?;
+            self.close_levels(None)?;
         }
         if self.kind != QueryKind::Path
             && edge.kind != EdgeKind::Contains
@@ -790,27 +810,26 @@ impl<W: Write> ResultSink for ToonSink<W> {
         {
             self.edge_table_started = true;
             let total = self.edges_left;
-            let w = self.writer().map_err(io_error)?;
-            w.key("edges").map_err(io_error)?;
-            w.begin_table(total, &["source", "target", "type", "calls"])
-                .map_err(io_error)?;
+            let w = self.writer()?;
+            w.key("edges")?;
+            w.begin_table(total, &["source", "target", "type", "calls"])?;
         }
-        self.edge_row(edge).map_err(io_error)?;
+        self.edge_row(edge)?;
         Ok(true)
     }
 
-    fn dependency(&mut self, dependency: &Dependency<'_>) -> io::Result<bool> {
-        self.dependency_row(dependency).map_err(io_error)?;
+    fn dependency(&mut self, dependency: &Dependency<'_>) -> Result<bool, SinkError> {
+        self.dependency_row(dependency)?;
         Ok(true)
     }
 
-    fn dependency_import(&mut self, import: &DependencyImport<'_>) -> io::Result<bool> {
-        self.import_row(import).map_err(io_error)?;
+    fn dependency_import(&mut self, import: &DependencyImport<'_>) -> Result<bool, SinkError> {
+        self.import_row(import)?;
         Ok(true)
     }
 
-    fn unlisted(&mut self, listing: &Listing<'_>) -> io::Result<bool> {
-        self.unlisted_rows(listing).map_err(io_error)?;
+    fn unlisted(&mut self, listing: &Listing<'_>) -> Result<bool, SinkError> {
+        self.unlisted_rows(listing)?;
         Ok(true)
     }
 
@@ -822,10 +841,10 @@ impl<W: Write> ResultSink for ToonSink<W> {
         budget::measure(limit, ToonSink::new, answer)
     }
 
-    fn finish(&mut self, summary: &Summary) -> io::Result<()> {
-        self.close_sections().map_err(io_error)?;
+    fn finish(&mut self, summary: &Summary) -> Result<(), SinkError> {
+        self.close_sections()?;
         let Some(mut w) = self.writer.take() else {
-            return Err(io_error(EncodeError::Misuse(FINISHED)));
+            return Err(EncodeError::Misuse(FINISHED).into());
         };
         let result = (|| -> Result<W, EncodeError> {
             if summary.truncated {
@@ -841,9 +860,9 @@ impl<W: Write> ResultSink for ToonSink<W> {
             w.field("complete", summary.complete())?;
             w.finish()
         })();
-        let mut out = result.map_err(io_error)?;
+        let mut out = result?;
         out.write_all(b"\n")?;
-        out.flush()
+        Ok(out.flush()?)
     }
 }
 /// The candidate targets of an unresolved call in one cell: their IDs, space-separated,

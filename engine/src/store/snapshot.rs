@@ -1,11 +1,11 @@
 //! Read snapshots: zero-copy access to node records and adjacency lists. Every read goes
 //! through the store's panic boundary.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use redb::{
-    AccessGuard, ReadOnlyMultimapTable, ReadOnlyTable, ReadableDatabase, ReadableTable,
-    ReadableTableMetadata,
+    AccessGuard, ReadOnlyMultimapTable, ReadOnlyTable, ReadTransaction, ReadableDatabase,
+    ReadableTable, ReadableTableMetadata,
 };
 
 use super::adjacency::{EdgeRef, ListView, OpenedList};
@@ -26,23 +26,29 @@ use crate::record::{
     UnresolvedCall,
 };
 
+/// A table opened when first read.
+type Lazy<T> = OnceLock<Quiet<T>>;
+
 /// A consistent, read-only view of the graph. Holding it never blocks the writer; a write
 /// committed after it was taken is not seen.
 pub struct Snapshot {
-    nodes: Quiet<ReadOnlyTable<u32, &'static [u8]>>,
-    ids: Quiet<ReadOnlyTable<&'static str, u32>>,
-    files: Quiet<ReadOnlyTable<&'static str, &'static [u8]>>,
-    out_edges: Quiet<ReadOnlyTable<u32, &'static [u8]>>,
-    in_edges: Quiet<ReadOnlyTable<(u32, u32, u8), ()>>,
-    blobs: Quiet<ReadOnlyTable<&'static str, &'static [u8]>>,
-    unresolved: Quiet<ReadOnlyTable<&'static str, &'static [u8]>>,
-    unresolved_names: Quiet<ReadOnlyMultimapTable<&'static str, &'static str>>,
-    terms: Quiet<ReadOnlyTable<&'static str, &'static [u8]>>,
-    search: Quiet<ReadOnlyTable<&'static str, &'static [u8]>>,
-    meta: Quiet<ReadOnlyTable<&'static str, &'static [u8]>>,
-    overlay_nodes: Quiet<ReadOnlyTable<u32, u64>>,
-    overlay_in: Quiet<ReadOnlyTable<InEdge, InChange>>,
-    overlay_ids: Quiet<ReadOnlyTable<&'static str, (u32, u64)>>,
+    /// The read transaction the tables below are opened from, each when first read: a
+    /// query served by the graph file opens one or two of them, and each open reads a page.
+    txn: Quiet<ReadTransaction>,
+    nodes: Lazy<ReadOnlyTable<u32, &'static [u8]>>,
+    ids: Lazy<ReadOnlyTable<&'static str, u32>>,
+    files: Lazy<ReadOnlyTable<&'static str, &'static [u8]>>,
+    out_edges: Lazy<ReadOnlyTable<u32, &'static [u8]>>,
+    in_edges: Lazy<ReadOnlyTable<(u32, u32, u8), ()>>,
+    blobs: Lazy<ReadOnlyTable<&'static str, &'static [u8]>>,
+    unresolved: Lazy<ReadOnlyTable<&'static str, &'static [u8]>>,
+    unresolved_names: Lazy<ReadOnlyMultimapTable<&'static str, &'static str>>,
+    terms: Lazy<ReadOnlyTable<&'static str, &'static [u8]>>,
+    search: Lazy<ReadOnlyTable<&'static str, &'static [u8]>>,
+    meta: Lazy<ReadOnlyTable<&'static str, &'static [u8]>>,
+    overlay_nodes: Lazy<ReadOnlyTable<u32, u64>>,
+    overlay_in: Lazy<ReadOnlyTable<InEdge, InChange>>,
+    overlay_ids: Lazy<ReadOnlyTable<&'static str, (u32, u64)>>,
     /// The graph file serving this snapshot's store state, with the overlay of what changed
     /// since it was built, when there is one: node records, adjacency and IDs are read from
     /// the file, except where the overlay sends a read to the tables above.
@@ -58,23 +64,21 @@ impl Snapshot {
         boundary.run("begin read", || {
             let txn = Quiet::new(db.begin_read().ctx("begin read")?);
             Ok(Snapshot {
-                nodes: Quiet::new(txn.open_table(NODES).ctx("open nodes")?),
-                ids: Quiet::new(txn.open_table(IDS).ctx("open ids")?),
-                files: Quiet::new(txn.open_table(FILES).ctx("open files")?),
-                out_edges: Quiet::new(txn.open_table(OUT_EDGES).ctx("open out edges")?),
-                in_edges: Quiet::new(txn.open_table(IN_EDGES).ctx("open in edges")?),
-                blobs: Quiet::new(txn.open_table(BLOBS).ctx("open blobs")?),
-                unresolved: Quiet::new(txn.open_table(UNRESOLVED).ctx("open unresolved")?),
-                unresolved_names: Quiet::new(
-                    txn.open_multimap_table(UNRESOLVED_NAMES)
-                        .ctx("open unresolved names")?,
-                ),
-                terms: Quiet::new(txn.open_table(TERMS).ctx("open search terms")?),
-                search: Quiet::new(txn.open_table(SEARCH).ctx("open search index")?),
-                meta: Quiet::new(txn.open_table(META).ctx("open meta")?),
-                overlay_nodes: Quiet::new(txn.open_table(OVERLAY_NODES).ctx("open overlay")?),
-                overlay_in: Quiet::new(txn.open_table(OVERLAY_IN).ctx("open overlay")?),
-                overlay_ids: Quiet::new(txn.open_table(OVERLAY_IDS).ctx("open overlay")?),
+                txn,
+                nodes: OnceLock::new(),
+                ids: OnceLock::new(),
+                files: OnceLock::new(),
+                out_edges: OnceLock::new(),
+                in_edges: OnceLock::new(),
+                blobs: OnceLock::new(),
+                unresolved: OnceLock::new(),
+                unresolved_names: OnceLock::new(),
+                terms: OnceLock::new(),
+                search: OnceLock::new(),
+                meta: OnceLock::new(),
+                overlay_nodes: OnceLock::new(),
+                overlay_in: OnceLock::new(),
+                overlay_ids: OnceLock::new(),
                 mapped: None,
                 boundary: boundary.clone(),
             })
@@ -95,14 +99,22 @@ impl Snapshot {
     /// The overlay of this snapshot's store state, read whole from its tables.
     pub(super) fn load_overlay(&self) -> Result<Overlay, StoreError> {
         self.read("read overlay", || {
-            Overlay::load(&*self.overlay_nodes, &*self.overlay_in, &*self.overlay_ids)
+            Overlay::load(
+                self.overlay_nodes_table()?,
+                self.overlay_in_table()?,
+                self.overlay_ids_table()?,
+            )
         })
     }
 
     /// How many entries the overlay holds.
     pub(super) fn overlay_len(&self) -> Result<u64, StoreError> {
         self.read("read overlay", || {
-            super::overlay::len_in(&*self.overlay_nodes, &*self.overlay_in, &*self.overlay_ids)
+            super::overlay::len_in(
+                self.overlay_nodes_table()?,
+                self.overlay_in_table()?,
+                self.overlay_ids_table()?,
+            )
         })
     }
 
@@ -134,7 +146,7 @@ impl Snapshot {
         &self,
         each: impl FnMut(u32, &[u8]) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
-        self.scan("read nodes", &self.nodes, each)
+        self.scan("read nodes", self.nodes_table()?, each)
     }
 
     /// Every outgoing list, ascending by source key.
@@ -142,7 +154,7 @@ impl Snapshot {
         &self,
         each: impl FnMut(u32, &[u8]) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
-        self.scan("read out edges", &self.out_edges, each)
+        self.scan("read out edges", self.out_edges_table()?, each)
     }
 
     /// Every incoming entry as (target, source, kind), in the table's order.
@@ -152,7 +164,7 @@ impl Snapshot {
     ) -> Result<(), StoreError> {
         self.scan(
             "read in edges",
-            &self.in_edges,
+            self.in_edges_table()?,
             |(target, source, kind), ()| each(target, source, kind),
         )
     }
@@ -162,7 +174,7 @@ impl Snapshot {
         &self,
         each: impl FnMut(&str, u32) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
-        self.scan("read ids", &self.ids, each)
+        self.scan("read ids", self.ids_table()?, each)
     }
 
     /// Every entry of `table`, in its order, inside the panic boundary.
@@ -202,7 +214,7 @@ impl Snapshot {
         }
         self.read("read ids", || {
             Ok(self
-                .ids
+                .ids_table()?
                 .get(id)
                 .ctx("read ids")?
                 .map(|key| NodeKey(key.value())))
@@ -221,7 +233,7 @@ impl Snapshot {
         }
         self.read("read node", || {
             Ok(self
-                .nodes
+                .nodes_table()?
                 .get(key.0)
                 .ctx("read node")?
                 .map(|guard| NodeGuard {
@@ -251,7 +263,7 @@ impl Snapshot {
     pub fn names(&self) -> Result<Vec<String>, StoreError> {
         self.read("read nodes", || {
             let mut names = std::collections::BTreeSet::new();
-            for entry in self.nodes.iter().ctx("read nodes")? {
+            for entry in self.nodes_table()?.iter().ctx("read nodes")? {
                 let (_, record) = entry.ctx("read nodes")?;
                 let view = NodeView::from_bytes(record.value())?;
                 if !names.contains(view.name()) {
@@ -268,7 +280,7 @@ impl Snapshot {
         self.read("read search index", || {
             let read = |key| -> Result<Option<Vec<u8>>, StoreError> {
                 Ok(self
-                    .search
+                    .search_table()?
                     .get(key)
                     .ctx("read search index")?
                     .map(|bytes| bytes.value().to_vec()))
@@ -282,7 +294,7 @@ impl Snapshot {
     /// The keys of the nodes found by the search term `term` (lowercase), ascending.
     pub fn term_keys(&self, term: &str) -> Result<Vec<NodeKey>, StoreError> {
         self.read("read search terms", || {
-            match self.terms.get(term).ctx("read search terms")? {
+            match self.terms_table()?.get(term).ctx("read search terms")? {
                 Some(postings) => Ok(Postings::parse(postings.value())?
                     .keys()
                     .map(NodeKey)
@@ -295,9 +307,9 @@ impl Snapshot {
     /// Every node key, ascending.
     pub fn node_keys(&self) -> Result<Vec<NodeKey>, StoreError> {
         self.read("read nodes", || {
-            let count = self.nodes.len().ctx("count nodes")?;
+            let count = self.nodes_table()?.len().ctx("count nodes")?;
             let mut keys = Vec::with_capacity(usize::try_from(count).unwrap_or(0));
-            for entry in self.nodes.iter().ctx("read nodes")? {
+            for entry in self.nodes_table()?.iter().ctx("read nodes")? {
                 let (key, _) = entry.ctx("read nodes")?;
                 keys.push(NodeKey(key.value()));
             }
@@ -307,7 +319,9 @@ impl Snapshot {
 
     /// Number of nodes.
     pub fn node_count(&self) -> Result<u64, StoreError> {
-        self.read("count nodes", || self.nodes.len().ctx("count nodes"))
+        self.read("count nodes", || {
+            self.nodes_table()?.len().ctx("count nodes")
+        })
     }
 
     /// Every indexed file path with its content hash, ascending by path.
@@ -324,7 +338,7 @@ impl Snapshot {
     pub fn file_stamps(&self) -> Result<Vec<FileStamp>, StoreError> {
         self.read("read files", || {
             let mut files = Vec::new();
-            for entry in self.files.iter().ctx("read files")? {
+            for entry in self.files_table()?.iter().ctx("read files")? {
                 let (path, record) = entry.ctx("read files")?;
                 let record = access_file(record.value())?;
                 files.push(FileStamp {
@@ -347,7 +361,7 @@ impl Snapshot {
     pub fn blob(&self, path: &str) -> Result<Option<Vec<u8>>, StoreError> {
         self.read("read blobs", || {
             Ok(self
-                .blobs
+                .blobs_table()?
                 .get(path)
                 .ctx("read blobs")?
                 .map(|guard| guard.value().to_vec()))
@@ -407,13 +421,13 @@ impl Snapshot {
     ) -> Result<(), StoreError> {
         self.read("read unresolved calls", || {
             for file in self
-                .unresolved_names
+                .unresolved_names_table()?
                 .get(name)
                 .ctx("read unresolved names")?
             {
                 let file = file.ctx("read unresolved names")?;
                 let file = file.value();
-                let Some(guard) = self.unresolved.get(file).ctx("read unresolved")? else {
+                let Some(guard) = self.unresolved_table()?.get(file).ctx("read unresolved")? else {
                     continue;
                 };
                 let list =
@@ -432,7 +446,7 @@ impl Snapshot {
     /// The keys of the nodes of the file at `path`, the file node first.
     pub fn file_keys(&self, path: &str) -> Result<Option<Vec<NodeKey>>, StoreError> {
         self.read("read files", || {
-            let Some(guard) = self.files.get(path).ctx("read files")? else {
+            let Some(guard) = self.files_table()?.get(path).ctx("read files")? else {
                 return Ok(None);
             };
             let record = access_file(guard.value())?;
@@ -459,7 +473,7 @@ impl Snapshot {
         self.read("read out edges", || {
             Ok(AdjacencyGuard {
                 guard: Adjacency::Outgoing(
-                    self.out_edges
+                    self.out_edges_table()?
                         .get(key.0)
                         .ctx("read out edges")?
                         .map(Quiet::new),
@@ -485,7 +499,7 @@ impl Snapshot {
         self.read("read in edges", || {
             let mut entries = Vec::new();
             for entry in self
-                .in_edges
+                .in_edges_table()?
                 .range((key.0, 0u32, 0u8)..=(key.0, u32::MAX, u8::MAX))
                 .ctx("read in edges")?
             {
@@ -509,27 +523,27 @@ impl Snapshot {
     /// page by page is checked this way before it is trusted).
     pub fn validate_everything(&self) -> Result<(), StoreError> {
         self.read("validate", || {
-            for entry in self.nodes.iter().ctx("read nodes")? {
+            for entry in self.nodes_table()?.iter().ctx("read nodes")? {
                 let (_, record) = entry.ctx("read nodes")?;
                 NodeView::from_bytes(record.value())?;
             }
-            for entry in self.out_edges.iter().ctx("read out edges")? {
+            for entry in self.out_edges_table()?.iter().ctx("read out edges")? {
                 let (_, list) = entry.ctx("read out edges")?;
                 for edge in ListView::parse(list.value())?.iter() {
                     edge.view()?;
                 }
             }
-            for entry in self.in_edges.iter().ctx("read in edges")? {
+            for entry in self.in_edges_table()?.iter().ctx("read in edges")? {
                 entry.ctx("read in edges")?;
             }
-            for entry in self.files.iter().ctx("read files")? {
+            for entry in self.files_table()?.iter().ctx("read files")? {
                 let (_, record) = entry.ctx("read files")?;
                 access_file(record.value())?;
             }
-            for entry in self.ids.iter().ctx("read ids")? {
+            for entry in self.ids_table()?.iter().ctx("read ids")? {
                 entry.ctx("read ids")?;
             }
-            for entry in self.terms.iter().ctx("read search terms")? {
+            for entry in self.terms_table()?.iter().ctx("read search terms")? {
                 let (_, postings) = entry.ctx("read search terms")?;
                 Postings::parse(postings.value())?;
             }
@@ -541,7 +555,7 @@ impl Snapshot {
     pub fn meta(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
         self.read("read meta", || {
             Ok(self
-                .meta
+                .meta_table()?
                 .get(key)
                 .ctx("read meta")?
                 .map(|v| v.value().to_vec()))
@@ -556,6 +570,128 @@ impl Snapshot {
                 .ok_or_else(|| StoreError::corrupted("meta", "generation")),
             None => Ok(super::Generation::default()),
         }
+    }
+}
+
+/// Each table of a snapshot, opened from its transaction when first read (inside the panic
+/// boundary) and kept for the snapshot's life.
+impl Snapshot {
+    fn nodes_table(&self) -> Result<&ReadOnlyTable<u32, &'static [u8]>, StoreError> {
+        self.opened(&self.nodes, "open nodes", |txn| txn.open_table(NODES))
+    }
+
+    fn ids_table(&self) -> Result<&ReadOnlyTable<&'static str, u32>, StoreError> {
+        self.opened(&self.ids, "open ids", |txn| txn.open_table(IDS))
+    }
+
+    fn files_table(&self) -> Result<&ReadOnlyTable<&'static str, &'static [u8]>, StoreError> {
+        self.opened(&self.files, "open files", |txn| txn.open_table(FILES))
+    }
+
+    fn out_edges_table(&self) -> Result<&ReadOnlyTable<u32, &'static [u8]>, StoreError> {
+        self.opened(&self.out_edges, "open out edges", |txn| {
+            txn.open_table(OUT_EDGES)
+        })
+    }
+
+    fn in_edges_table(&self) -> Result<&ReadOnlyTable<(u32, u32, u8), ()>, StoreError> {
+        self.opened(&self.in_edges, "open in edges", |txn| {
+            txn.open_table(IN_EDGES)
+        })
+    }
+
+    fn blobs_table(&self) -> Result<&ReadOnlyTable<&'static str, &'static [u8]>, StoreError> {
+        self.opened(&self.blobs, "open blobs", |txn| txn.open_table(BLOBS))
+    }
+
+    fn unresolved_table(&self) -> Result<&ReadOnlyTable<&'static str, &'static [u8]>, StoreError> {
+        self.opened(&self.unresolved, "open unresolved", |txn| {
+            txn.open_table(UNRESOLVED)
+        })
+    }
+
+    fn unresolved_names_table(
+        &self,
+    ) -> Result<&ReadOnlyMultimapTable<&'static str, &'static str>, StoreError> {
+        self.opened(&self.unresolved_names, "open unresolved names", |txn| {
+            txn.open_multimap_table(UNRESOLVED_NAMES)
+        })
+    }
+
+    fn terms_table(&self) -> Result<&ReadOnlyTable<&'static str, &'static [u8]>, StoreError> {
+        self.opened(&self.terms, "open search terms", |txn| {
+            txn.open_table(TERMS)
+        })
+    }
+
+    fn search_table(&self) -> Result<&ReadOnlyTable<&'static str, &'static [u8]>, StoreError> {
+        self.opened(&self.search, "open search index", |txn| {
+            txn.open_table(SEARCH)
+        })
+    }
+
+    fn meta_table(&self) -> Result<&ReadOnlyTable<&'static str, &'static [u8]>, StoreError> {
+        self.opened(&self.meta, "open meta", |txn| txn.open_table(META))
+    }
+
+    fn overlay_nodes_table(&self) -> Result<&ReadOnlyTable<u32, u64>, StoreError> {
+        self.opened(&self.overlay_nodes, "open overlay", |txn| {
+            txn.open_table(OVERLAY_NODES)
+        })
+    }
+
+    fn overlay_in_table(&self) -> Result<&ReadOnlyTable<InEdge, InChange>, StoreError> {
+        self.opened(&self.overlay_in, "open overlay", |txn| {
+            txn.open_table(OVERLAY_IN)
+        })
+    }
+
+    fn overlay_ids_table(&self) -> Result<&ReadOnlyTable<&'static str, (u32, u64)>, StoreError> {
+        self.opened(&self.overlay_ids, "open overlay", |txn| {
+            txn.open_table(OVERLAY_IDS)
+        })
+    }
+
+    /// How many of the snapshot's tables were opened (tests: a query served by the graph
+    /// file opens few).
+    #[cfg(test)]
+    pub(super) fn opened_tables(&self) -> usize {
+        let opened = [
+            self.nodes.get().is_some(),
+            self.ids.get().is_some(),
+            self.files.get().is_some(),
+            self.out_edges.get().is_some(),
+            self.in_edges.get().is_some(),
+            self.blobs.get().is_some(),
+            self.unresolved.get().is_some(),
+            self.unresolved_names.get().is_some(),
+            self.terms.get().is_some(),
+            self.search.get().is_some(),
+            self.meta.get().is_some(),
+            self.overlay_nodes.get().is_some(),
+            self.overlay_in.get().is_some(),
+            self.overlay_ids.get().is_some(),
+        ];
+        opened.iter().filter(|open| **open).count()
+    }
+
+    /// The table in `cell`, opened by `open` the first time. Two threads may both open it;
+    /// one copy is kept.
+    fn opened<'s, T, E>(
+        &'s self,
+        cell: &'s Lazy<T>,
+        what: &str,
+        open: impl FnOnce(&ReadTransaction) -> Result<T, E>,
+    ) -> Result<&'s T, StoreError>
+    where
+        E: Into<redb::Error>,
+    {
+        if let Some(table) = cell.get() {
+            return Ok(table);
+        }
+        let table = self.read(what, || open(&self.txn).ctx(what))?;
+        let _ = cell.set(Quiet::new(table));
+        Ok(cell.get().expect("set above or by another thread"))
     }
 }
 

@@ -747,3 +747,35 @@ fn names_are_looked_up_exactly_and_listed_once() {
     assert!(snap.keys_named("Save").unwrap().is_empty());
     assert_eq!(snap.keys_named("save").unwrap().len(), 1);
 }
+
+#[test]
+fn a_snapshot_opens_only_the_tables_its_reads_need() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_or_create(dir.path().join("g.redb")).unwrap();
+    store.replace_all(&two_files()).unwrap();
+    assert!(store.write_graph_file().unwrap());
+    // The first snapshot of a state reads its generation and graph file name (meta) and
+    // loads the overlay (its three tables); the handle keeps the overlay for later ones.
+    let first = store.snapshot().unwrap();
+    assert_eq!(first.opened_tables(), 4);
+    let snapshot = store.snapshot().unwrap();
+    assert!(snapshot.is_mapped());
+    let before = snapshot.opened_tables();
+    assert_eq!(before, 1, "only meta is read to take a later snapshot");
+    let key = snapshot.key_of("a.ts:main").unwrap().expect("main");
+    assert!(snapshot.node(key).unwrap().is_some());
+    let _ = edges(&snapshot, "a.ts:main", true);
+    let _ = edges(&snapshot, "a.ts:main", false);
+    assert_eq!(
+        snapshot.opened_tables(),
+        before,
+        "the graph file served every read"
+    );
+    // A read the graph file does not hold opens its table, once.
+    assert!(snapshot.file_keys("a.ts").unwrap().is_some());
+    assert!(snapshot.file_keys("b.ts").unwrap().is_some());
+    assert_eq!(snapshot.opened_tables(), before + 1);
+    // Tables read straight from redb answer as before.
+    let tables = store.snapshot().unwrap();
+    assert_eq!(tables.node_count().unwrap(), snapshot.node_count().unwrap());
+}

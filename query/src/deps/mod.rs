@@ -12,13 +12,11 @@ use crate::Query;
 use crate::error::QueryError;
 use petgraph::graph::NodeIndex;
 
+use crate::header::{DepsQuestion, Header, Question, Shape};
 use crate::kinds::EdgeKinds;
 use crate::plan::bfs::{Bounds, bounded_bfs};
 use crate::plan::{Explain, Plan, Strategy};
-use crate::sink::{
-    Counts, Dependency, DependencyImport, Direction, QueryKind, ResultSink, Stop, Summary,
-};
-use crate::traverse::header;
+use crate::sink::{Dependency, DependencyImport, Direction, QueryKind, ResultSink, Stop, Summary};
 use graph::PackageGraph;
 use tsgraph_engine::EdgeKind;
 
@@ -96,39 +94,48 @@ impl Query<'_> {
             graph.imports.get(&pair).map_or(&[][..], Vec::as_slice)
         };
 
-        let mut counts = Counts::default();
+        let root_package = &graph.packages[root];
+        let direction = match options.direction {
+            DepsDirection::Out => Direction::Out,
+            DepsDirection::In => Direction::In,
+        };
+        let mut question = DepsQuestion {
+            package: &root_package.name,
+            module: (!root_package.external).then_some(root_package.module.as_str()),
+            direction,
+            max_depth,
+            direct: 0,
+            transitive: 0,
+            internal: 0,
+            external: 0,
+            files: 0,
+            deepest: 0,
+            imports: 0,
+        };
         let mut importers: HashSet<&str> = HashSet::new();
-        let mut listed = 0;
         for r in &reached {
             if r.depth == 1 {
-                counts.direct += 1;
+                question.direct += 1;
             } else {
-                counts.transitive += 1;
+                question.transitive += 1;
             }
-            counts.max_depth = counts.max_depth.max(r.depth);
+            question.deepest = question.deepest.max(r.depth);
             if graph.packages[r.package].external {
-                counts.external += 1;
+                question.external += 1;
             } else {
-                counts.packages += 1;
+                question.internal += 1;
             }
             let imports = imports_of(r);
             importers.extend(imports.iter().map(|i| i.from.as_str()));
-            listed += imports.len().min(LISTED_IMPORTS);
+            question.imports += imports.len().min(LISTED_IMPORTS);
         }
-        counts.files = importers.len();
-        let root_package = &graph.packages[root];
-        let header = crate::sink::Header {
-            subject: Some(&root_package.name),
-            module: (!root_package.external).then_some(root_package.module.as_str()),
-            depth: max_depth,
-            direction: match options.direction {
-                DepsDirection::Out => Direction::Out,
-                DepsDirection::In => Direction::In,
+        question.files = importers.len();
+        let header = Header {
+            shape: Shape {
+                nodes: reached.len(),
+                ..Shape::default()
             },
-            nodes: reached.len(),
-            edges: listed,
-            counts,
-            ..header(QueryKind::Deps, None)
+            ..Header::new(Question::Deps(question))
         };
         let stop = if truncated {
             Stop::DepthBound
@@ -146,7 +153,7 @@ impl Query<'_> {
                 plan: Plan {
                     kind: QueryKind::Deps,
                     strategy: Strategy::BoundedBfs,
-                    direction: header.direction,
+                    direction,
                     edge_kinds: EdgeKinds::of(&[EdgeKind::Imports]),
                     max_depth,
                     max_nodes: graph.packages.len(),

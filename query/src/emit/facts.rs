@@ -7,8 +7,9 @@ use tsgraph_engine::{EdgeKind, NodeFlags, NodeKey, NodeKind, NodeView, Snapshot,
 
 use super::{Edges, Section};
 use crate::error::QueryError;
+use crate::header::{Counts, Facets, Header};
 use crate::order::existing;
-use crate::sink::{Counts, Facets, Header, QueryKind};
+use crate::sink::QueryKind;
 
 /// What the stream needs besides the sections: the filled header, what each class or
 /// interface extends (by ID) and the edges between result nodes, sorted.
@@ -28,55 +29,54 @@ pub(super) fn gather<'v>(
 ) -> Result<Facts<'v>, QueryError> {
     let mut header = template;
     let mut result_views: Vec<NodeView<'v>> = Vec::new();
+    let mut via_kinds = crate::EdgeKinds::NONE;
     for item in sections.iter().flat_map(|s| &s.items) {
         if let Some(kind) = item.via {
-            header.via_kinds = header.via_kinds.with(kind);
+            via_kinds = via_kinds.with(kind);
         }
         result_views.push(view(item.key)?);
     }
-    header.nodes = result_views.len();
-    header.module = uniform(&result_views, |v| v.module());
-    header.package = uniform(&result_views, |v| v.package());
-    header.file = uniform(&result_views, |v| v.file());
     // Search and file symbols list what classes and interfaces extend (seed 002).
-    let extends = if matches!(header.kind, QueryKind::Search | QueryKind::FileSymbols) {
+    let kind = header.kind();
+    let extends = if matches!(kind, QueryKind::Search | QueryKind::FileSymbols) {
         let keys = sections.iter().flat_map(|s| &s.items).map(|i| i.key);
         extends_of(snapshot, keys, view)?
     } else {
         HashMap::default()
     };
-    header.facets = facets(&result_views, &extends);
-    header.facets.may_call = sections.iter().flat_map(|s| &s.items).any(|i| i.may);
-    if header.kind.is_traversal() {
-        header.counts = Counts {
-            unresolved: template.counts.unresolved,
+    let root = header.root();
+    if let Some(walk) = header.walk_mut() {
+        walk.via_kinds = via_kinds;
+        walk.counts = Counts {
+            unresolved: walk.counts.unresolved,
             ..counts(&smallest_depths(sections), view)?
         };
     }
     let between = match edges {
         Edges::Between | Edges::BetweenAll => {
-            let root_key = match header.root {
+            let root_key = match root {
                 Some(root) => snapshot.key_of(root.id())?,
                 None => None,
             };
-            let root = root_key.zip(header.root);
-            edges_between(snapshot, root, sections, edges, view)?
+            edges_between(snapshot, root_key.zip(root), sections, edges, view)?
         }
         _ => Vec::new(),
     };
+    let shape = &mut header.shape;
+    shape.nodes = result_views.len();
+    shape.module = uniform(&result_views, |v| v.module());
+    shape.package = uniform(&result_views, |v| v.package());
+    shape.file = uniform(&result_views, |v| v.file());
+    shape.facets = facets(&result_views, &extends);
+    shape.facets.may_call = sections.iter().flat_map(|s| &s.items).any(|i| i.may);
     for (_, kind, _) in &between {
-        header.edges_by_kind[usize::from(kind.as_u8())] += 1;
+        shape.edges.add(*kind);
     }
     for hop in sections.iter().flat_map(|s| &s.hops) {
-        header.edges_by_kind[usize::from(hop.kind.as_u8())] += 1;
+        shape.edges.add(hop.kind);
     }
-    header.edges = match edges {
-        Edges::Hops => sections.iter().map(|s| s.hops.len()).sum(),
-        Edges::Between | Edges::BetweenAll => between.len(),
-        Edges::None => 0,
-    };
     let section_groups = sections.len() > 1 || sections.iter().any(|s| s.target.is_some());
-    header.sections = if section_groups { sections.len() } else { 0 };
+    shape.sections = if section_groups { sections.len() } else { 0 };
     Ok(Facts {
         header,
         extends,

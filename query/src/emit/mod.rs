@@ -15,10 +15,9 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use tsgraph_engine::{EdgeKind, NodeGuard, NodeKey, NodeView, Snapshot};
 
 use crate::error::QueryError;
+use crate::header::{Counts, FileCount, Header, Listing, Question};
 use crate::order::existing;
-use crate::sink::{
-    Budget, Counts, FileCount, Grouping, Header, Listing, MatchKind, QueryKind, ResultSink, Summary,
-};
+use crate::sink::{Budget, Grouping, MatchKind, ResultSink, Summary};
 
 pub use facts::has_signature;
 
@@ -119,20 +118,33 @@ pub(crate) enum Edges {
     BetweenAll,
 }
 
-/// Streams `sections` into `sink`. `header` gives the question; counts, shared facts and
-/// totals are filled in here. The stages: load every record a section names once, work out
-/// the header's facts ([`facts`]), then stream groups, nodes and edges ([`stream`]). A sink
-/// with a budget gets the page of results that fits it ([`page`]), with the totals of the
-/// whole answer and the files of what the page leaves out.
+/// What a query found, ready to stream: the question (its header, whose shape and counts
+/// the emitter fills in), the sections of results, how they are ordered, which edges follow
+/// them, and how the walk ended.
+pub(crate) struct Emission<'s, 'v> {
+    pub(crate) header: Header<'v>,
+    pub(crate) sections: &'s [Section],
+    pub(crate) order: Order,
+    pub(crate) edges: Edges,
+    pub(crate) summary: Summary,
+}
+
+/// Streams what a query found into `sink`. The stages: load every record a section names
+/// once, work out the header's facts ([`facts`]), then stream groups, nodes and edges
+/// ([`stream`]). A sink with a budget gets the page of results that fits it ([`page`]), with
+/// the totals of the whole answer and the files of what the page leaves out.
 pub(crate) fn emit(
     snapshot: &Snapshot,
-    template: Header<'_>,
-    sections: &[Section],
-    order: Order,
-    edges: Edges,
-    summary: Summary,
+    found: Emission<'_, '_>,
     sink: &mut dyn ResultSink,
 ) -> Result<Summary, QueryError> {
+    let Emission {
+        header: template,
+        sections,
+        order,
+        edges,
+        summary,
+    } = found;
     let keys = named_keys(sections);
     let guards: Vec<NodeGuard<'_>> = keys
         .iter()
@@ -152,7 +164,7 @@ pub(crate) fn emit(
     let grouping = if order == Order::Given {
         Grouping::None
     } else {
-        sink.grouping(template.kind)
+        sink.grouping(template.kind())
     };
     let emitter = Emitter {
         snapshot,
@@ -177,7 +189,8 @@ pub(crate) fn emit(
         _ => return emitter.emit(sections, None, sink),
     };
     let totals = facts::totals(sections, &view)?;
-    let ordered = page::in_listing_order(sections, order, template.kind.is_traversal(), &view)?;
+    let traversal = template.kind().is_traversal();
+    let ordered = page::in_listing_order(sections, order, traversal, &view)?;
     let total = ordered.len();
     if budget.offset > total {
         return Err(QueryError::OffsetPastEnd {
@@ -188,17 +201,20 @@ pub(crate) fn emit(
     let generation = snapshot.generation()?.commits;
     // Search pages its matches itself: a listing continues from the search's own offset,
     // counts against every match, and has no files to name beyond its page.
-    let search = matches!(template.kind, QueryKind::Search);
+    let search = match template.question {
+        Question::Search(page) => Some(page),
+        _ => None,
+    };
     let pager = Pager {
-        base: if search { template.offset } else { 0 },
-        total: if search { template.total } else { total },
+        base: search.map_or(0, |page| page.offset),
+        total: search.map_or(total, |page| page.total),
         local: total,
         exact: summary.stop != crate::sink::Stop::NodeLimit && !summary.truncated,
         budget,
         generation,
     };
     let listed = |page: page::Page| -> Result<Listed<'_>, QueryError> {
-        let page = if search {
+        let page = if search.is_some() {
             page::Page { files: 0, ..page }
         } else {
             page
@@ -334,12 +350,12 @@ where
         let listing = cut.and_then(|c| c.listing);
         let mut header: Header<'c> = facts.header;
         if let Some(cut) = cut {
-            if self.template.kind.is_traversal() {
-                header.counts = Counts {
-                    unresolved: self.template.counts.unresolved,
+            if let Some(walk) = header.walk_mut() {
+                walk.counts = Counts {
+                    unresolved: walk.counts.unresolved,
                     ..cut.totals.counts
                 };
-                header.by_depth = &cut.totals.by_depth;
+                walk.by_depth = &cut.totals.by_depth;
             }
             header.listing = listing;
         }
@@ -349,11 +365,11 @@ where
             edges: self.edges,
             levels: order::group_levels(
                 self.grouping,
-                facts.header.module.is_none(),
-                facts.header.package.is_none(),
+                facts.header.shape.module.is_none(),
+                facts.header.shape.package.is_none(),
             ),
             grouping: self.grouping,
-            section_groups: facts.header.sections > 0,
+            section_groups: facts.header.shape.sections > 0,
         };
         let mut streamer = stream::Streamer {
             snapshot: self.snapshot,
@@ -367,7 +383,7 @@ where
             },
             chain: Vec::new(),
         };
-        streamer.sections(sections, &layout, facts.header.root.map(|r| r.id()))?;
+        streamer.sections(sections, &layout, anchor(&facts.header).map(|r| r.id()))?;
         if !streamer.summary.stopped
             && let Some(listing) = &listing
             && !streamer.sink.unlisted(listing)?
@@ -380,6 +396,15 @@ where
         let summary = streamer.summary;
         sink.finish(&summary)?;
         Ok(summary)
+    }
+}
+
+/// The node direct results hang from: a traversal's root, a path's start.
+fn anchor<'v>(header: &Header<'v>) -> Option<NodeView<'v>> {
+    match header.question {
+        Question::Traversal(t) => Some(t.root),
+        Question::Path(p) => Some(p.from),
+        _ => None,
     }
 }
 

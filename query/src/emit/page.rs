@@ -8,7 +8,7 @@ use tsgraph_engine::{NodeKey, NodeView};
 
 use super::{Item, Order, Section};
 use crate::error::QueryError;
-use crate::sink::FileCount;
+use crate::header::FileCount;
 
 /// How many files of the results left out a listing names (the rest are counted).
 pub(super) const UNLISTED_FILES: usize = 10;

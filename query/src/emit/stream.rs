@@ -9,9 +9,8 @@ use super::facts::facets_of;
 use super::order::{level_value, sort};
 use super::{Edges, Item, Order, Section};
 use crate::error::QueryError;
-use crate::sink::{
-    EdgeInfo, Facets, Group, GroupLevel, Grouping, NodeInfo, ResultSink, Summary, Via,
-};
+use crate::header::Facets;
+use crate::sink::{EdgeInfo, Group, GroupLevel, Grouping, NodeInfo, ResultSink, Summary, Via};
 
 /// How a result is laid out: the order of nodes in their groups, the group levels, and which
 /// edges follow.

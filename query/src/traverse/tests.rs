@@ -865,24 +865,26 @@ impl crate::ResultSink for Recorder {
     fn wants_via_edges(&self) -> bool {
         self.wanted
     }
-    fn begin(&mut self, header: &crate::Header<'_>) -> std::io::Result<()> {
-        self.total = header.total;
+    fn begin(&mut self, header: &crate::Header<'_>) -> Result<(), crate::SinkError> {
+        if let crate::Question::Search(page) = header.question {
+            self.total = page.total;
+        }
         Ok(())
     }
     fn node(
         &mut self,
         _node: &tsgraph_engine::NodeView<'_>,
         info: &crate::NodeInfo<'_>,
-    ) -> std::io::Result<bool> {
+    ) -> Result<bool, crate::SinkError> {
         if let Some(via) = info.via {
             self.seen.push(via.edge.is_some());
         }
         Ok(true)
     }
-    fn edge(&mut self, _edge: &crate::EdgeInfo<'_>) -> std::io::Result<bool> {
+    fn edge(&mut self, _edge: &crate::EdgeInfo<'_>) -> Result<bool, crate::SinkError> {
         Ok(true)
     }
-    fn finish(&mut self, _summary: &crate::Summary) -> std::io::Result<()> {
+    fn finish(&mut self, _summary: &crate::Summary) -> Result<(), crate::SinkError> {
         Ok(())
     }
 }

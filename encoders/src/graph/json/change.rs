@@ -4,19 +4,19 @@
 
 use std::io::{self, Write};
 
-use tsgraph_query::{Header, QueryKind};
+use tsgraph_query::{Header, Question};
 
 use super::JsonSink;
 
 impl<W: Write> JsonSink<W> {
     /// The arrays of a change impact answer; nothing for other answers.
     pub(super) fn change_arrays(&mut self, header: &Header<'_>) -> io::Result<()> {
-        if header.kind != QueryKind::ChangeImpact {
+        let Question::ChangeImpact(change) = &header.question else {
             return Ok(());
-        }
-        write!(self.out, ",\"changed\":{}", header.changed)?;
+        };
+        write!(self.out, ",\"changed\":{}", change.changed)?;
         self.out.write_all(b",\"removed\":[")?;
-        for (i, removed) in header.removed.iter().enumerate() {
+        for (i, removed) in change.removed.iter().enumerate() {
             if i > 0 {
                 self.out.write_all(b",")?;
             }
@@ -36,7 +36,7 @@ impl<W: Write> JsonSink<W> {
             self.out.write_all(b"}")?;
         }
         self.out.write_all(b"],\"namedBy\":[")?;
-        for (i, place) in header.named_at.iter().enumerate() {
+        for (i, place) in change.named_at.iter().enumerate() {
             if i > 0 {
                 self.out.write_all(b",")?;
             }
@@ -51,7 +51,7 @@ impl<W: Write> JsonSink<W> {
             write!(self.out, ",\"how\":\"{}\"}}", place.how)?;
         }
         self.out.write_all(b"],\"notInGraph\":[")?;
-        for (i, id) in header.unknown.iter().enumerate() {
+        for (i, id) in change.unknown.iter().enumerate() {
             if i > 0 {
                 self.out.write_all(b",")?;
             }

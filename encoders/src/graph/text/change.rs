@@ -5,22 +5,22 @@
 
 use std::io::{self, Write};
 
-use tsgraph_query::Header;
+use tsgraph_query::ChangeQuestion;
 
 use super::TextSink;
 
 impl<W: Write> TextSink<'_, W> {
     /// The head of a change impact answer.
-    pub(super) fn change_lines(&mut self, header: &Header<'_>) -> io::Result<()> {
-        let base = header.subject.unwrap_or("");
+    pub(super) fn change_lines(&mut self, change: &ChangeQuestion<'_>) -> io::Result<()> {
         writeln!(
             self.out,
-            "impact of the changes against {base}: {} changed, {} removed",
-            header.changed,
-            header.removed.len()
+            "impact of the changes against {}: {} changed, {} removed",
+            change.diff,
+            change.changed,
+            change.removed.len()
         )?;
-        self.counts_line(&header.counts)?;
-        for removed in header.removed {
+        self.counts_line(&change.walk.counts)?;
+        for removed in change.removed {
             let (start, end) = removed.lines;
             write!(
                 self.out,
@@ -32,7 +32,7 @@ impl<W: Write> TextSink<'_, W> {
                 write!(self.out, ", probably renamed to {to}")?;
             }
             writeln!(self.out)?;
-            for place in header.named_at.iter().filter(|p| p.symbol == removed.id) {
+            for place in change.named_at.iter().filter(|p| p.symbol == removed.id) {
                 match place.line {
                     Some(line) => writeln!(
                         self.out,
@@ -43,7 +43,7 @@ impl<W: Write> TextSink<'_, W> {
                 }
             }
         }
-        for id in header.unknown {
+        for id in change.unknown {
             writeln!(self.out, "not in the graph: {id} (index the project again)")?;
         }
         Ok(())

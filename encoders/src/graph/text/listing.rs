@@ -14,15 +14,16 @@ impl<W: Write> TextSink<'_, W> {
         let Some(listing) = header.listing else {
             return Ok(());
         };
-        if header.by_depth.len() > 1 {
+        let by_depth = header.walk().map_or(&[][..], |walk| walk.by_depth);
+        if by_depth.len() > 1 {
             self.out.write_all(b"by depth:")?;
-            for (depth, count) in header.by_depth.iter().enumerate() {
+            for (depth, count) in by_depth.iter().enumerate() {
                 let sep = if depth == 0 { "" } else { "," };
                 write!(self.out, "{sep} {}: {count}", depth + 1)?;
             }
             writeln!(self.out)?;
         }
-        if !listing.exact && header.kind.is_traversal() {
+        if !listing.exact && header.walk().is_some() {
             writeln!(
                 self.out,
                 "counts are lower bounds: the walk stopped at its node limit"
@@ -35,7 +36,7 @@ impl<W: Write> TextSink<'_, W> {
             listing.offset + listing.listed,
             listing.total
         )?;
-        if header.kind.is_traversal() {
+        if header.walk().is_some() {
             self.out.write_all(b", nearest first")?;
         }
         if listing.budget != usize::MAX {

@@ -5,7 +5,7 @@
 
 use std::io::Write;
 
-use tsgraph_query::{Header, QueryKind};
+use tsgraph_query::{Header, Question};
 
 use super::ToonSink;
 use crate::toon::EncodeError;
@@ -13,15 +13,15 @@ use crate::toon::EncodeError;
 impl<W: Write> ToonSink<W> {
     /// The removed declarations and what still names them (change impact only).
     pub(super) fn change_header(&mut self, header: &Header<'_>) -> Result<(), EncodeError> {
-        if header.kind != QueryKind::ChangeImpact {
+        let Question::ChangeImpact(change) = &header.question else {
             return Ok(());
-        }
+        };
         let w = self.writer()?;
-        w.field("changed", header.changed)?;
-        if !header.removed.is_empty() {
+        w.field("changed", change.changed)?;
+        if !change.removed.is_empty() {
             w.key("removed")?;
-            w.begin_table(header.removed.len(), &["id", "kind", "lines", "renamedTo"])?;
-            for removed in header.removed {
+            w.begin_table(change.removed.len(), &["id", "kind", "lines", "renamedTo"])?;
+            for removed in change.removed {
                 w.row_begin()?;
                 w.cell_str(&removed.id)?;
                 w.cell_str(removed.kind.as_str())?;
@@ -36,10 +36,10 @@ impl<W: Write> ToonSink<W> {
             }
             w.end()?;
         }
-        if !header.named_at.is_empty() {
+        if !change.named_at.is_empty() {
             w.key("namedBy")?;
-            w.begin_table(header.named_at.len(), &["symbol", "file", "line", "how"])?;
-            for place in header.named_at {
+            w.begin_table(change.named_at.len(), &["symbol", "file", "line", "how"])?;
+            for place in change.named_at {
                 w.row_begin()?;
                 w.cell_str(place.symbol)?;
                 w.cell_str(place.file)?;
@@ -49,10 +49,10 @@ impl<W: Write> ToonSink<W> {
             }
             w.end()?;
         }
-        if !header.unknown.is_empty() {
+        if !change.unknown.is_empty() {
             w.key("notInGraph")?;
-            w.begin_inline(header.unknown.len())?;
-            for id in header.unknown {
+            w.begin_inline(change.unknown.len())?;
+            for id in change.unknown {
                 w.value(id.as_str())?;
             }
             w.end()?;

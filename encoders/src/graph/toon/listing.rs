@@ -16,18 +16,19 @@ impl<W: Write> ToonSink<W> {
         let Some(listing) = header.listing else {
             return Ok(());
         };
+        let kind = header.kind();
         let w = self.writer()?;
-        if header.kind.is_traversal() {
-            let counts = header.counts;
+        if let Some(walk) = header.walk() {
+            let counts = walk.counts;
             w.field("total", counts.direct + counts.transitive)?;
             w.field("direct", counts.direct)?;
             if counts.transitive > 0 {
                 w.field("transitive", counts.transitive)?;
             }
-            if header.by_depth.len() > 1 {
+            if walk.by_depth.len() > 1 {
                 w.key("depths")?;
-                w.begin_inline(header.by_depth.len())?;
-                for count in header.by_depth {
+                w.begin_inline(walk.by_depth.len())?;
+                for count in walk.by_depth {
                     w.value(*count)?;
                 }
                 w.end()?;
@@ -41,15 +42,15 @@ impl<W: Write> ToonSink<W> {
             if listing.total != counts.direct + counts.transitive {
                 w.field("rows", listing.total)?;
             }
-        } else if header.kind != QueryKind::Search {
+        } else if kind != QueryKind::Search {
             // Search says its total and offset already.
             w.field("total", listing.total)?;
         }
-        if !listing.exact && header.kind.is_traversal() {
+        if !listing.exact && header.walk().is_some() {
             w.field("exact", false)?;
         }
         w.field("listed", listing.listed)?;
-        if listing.offset > 0 && header.kind != QueryKind::Search {
+        if listing.offset > 0 && kind != QueryKind::Search {
             w.field("offset", listing.offset)?;
         }
         if let Some(stale) = listing.stale_from {

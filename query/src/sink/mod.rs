@@ -18,9 +18,13 @@
 //! on: `Ok(false)` stops the query early (like ripgrep's `Sink::matched`), which then calls
 //! `finish` with `stopped` set.
 
-use std::io;
+mod error;
 
 use tsgraph_engine::{EdgeKind, EdgeView, NodeKind, NodeView};
+
+pub use error::SinkError;
+
+use crate::header::{Facets, Header, Listing};
 
 /// How many unresolved call sites a callers answer lists at most (the count covers all).
 pub const UNRESOLVED_LISTED: usize = 5;
@@ -151,7 +155,7 @@ pub struct Group<'a> {
     /// Nodes in the group (nested groups included).
     pub nodes: usize,
     /// Callers sections: the unresolved call sites of the method's name (see
-    /// [`Counts::unresolved`]).
+    /// [`crate::Counts::unresolved`]).
     pub unresolved: usize,
     /// Path sections: hops on the path (its edges, which follow its nodes).
     pub edges: usize,
@@ -159,135 +163,6 @@ pub struct Group<'a> {
     pub change: Option<crate::ChangeKind>,
     /// The facts every node of the group shares (so a table can drop a column).
     pub facets: Facets,
-}
-
-/// Counts over a whole result, known before its first node.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Counts {
-    /// Results one hop from the root.
-    pub direct: usize,
-    /// Results further away.
-    pub transitive: usize,
-    /// Distinct files of the results.
-    pub files: usize,
-    /// Distinct packages of the results (the empty package counts as one); deps: the
-    /// packages of the project among the results.
-    pub packages: usize,
-    /// The largest depth reached.
-    pub max_depth: u32,
-    /// Deps: the results that are packages outside the project.
-    pub external: usize,
-    /// Callers: the call sites the indexer could not resolve whose called name is the
-    /// root's name (`save` for `repo.save()` through an untyped receiver) — calls that may
-    /// reach it without an edge saying so. For a class, the sum over its sections.
-    pub unresolved: usize,
-}
-
-/// A call site the indexer could not resolve whose called name is the root's (see
-/// [`Counts::unresolved`]): where it is and what it calls.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct UnresolvedSite<'a> {
-    /// The file of the call.
-    pub file: &'a str,
-    /// Its line.
-    pub line: u32,
-    /// The callee as written (`this.repo.save`).
-    pub callee: &'a str,
-    /// The ID of the function or method making the call.
-    pub caller: &'a str,
-    /// The functions and methods of the project with the called name, which the call may
-    /// reach (the symbol asked about among them), the first few by ID.
-    pub candidates: &'a [String],
-    /// How many there are in all.
-    pub candidate_count: usize,
-}
-
-/// The facts every result node shares, so encoders can hoist them or drop their columns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Facets {
-    /// `Some(v)` when every node's `exported` is `v`.
-    pub exported: Option<bool>,
-    /// Whether any node has a signature fact (parameters, a return or declared type, a
-    /// modifier such as async, static, readonly, or a visibility).
-    pub signature: bool,
-    /// Search and file symbols: whether any node extends something ([`NodeInfo::extends`]).
-    pub extends: bool,
-    /// Traversals: whether any node was reached through a call found by dispatch
-    /// ([`NodeInfo::may_call`]).
-    pub may_call: bool,
-}
-
-/// The shape of a result, given before any node.
-#[derive(Debug, Clone, Copy)]
-pub struct Header<'a> {
-    /// The question.
-    pub kind: QueryKind,
-    /// The symbol asked about (the path's start, the center of neighbors — which is not
-    /// among the nodes —, a class whose methods are sections); `None` for search, file
-    /// symbols and export.
-    pub root: Option<NodeView<'a>>,
-    /// The path's end.
-    pub target: Option<NodeView<'a>>,
-    /// Paths: no path leads from the symbol asked as the start to the one asked as the
-    /// end, and this is a path the other way: `root` is the end asked for, `target` the
-    /// start.
-    pub reversed: bool,
-    /// Search: the pattern; file symbols: the file path; deps: the package.
-    pub subject: Option<&'a str>,
-    /// `max_depth` (callers, callees, impact), `distance` (neighbors), or the path's search
-    /// depth.
-    pub depth: u32,
-    /// Neighbors and deps: the direction followed.
-    pub direction: Direction,
-    /// The edge kinds followed (callers, callees, impact, neighbors, path).
-    pub edge_kinds: crate::EdgeKinds,
-    /// The kinds of the edges results were reached through (their `via`), so encoders can
-    /// hoist a kind every result shares.
-    pub via_kinds: crate::EdgeKinds,
-    /// How many nodes follow in all (the root is among them only for paths); deps: how
-    /// many dependencies.
-    pub nodes: usize,
-    /// How many edges follow in all; deps: how many dependency imports.
-    pub edges: usize,
-    /// How many edges of each kind follow, indexed by the kind's byte.
-    pub edges_by_kind: [usize; 8],
-    /// How many sections follow (several methods of a class, several paths); 0 when the
-    /// result is one section without a section group.
-    pub sections: usize,
-    /// The package every node shares, if they share one (encoders hoist it).
-    pub package: Option<&'a str>,
-    /// The module every node shares, if they share one; deps: the module of the package
-    /// asked for (`None` for a package outside the project).
-    pub module: Option<&'a str>,
-    /// The file every node shares, if they share one.
-    pub file: Option<&'a str>,
-    /// Facts every node shares.
-    pub facets: Facets,
-    /// Depth and spread of traversal results.
-    pub counts: Counts,
-    /// Callers: the first few of the unresolved call sites [`Counts::unresolved`] counts
-    /// (at most [`UNRESOLVED_LISTED`]), by file.
-    pub unresolved_sites: &'a [UnresolvedSite<'a>],
-    /// Paging (search): results skipped before the first one streamed.
-    pub offset: usize,
-    /// Paging: the page size asked for (0: no paging).
-    pub limit: usize,
-    /// Paging: results there are in all, before paging.
-    pub total: usize,
-    /// Traversals: how many results lie at each depth, from depth 1 (the direct results)
-    /// on; empty for other results.
-    pub by_depth: &'a [usize],
-    /// The answer lists part of its results — a token budget cut it, or an offset was
-    /// asked for — and says what it left out; `None` when every result follows.
-    pub listing: Option<Listing<'a>>,
-    /// Change impact: how many symbols the change touched (sections, over every page).
-    pub changed: usize,
-    /// Change impact: the declarations the change removed.
-    pub removed: &'a [crate::RemovedSymbol],
-    /// Change impact: the places that still name a removed declaration.
-    pub named_at: &'a [crate::NamedAt<'a>],
-    /// Change impact: changed declarations the graph does not hold, by ID.
-    pub unknown: &'a [String],
 }
 
 /// An answer's token budget, and where a continued answer starts (see
@@ -319,58 +194,6 @@ impl Budget {
             offset: 0,
             generation: None,
         }
-    }
-}
-
-/// Results of one file left out of a listing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FileCount<'a> {
-    /// The file.
-    pub file: &'a str,
-    /// How many of its results were left out.
-    pub nodes: usize,
-}
-
-/// What a listed part of an answer leaves out, and how to continue (see [`Header::listing`]).
-/// Results are listed in depth order — every direct result before any transitive one —,
-/// then by position; a page is the results from `offset` on that fit the budget.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Listing<'a> {
-    /// Results skipped before the first listed.
-    pub offset: usize,
-    /// Results listed (the nodes that follow).
-    pub listed: usize,
-    /// Results in the whole answer.
-    pub total: usize,
-    /// The budget that cut the listing, in tokens (`usize::MAX`: none; an offset alone).
-    pub budget: usize,
-    /// The files of the results left out after the listed ones, most results first (the
-    /// first few files).
-    pub unlisted_files: &'a [FileCount<'a>],
-    /// Files left out beyond `unlisted_files`, and their results.
-    pub more_files: usize,
-    /// Results in those files.
-    pub more_nodes: usize,
-    /// Whether the totals are exact: the traversal reached everything within its bounds
-    /// (otherwise it stopped at its node limit and they are lower bounds).
-    pub exact: bool,
-    /// The commit generation of the snapshot answered: a continuation passes it back.
-    pub generation: u64,
-    /// The generation the asked offset belonged to, when it is not this one (the pages may
-    /// not line up: results may have moved).
-    pub stale_from: Option<u64>,
-}
-
-impl Listing<'_> {
-    /// The offset that continues the listing, or `None` when nothing follows the page.
-    pub fn next_offset(&self) -> Option<usize> {
-        let next = self.offset + self.listed;
-        (next < self.total).then_some(next)
-    }
-
-    /// Results after the page (left out of this answer and listed by a continuation).
-    pub fn after(&self) -> usize {
-        self.total.saturating_sub(self.offset + self.listed)
     }
 }
 
@@ -579,7 +402,8 @@ impl Summary {
 /// Runs one answer into the sink it is given (see [`ResultSink::measure`]).
 pub type Answer<'f> = dyn FnMut(&mut dyn ResultSink) -> Result<(), crate::QueryError> + 'f;
 
-/// Receives a query result. Every method may fail with an I/O error, which aborts the query.
+/// Receives a query result. Every method may fail with a [`SinkError`], which aborts the
+/// query.
 pub trait ResultSink {
     /// The answer's token budget and the offset to list from; `None` lists every result.
     /// Asked once, before `begin`. A sink that has one must also [`measure`](Self::measure).
@@ -609,32 +433,32 @@ pub trait ResultSink {
         true
     }
     /// The result's shape and counts; called once, first.
-    fn begin(&mut self, header: &Header<'_>) -> io::Result<()>;
+    fn begin(&mut self, header: &Header<'_>) -> Result<(), SinkError>;
     /// A group opens; its nodes (and nested groups) follow. `Ok(false)` stops the query.
-    fn group(&mut self, _group: &Group<'_>) -> io::Result<bool> {
+    fn group(&mut self, _group: &Group<'_>) -> Result<bool, SinkError> {
         Ok(true)
     }
     /// One node, in the order of its group. `Ok(false)` stops the query.
-    fn node(&mut self, node: &NodeView<'_>, info: &NodeInfo<'_>) -> io::Result<bool>;
+    fn node(&mut self, node: &NodeView<'_>, info: &NodeInfo<'_>) -> Result<bool, SinkError>;
     /// One edge: for paths after the nodes of their path, in path order; otherwise after
     /// all nodes, sorted by the source's position, then edge kind, then the target's
     /// position. `Ok(false)` stops the query.
-    fn edge(&mut self, edge: &EdgeInfo<'_>) -> io::Result<bool>;
+    fn edge(&mut self, edge: &EdgeInfo<'_>) -> Result<bool, SinkError>;
     /// A listed answer ([`Header::listing`]): called once after its nodes (before the edges
     /// between them), when the results after the page can be summed up by file.
     /// `Ok(false)` stops the query.
-    fn unlisted(&mut self, _listing: &Listing<'_>) -> io::Result<bool> {
+    fn unlisted(&mut self, _listing: &Listing<'_>) -> Result<bool, SinkError> {
         Ok(true)
     }
     /// Deps: one dependency, after `begin`, in order. `Ok(false)` stops the query.
-    fn dependency(&mut self, _dependency: &Dependency<'_>) -> io::Result<bool> {
+    fn dependency(&mut self, _dependency: &Dependency<'_>) -> Result<bool, SinkError> {
         Ok(true)
     }
     /// Deps: one import creating a dependency, after every dependency. `Ok(false)` stops
     /// the query.
-    fn dependency_import(&mut self, _import: &DependencyImport<'_>) -> io::Result<bool> {
+    fn dependency_import(&mut self, _import: &DependencyImport<'_>) -> Result<bool, SinkError> {
         Ok(true)
     }
     /// The end; called once, last (also after a stop).
-    fn finish(&mut self, summary: &Summary) -> io::Result<()>;
+    fn finish(&mut self, summary: &Summary) -> Result<(), SinkError>;
 }
