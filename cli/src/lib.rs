@@ -106,12 +106,17 @@ pub fn run_process() -> u8 {
 /// A reader that went away (`tsgraph export | head`) is not an error.
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|cause| {
-        let io = cause.downcast_ref::<io::Error>().or_else(|| {
-            match cause.downcast_ref::<tsgraph::Error>() {
+        let io = cause
+            .downcast_ref::<io::Error>()
+            .or_else(|| {
+                cause
+                    .downcast_ref::<tsgraph::query::SinkError>()
+                    .and_then(tsgraph::query::SinkError::io)
+            })
+            .or_else(|| match cause.downcast_ref::<tsgraph::Error>() {
                 Some(tsgraph::Error::Query(tsgraph::query::QueryError::Output(sink))) => sink.io(),
                 _ => None,
-            }
-        });
+            });
         io.is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
     })
 }

@@ -182,13 +182,17 @@ impl StoreError {
     }
 
     /// Names the store file in an error made where it was not known: the path of a lock,
-    /// permission or I/O error, and a prefix of the context of the others.
+    /// permission or I/O error, and a prefix of the context of the others (once: a read
+    /// inside a read, such as a table opened on first use, names it once).
     pub(crate) fn at(self, store: &Path) -> StoreError {
+        let shown = store.display().to_string();
         let prefixed = |context: String| {
             if context.is_empty() {
-                store.display().to_string()
+                shown.clone()
+            } else if context == shown || context.starts_with(&format!("{shown} (")) {
+                context
             } else {
-                format!("{} ({context})", store.display())
+                format!("{shown} ({context})")
             }
         };
         match self {

@@ -230,8 +230,8 @@ pub struct ChangeQuestion<'a> {
 /// What every answer has: the nodes and edges that follow and the facts they share.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Shape<'a> {
-    /// How many nodes follow in all (the root is among them only for paths); deps: how
-    /// many dependencies.
+    /// How many nodes follow in all (a traversal's root is not among them; a path's
+    /// endpoints are); deps: how many dependencies.
     pub nodes: usize,
     /// How many edges follow, by kind.
     pub edges: EdgeCounts,

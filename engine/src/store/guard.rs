@@ -143,7 +143,7 @@ impl Boundary {
     }
 }
 
-/// A redb object (database, table, value guard) whose drop runs inside the boundary: closing a
+/// A redb object (database, read transaction, table, value guard) whose drop runs inside the boundary: closing a
 /// database reads and writes the file, and a panic there is swallowed, since nothing is left
 /// to report it to.
 pub(crate) struct Quiet<T> {

@@ -779,3 +779,14 @@ fn a_snapshot_opens_only_the_tables_its_reads_need() {
     let tables = store.snapshot().unwrap();
     assert_eq!(tables.node_count().unwrap(), snapshot.node_count().unwrap());
 }
+
+#[test]
+fn a_read_inside_a_read_names_the_store_once() {
+    let path = std::path::Path::new("/p/g.redb");
+    let err = crate::error::StoreError::corrupted("open ids", "bad page")
+        .at(path)
+        .at(path);
+    let text = err.to_string();
+    assert!(text.starts_with("/p/g.redb (open ids)"), "{text}");
+    assert_eq!(text.matches("g.redb").count(), 1, "{text}");
+}
