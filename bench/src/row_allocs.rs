@@ -8,8 +8,8 @@
 use tsgraph::encoders::graph::ToonSink;
 use tsgraph::engine::{NodeKey, NodeView, Snapshot};
 use tsgraph::query::{
-    EdgeInfo, Header, NeighborOptions, NodeInfo, Query, QueryError, ResultSink, Summary,
-    TraversalOptions,
+    EdgeInfo, Header, NeighborOptions, NodeInfo, Query, QueryContext, QueryError, ResultSink,
+    Summary, TraversalOptions,
 };
 
 use crate::alloc::measure;
@@ -51,7 +51,10 @@ impl ResultSink for NullSink {
 /// Runs neighbors (distance 2) and impact (depth 5) on every `stride`-th node key and
 /// tabulates allocations per answer and per result row, by answer size.
 pub fn allocations_by_answer_size(snapshot: &Snapshot, stride: usize) -> Result<Table, QueryError> {
-    let query = Query::new(snapshot);
+    // One context for every answer, as an editor or server would keep one: each answer
+    // reuses the scratch the ones before it grew.
+    let context = QueryContext::default();
+    let query = Query::with_context(snapshot, &context);
     let keys = snapshot.node_keys()?;
     let mut neighbors: Tally = Default::default();
     let mut neighbors_bare: Tally = Default::default();

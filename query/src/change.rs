@@ -15,7 +15,7 @@ use crate::plan::bfs::Bounds;
 use crate::plan::view::GraphView;
 use crate::plan::{Plan, Strategy};
 use crate::sink::{Direction, QueryKind, ResultSink, Stop, Summary};
-use crate::traverse::{TraversalOptions, bfs, walk_summary};
+use crate::traverse::{TraversalOptions, bfs, recycle, walk_summary};
 
 /// How a symbol changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -132,7 +132,13 @@ impl Query<'_> {
                 depth: max_depth,
                 nodes: options.max_nodes.saturating_sub(reached_total),
             };
-            let reached = bfs(&view, symbol.key, bounds, Direction::In, kinds)?;
+            let reached = bfs(
+                &view,
+                symbol.key,
+                bounds,
+                (Direction::In, kinds),
+                self.context(),
+            )?;
             let (items, walk_stop) = (reached.items, reached.stop);
             reached_total += items.len();
             stop = stop.max(walk_stop);
@@ -165,8 +171,8 @@ impl Query<'_> {
             unknown: &change.unknown,
         }));
         let summary = walk_summary(plan, &view, reached_total, stop);
-        emit(
-            snapshot,
+        let emitted = emit(
+            self,
             Emission {
                 header,
                 sections: &sections,
@@ -175,7 +181,9 @@ impl Query<'_> {
                 summary,
             },
             sink,
-        )
+        );
+        recycle(self.context(), sections);
+        emitted
     }
 }
 

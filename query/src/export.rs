@@ -19,7 +19,7 @@ impl Query<'_> {
         };
         let sections = [Section::whole(items)];
         emit(
-            snapshot,
+            self,
             Emission {
                 header: Header::new(Question::Export),
                 sections: &sections,

@@ -26,6 +26,7 @@
 mod barrel;
 mod change;
 mod collect;
+mod context;
 mod deps;
 mod emit;
 mod error;
@@ -45,6 +46,7 @@ mod traverse;
 
 pub use change::{Change, ChangeKind, ChangedSymbol, NAMED_AT_LISTED, NamedAt, RemovedSymbol};
 pub use collect::CollectSink;
+pub use context::QueryContext;
 pub use deps::{DepsDirection, DepsOptions, LISTED_IMPORTS};
 pub use emit::has_signature;
 pub use error::QueryError;
@@ -70,12 +72,39 @@ use tsgraph_engine::Snapshot;
 /// The query entry point: borrows a snapshot and runs bounded traversals over it.
 pub struct Query<'s> {
     snapshot: &'s Snapshot,
+    context: Context<'s>,
+}
+
+/// The scratch a query uses: its own, or one lent to it for reuse.
+enum Context<'s> {
+    Own(Box<QueryContext>),
+    Lent(&'s QueryContext),
 }
 
 impl<'s> Query<'s> {
-    /// Queries over `snapshot`.
+    /// Queries over `snapshot`, with scratch of their own.
     pub fn new(snapshot: &'s Snapshot) -> Query<'s> {
-        Query { snapshot }
+        Query {
+            snapshot,
+            context: Context::Own(Box::default()),
+        }
+    }
+
+    /// Queries over `snapshot` that reuse `context`'s scratch: a query run again with the
+    /// same context allocates a small, fixed number of times, whatever its answer's size.
+    pub fn with_context(snapshot: &'s Snapshot, context: &'s QueryContext) -> Query<'s> {
+        Query {
+            snapshot,
+            context: Context::Lent(context),
+        }
+    }
+
+    /// The scratch these queries reuse.
+    pub(crate) fn context(&self) -> &QueryContext {
+        match &self.context {
+            Context::Own(own) => own,
+            Context::Lent(lent) => lent,
+        }
     }
 
     /// The snapshot queried.

@@ -203,7 +203,7 @@ impl Query<'_> {
             }),
         };
         emit(
-            snapshot,
+            self,
             Emission {
                 header,
                 sections: &sections,

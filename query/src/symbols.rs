@@ -109,7 +109,7 @@ impl Query<'_> {
         };
         let sections = [Section::whole(items)];
         emit(
-            snapshot,
+            self,
             Emission {
                 header,
                 sections: &sections,

@@ -52,7 +52,7 @@ impl Query<'_> {
         };
         let sections = [Section::whole(items)];
         emit(
-            snapshot,
+            self,
             Emission {
                 header,
                 sections: &sections,

@@ -6,12 +6,13 @@ use petgraph::visit::EdgeFiltered;
 use tsgraph_engine::{EdgeKind, NodeKey, NodeKind, Resolution, Snapshot};
 
 use crate::Query;
+use crate::context::QueryContext;
 use crate::emit::{Edges, Emission, Item, Order, Section, emit};
 use crate::error::QueryError;
 use crate::header::{Counts, Header, Question, Traversal, UnresolvedSite, Walk};
 use crate::kinds::EdgeKinds;
 use crate::order::existing;
-use crate::plan::bfs::{Bounds, bounded_bfs};
+use crate::plan::bfs::{Bounds, Levels, bounded_bfs_in};
 use crate::plan::view::{Edge, GraphView};
 use crate::plan::{Explain, Plan, Strategy, directions};
 use crate::sink::{Direction, QueryKind, ResultSink, Stop, Summary, UNRESOLVED_LISTED};
@@ -74,35 +75,58 @@ pub(crate) fn bfs(
     view: &GraphView<'_>,
     root: NodeKey,
     bounds: Bounds,
-    direction: Direction,
-    kinds: EdgeKinds,
+    (direction, kinds): (Direction, EdgeKinds),
+    context: &QueryContext,
 ) -> Result<Reached, QueryError> {
     let filtered = EdgeFiltered::from_fn(view, |edge: Edge| kinds.contains(edge.link.kind));
-    let mut items = Vec::new();
+    let mut items = context.take(|s| &mut s.items);
+    let mut levels = Levels {
+        seen: context.take(|s| &mut s.visited),
+        frontier: context.take(|s| &mut s.frontier),
+        next: context.take(|s| &mut s.next),
+    };
     let mut failure = None;
-    let stop = bounded_bfs(&filtered, root, directions(direction), bounds, |reached| {
-        let may = match dispatched(view.snapshot(), &reached.edge) {
-            Ok(may) => may,
-            Err(err) => {
-                failure.get_or_insert(err);
-                false
-            }
-        };
-        items.push(Item {
-            depth: reached.depth,
-            parent: Some(reached.parent),
-            via: Some(reached.edge.link.kind),
-            // An incoming edge is stored at the other end, pointing here.
-            from_node: reached.direction == petgraph::Direction::Incoming,
-            may,
-            ..Item::plain(reached.node)
-        });
-    });
+    let stop = bounded_bfs_in(
+        &filtered,
+        root,
+        directions(direction),
+        bounds,
+        &mut levels,
+        |reached| {
+            let may = match dispatched(view.snapshot(), &reached.edge) {
+                Ok(may) => may,
+                Err(err) => {
+                    failure.get_or_insert(err);
+                    false
+                }
+            };
+            items.push(Item {
+                depth: reached.depth,
+                parent: Some(reached.parent),
+                via: Some(reached.edge.link.kind),
+                // An incoming edge is stored at the other end, pointing here.
+                from_node: reached.direction == petgraph::Direction::Incoming,
+                may,
+                ..Item::plain(reached.node)
+            });
+        },
+    );
+    context.put(|s| &mut s.visited, levels.seen);
+    context.put(|s| &mut s.frontier, levels.frontier);
+    context.put(|s| &mut s.next, levels.next);
     view.check()?;
     if let Some(err) = failure {
         return Err(err);
     }
     Ok(Reached { items, stop })
+}
+
+/// Gives the results of `sections` back to `context` for the next walk (the first
+/// section's: the others' are rarely there).
+pub(crate) fn recycle(context: &QueryContext, sections: impl IntoIterator<Item = Section>) {
+    if let Some(first) = sections.into_iter().next() {
+        context.put(|s| &mut s.items, first.items);
+    }
 }
 
 /// How the walks of `plan` ended: where they stopped, after reaching `reached` nodes and
@@ -255,7 +279,7 @@ impl Query<'_> {
                 depth: max_depth,
                 nodes: options.max_nodes.saturating_sub(reached_total),
             };
-            let reached = bfs(&view, target, bounds, direction, kinds)?;
+            let reached = bfs(&view, target, bounds, (direction, kinds), self.context())?;
             reached_total += reached.items.len();
             stop = stop.max(reached.stop);
             let unresolved = if kind == QueryKind::Callers {
@@ -316,8 +340,8 @@ impl Query<'_> {
             unresolved_sites: &sites,
         }));
         let summary = walk_summary(plan, &view, reached_total, stop);
-        emit(
-            snapshot,
+        let emitted = emit(
+            self,
             Emission {
                 header,
                 sections: &sections,
@@ -326,7 +350,9 @@ impl Query<'_> {
                 summary,
             },
             sink,
-        )
+        );
+        recycle(self.context(), sections);
+        emitted
     }
 
     /// Every node within `distance` hops of `center`, and every edge between two of them or
@@ -355,7 +381,13 @@ impl Query<'_> {
             depth: options.distance,
             nodes: options.max_nodes.saturating_sub(1),
         };
-        let reached = bfs(&view, center, bounds, options.direction, kinds)?;
+        let reached = bfs(
+            &view,
+            center,
+            bounds,
+            (options.direction, kinds),
+            self.context(),
+        )?;
         let items = reached.items;
         let header = Header::new(Question::Traversal(Traversal {
             kind: QueryKind::Neighbors,
@@ -366,8 +398,8 @@ impl Query<'_> {
         }));
         let summary = walk_summary(plan, &view, items.len(), reached.stop);
         let sections = [Section::whole(items)];
-        emit(
-            snapshot,
+        let emitted = emit(
+            self,
             Emission {
                 header,
                 sections: &sections,
@@ -376,7 +408,9 @@ impl Query<'_> {
                 summary,
             },
             sink,
-        )
+        );
+        recycle(self.context(), sections);
+        emitted
     }
 }
 

@@ -4,13 +4,15 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use parking_lot::Mutex;
 use tsgraph_encoders::graph::{
     DotSink, GraphMlSink, JsonLinesSink, JsonSink, MermaidSink, Neo4jCsvSink, TextSink, ToonSink,
 };
 use tsgraph_engine::{NodeKey, Snapshot, Store};
 use tsgraph_indexer::{IndexOptions, IndexSummary, SyncSummary, index_project, sync_project};
 use tsgraph_query::{
-    Budget, FileMatch, Query, ResultSink, Summary, SymbolMatch, resolve_file, resolve_symbol,
+    Budget, FileMatch, Query, QueryContext, ResultSink, Summary, SymbolMatch, resolve_file,
+    resolve_symbol,
 };
 
 use crate::error::Error;
@@ -44,13 +46,27 @@ pub fn discover_root(start: &Path) -> Result<PathBuf, Error> {
 pub struct Project {
     root: PathBuf,
     store: Store,
+    /// Query scratch kept between answers (a server answers from several threads: one
+    /// context each, at most [`KEPT_CONTEXTS`] kept).
+    contexts: Mutex<Vec<QueryContext>>,
 }
+
+/// How many query contexts a project keeps for reuse.
+const KEPT_CONTEXTS: usize = 4;
 
 /// How long a writer waits for another process to finish writing the store before saying
 /// who holds it.
 pub const WRITER_WAIT: Duration = Duration::from_secs(30);
 
 impl Project {
+    fn new(root: PathBuf, store: Store) -> Project {
+        Project {
+            root,
+            store,
+            contexts: Mutex::new(Vec::new()),
+        }
+    }
+
     /// Opens the project at `root` for writing, with its store at `db` (default
     /// `root/.tsgraph/graph.redb`), creating an empty store when there is none. Another
     /// process writing the store is waited for up to [`WRITER_WAIT`].
@@ -59,7 +75,7 @@ impl Project {
         let db = store_path(&root, db)?;
         create_store_dir(&db)?;
         let store = Store::open_waiting(&db, WRITER_WAIT)?;
-        Ok(Project { root, store })
+        Ok(Project::new(root, store))
     }
 
     /// Opens the project's store read-only, for queries: nothing is written, so any number of
@@ -72,7 +88,7 @@ impl Project {
             return Err(Error::NotIndexed { store: db });
         }
         let store = Store::open_read_only(&db)?;
-        let project = Project { root, store };
+        let project = Project::new(root, store);
         if !project.is_indexed()? {
             return Err(Error::NotIndexed {
                 store: project.store.path().to_path_buf(),
@@ -96,7 +112,7 @@ impl Project {
         let summary = index_project(&root, &replacement, options)?;
         replacement.replace(&db)?;
         let store = Store::open_waiting(&db, WRITER_WAIT)?;
-        Ok((Project { root, store }, summary))
+        Ok((Project::new(root, store), summary))
     }
 
     /// The project root.
@@ -246,7 +262,23 @@ impl Project {
         request: &QueryRequest,
         sink: &mut dyn ResultSink,
     ) -> Result<Summary, Error> {
-        let query = Query::new(snapshot);
+        let context = self.contexts.lock().pop().unwrap_or_default();
+        let answered = self.answer(&Query::with_context(snapshot, &context), request, sink);
+        let mut kept = self.contexts.lock();
+        if kept.len() < KEPT_CONTEXTS {
+            kept.push(context);
+        }
+        answered
+    }
+
+    /// Answers `request` with `query`.
+    fn answer(
+        &self,
+        query: &Query<'_>,
+        request: &QueryRequest,
+        sink: &mut dyn ResultSink,
+    ) -> Result<Summary, Error> {
+        let snapshot = query.snapshot();
         let summary = match request {
             QueryRequest::Callers { symbol, options } => {
                 query.callers(self.resolve(snapshot, symbol)?, options, sink)?
@@ -290,7 +322,7 @@ impl Project {
                 package,
                 direction,
                 max_depth,
-            } => deps(&query, package, *direction, *max_depth, sink)?,
+            } => deps(query, package, *direction, *max_depth, sink)?,
         };
         Ok(summary)
     }

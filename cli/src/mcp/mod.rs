@@ -7,6 +7,9 @@ mod params;
 use std::io::Write;
 use std::sync::Arc;
 
+use bytes::{BufMut, BytesMut};
+use parking_lot::Mutex;
+
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
@@ -34,8 +37,16 @@ true|false`). The graph follows the files on disk while the server runs.";
 #[derive(Clone)]
 pub struct GraphServer {
     live: Arc<LiveProject>,
+    /// Answer buffers kept between tool calls: an answer is written into one that already
+    /// has the room (calls run concurrently, one buffer each).
+    buffers: Arc<Mutex<Vec<BytesMut>>>,
     tool_router: ToolRouter<GraphServer>,
 }
+
+/// How many answer buffers the server keeps, and the room each starts with (a 2,000-token
+/// answer takes about 8 KiB).
+const KEPT_BUFFERS: usize = 4;
+const BUFFER_ROOM: usize = 16 * 1024;
 
 #[tool_router]
 impl GraphServer {
@@ -43,6 +54,7 @@ impl GraphServer {
     pub fn new(live: Arc<LiveProject>) -> GraphServer {
         GraphServer {
             live,
+            buffers: Arc::new(Mutex::new(Vec::new())),
             tool_router: Self::tool_router(),
         }
     }
@@ -177,16 +189,25 @@ impl GraphServer {
             Err(ArgError(message)) => return Ok(tool_error(message)),
         };
         let live = Arc::clone(&self.live);
+        let buffers = Arc::clone(&self.buffers);
         let answered = tokio::task::spawn_blocking(move || {
-            let mut out = Vec::new();
-            live.query_with(&request, &output, &mut out).map(|_| out)
+            let mut buffer = buffers
+                .lock()
+                .pop()
+                .unwrap_or_else(|| BytesMut::with_capacity(BUFFER_ROOM));
+            let written = live.query_with(&request, &output, &mut (&mut buffer).writer());
+            let text = written.map(|_| String::from_utf8_lossy(&buffer).into_owned());
+            buffer.clear();
+            let mut kept = buffers.lock();
+            if kept.len() < KEPT_BUFFERS {
+                kept.push(buffer);
+            }
+            text
         })
         .await
         .map_err(|err| ErrorData::internal_error(format!("query task failed: {err}"), None))?;
         match answered {
-            Ok(out) => Ok(CallToolResult::success(vec![ContentBlock::text(
-                String::from_utf8_lossy(&out).into_owned(),
-            )])),
+            Ok(text) => Ok(CallToolResult::success(vec![ContentBlock::text(text)])),
             Err(err) if format == Format::Json => Ok(tool_error(err.to_json().to_string())),
             Err(err) => Ok(tool_error(err.to_string())),
         }

@@ -6,6 +6,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use tsgraph_engine::{EdgeKind, NodeFlags, NodeKey, NodeKind, NodeView, Snapshot, Visibility};
 
 use super::{Edges, Section};
+use crate::context::QueryContext;
 use crate::error::QueryError;
 use crate::header::{Counts, Facets, Header};
 use crate::order::existing;
@@ -21,14 +22,15 @@ pub(super) struct Facts<'v> {
 
 /// Fills `template`'s counts, shared facts and totals from `sections`.
 pub(super) fn gather<'v>(
-    snapshot: &Snapshot,
+    (snapshot, context): (&Snapshot, &QueryContext),
     template: Header<'v>,
     sections: &[Section],
     edges: Edges,
     view: &impl Fn(NodeKey) -> Result<NodeView<'v>, QueryError>,
 ) -> Result<Facts<'v>, QueryError> {
     let mut header = template;
-    let mut result_views: Vec<NodeView<'v>> = Vec::new();
+    let count = sections.iter().map(|s| s.items.len()).sum();
+    let mut result_views: Vec<NodeView<'v>> = Vec::with_capacity(count);
     let mut via_kinds = crate::EdgeKinds::NONE;
     for item in sections.iter().flat_map(|s| &s.items) {
         if let Some(kind) = item.via {
@@ -47,9 +49,12 @@ pub(super) fn gather<'v>(
     let root = header.root();
     if let Some(walk) = header.walk_mut() {
         walk.via_kinds = via_kinds;
+        let depths = smallest_depths(sections, context);
+        let counted = counts(&depths, view);
+        context.put(|s| &mut s.depths, depths);
         walk.counts = Counts {
             unresolved: walk.counts.unresolved,
-            ..counts(&smallest_depths(sections), view)?
+            ..counted?
         };
     }
     let between = match edges {
@@ -58,7 +63,11 @@ pub(super) fn gather<'v>(
                 Some(root) => snapshot.key_of(root.id())?,
                 None => None,
             };
-            edges_between(snapshot, root_key.zip(root), sections, edges, view)?
+            let ends = Ends {
+                root: root_key.zip(root),
+                mode: edges,
+            };
+            edges_between((snapshot, context), ends, sections, view)?
         }
         _ => Vec::new(),
     };
@@ -97,19 +106,23 @@ pub(super) struct Totals {
 pub(super) fn totals<'v>(
     sections: &[Section],
     view: &impl Fn(NodeKey) -> Result<NodeView<'v>, QueryError>,
+    context: &QueryContext,
 ) -> Result<Totals, QueryError> {
-    let counted = smallest_depths(sections);
-    let counts = counts(&counted, view)?;
-    let mut by_depth = vec![0; counts.max_depth as usize];
-    for depth in counted.values().filter(|d| **d > 0) {
-        by_depth[*depth as usize - 1] += 1;
-    }
-    Ok(Totals { counts, by_depth })
+    let counted = smallest_depths(sections, context);
+    let totals = counts(&counted, view).map(|counts| {
+        let mut by_depth = vec![0; counts.max_depth as usize];
+        for depth in counted.values().filter(|d| **d > 0) {
+            by_depth[*depth as usize - 1] += 1;
+        }
+        Totals { counts, by_depth }
+    });
+    context.put(|s| &mut s.depths, counted);
+    totals
 }
 
 /// Each result's smallest depth.
-fn smallest_depths(sections: &[Section]) -> HashMap<NodeKey, u32> {
-    let mut counted: HashMap<NodeKey, u32> = HashMap::default();
+fn smallest_depths(sections: &[Section], context: &QueryContext) -> HashMap<NodeKey, u32> {
+    let mut counted = context.take(|s| &mut s.depths);
     for item in sections.iter().flat_map(|s| &s.items) {
         let depth = counted.entry(item.key).or_insert(item.depth);
         *depth = (*depth).min(item.depth);
@@ -123,8 +136,9 @@ fn counts<'v>(
     counted: &HashMap<NodeKey, u32>,
     view: &impl Fn(NodeKey) -> Result<NodeView<'v>, QueryError>,
 ) -> Result<Counts, QueryError> {
-    let mut files = HashSet::default();
-    let mut packages = HashSet::default();
+    // Sized once: they hold strings borrowed from the snapshot, which a context cannot keep.
+    let mut files = HashSet::with_capacity_and_hasher(counted.len(), Default::default());
+    let mut packages = HashSet::with_capacity_and_hasher(counted.len(), Default::default());
     let mut counts = Counts::default();
     for (key, depth) in counted {
         let v = view(*key)?;
@@ -227,35 +241,69 @@ fn extends_of<'v>(
     Ok(out)
 }
 
+/// The root of a walk (its center, for neighbors), which edges between results may also
+/// reach, and whether every edge must end inside the result.
+pub(super) struct Ends<'v> {
+    pub(super) root: Option<(NodeKey, NodeView<'v>)>,
+    pub(super) mode: Edges,
+}
+
 /// Every stored edge between two result nodes, sorted by the source's position, the kind
-/// and the target's position.
+/// and the target's position. The ranks, the edges and the result come from `context`'s
+/// scratch; the caller gives the result back when it has streamed it.
 pub(super) fn edges_between<'v>(
-    snapshot: &Snapshot,
-    root: Option<(NodeKey, NodeView<'v>)>,
+    (snapshot, context): (&Snapshot, &QueryContext),
+    ends: Ends<'v>,
     sections: &[Section],
-    mode: Edges,
     view: &impl Fn(NodeKey) -> Result<NodeView<'v>, QueryError>,
 ) -> Result<Vec<(NodeKey, EdgeKind, NodeKey)>, QueryError> {
-    let mut ordered: Vec<(NodeKey, (&str, u32, &str))> = Vec::new();
-    let mut seen = HashSet::default();
+    let count = sections.iter().map(|s| s.items.len()).sum::<usize>() + 1;
+    // Positions borrow the snapshot: sized once, not kept.
+    let mut ordered: Vec<(NodeKey, (&str, u32, &str))> = Vec::with_capacity(count);
+    let mut seen = context.take(|s| &mut s.named);
     let position = |v: NodeView<'v>| (v.file(), v.start_line(), v.id());
-    if let Some((key, v)) = root {
-        seen.insert(key);
-        ordered.push((key, position(v)));
-    }
-    for key in sections.iter().flat_map(|s| s.items.iter().map(|i| i.key)) {
-        if seen.insert(key) {
-            ordered.push((key, position(view(key)?)));
+    let mut placed = || -> Result<(), QueryError> {
+        if let Some((key, v)) = ends.root {
+            seen.insert(key);
+            ordered.push((key, position(v)));
         }
-    }
+        for key in sections.iter().flat_map(|s| s.items.iter().map(|i| i.key)) {
+            if seen.insert(key) {
+                ordered.push((key, position(view(key)?)));
+            }
+        }
+        Ok(())
+    };
+    let placed = placed();
+    context.put(|s| &mut s.named, seen);
+    placed?;
     ordered.sort_by(|a, b| a.1.cmp(&b.1));
-    let rank: HashMap<NodeKey, usize> = ordered
-        .iter()
-        .enumerate()
-        .map(|(i, (key, _))| (*key, i))
-        .collect();
-    let mut out: Vec<(usize, EdgeKind, usize, NodeKey, NodeKey)> = Vec::new();
-    for (key, _) in &ordered {
+    let mut rank = context.take(|s| &mut s.ranks);
+    rank.extend(ordered.iter().enumerate().map(|(i, (key, _))| (*key, i)));
+    let mut out = context.take(|s| &mut s.ranked_edges);
+    let found = ranked_edges(snapshot, &ordered, &rank, ends.mode, &mut out);
+    context.put(|s| &mut s.ranks, rank);
+    found?;
+    out.sort_by_key(|(from, kind, to, _, _)| (*from, *kind, *to));
+    let mut between = context.take(|s| &mut s.between);
+    between.extend(
+        out.iter()
+            .map(|(_, kind, _, source, target)| (*source, *kind, *target)),
+    );
+    context.put(|s| &mut s.ranked_edges, out);
+    Ok(between)
+}
+
+/// The edges leaving each of `ordered` whose other end has a rank, as (rank of the source,
+/// kind, rank of the target, source, target), into `out`.
+fn ranked_edges(
+    snapshot: &Snapshot,
+    ordered: &[(NodeKey, (&str, u32, &str))],
+    rank: &HashMap<NodeKey, usize>,
+    mode: Edges,
+    out: &mut Vec<(usize, EdgeKind, usize, NodeKey, NodeKey)>,
+) -> Result<(), QueryError> {
+    for (key, _) in ordered {
         let list = snapshot.out_edges(*key)?;
         for edge in list.edges()? {
             match rank.get(&edge.other()) {
@@ -267,9 +315,5 @@ pub(super) fn edges_between<'v>(
             }
         }
     }
-    out.sort_by_key(|(from, kind, to, _, _)| (*from, *kind, *to));
-    Ok(out
-        .into_iter()
-        .map(|(_, kind, _, source, target)| (source, kind, target))
-        .collect())
+    Ok(())
 }

@@ -10,9 +10,12 @@ mod stream;
 
 // Sets of node keys and of a project's own file and package names: nothing an adversary
 // picks to collide, so the fast hasher is safe here.
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use rustc_hash::FxHashMap as HashMap;
 
 use tsgraph_engine::{EdgeKind, NodeGuard, NodeKey, NodeView, Snapshot};
+
+use crate::Query;
+use crate::context::QueryContext;
 
 use crate::error::QueryError;
 use crate::header::{Counts, FileCount, Header, Listing, Question};
@@ -134,10 +137,29 @@ pub(crate) struct Emission<'s, 'v> {
 /// ([`stream`]). A sink with a budget gets the page of results that fits it ([`page`]), with
 /// the totals of the whole answer and the files of what the page leaves out.
 pub(crate) fn emit(
-    snapshot: &Snapshot,
+    query: &Query<'_>,
     found: Emission<'_, '_>,
     sink: &mut dyn ResultSink,
 ) -> Result<Summary, QueryError> {
+    let context = query.context();
+    let keys = named_keys(found.sections, context);
+    let mut slots = context.take(|s| &mut s.slots);
+    let emitted = emit_named(query, &keys, &mut slots, found, sink);
+    context.put(|s| &mut s.keys, keys);
+    context.put(|s| &mut s.slots, slots);
+    emitted
+}
+
+/// [`emit`] once the nodes the sections name are known (`keys`); `slots` is scratch for
+/// where each one's record is loaded.
+fn emit_named(
+    query: &Query<'_>,
+    keys: &[NodeKey],
+    slots: &mut HashMap<NodeKey, u32>,
+    found: Emission<'_, '_>,
+    sink: &mut dyn ResultSink,
+) -> Result<Summary, QueryError> {
+    let (snapshot, context) = (query.snapshot(), query.context());
     let Emission {
         header: template,
         sections,
@@ -145,20 +167,21 @@ pub(crate) fn emit(
         edges,
         summary,
     } = found;
-    let keys = named_keys(sections);
-    let guards: Vec<NodeGuard<'_>> = keys
-        .iter()
-        .map(|key| existing(snapshot, *key))
-        .collect::<Result<_, _>>()?;
-    let views: HashMap<NodeKey, NodeView<'_>> = keys
-        .iter()
-        .zip(&guards)
-        .map(|(key, guard)| Ok((*key, guard.view()?)))
-        .collect::<Result<_, QueryError>>()?;
+    // Records are loaded once each, into containers sized once: they borrow the snapshot,
+    // so the context cannot keep them.
+    let mut guards: Vec<NodeGuard<'_>> = Vec::with_capacity(keys.len());
+    for key in keys {
+        guards.push(existing(snapshot, *key)?);
+    }
+    let mut views: Vec<NodeView<'_>> = Vec::with_capacity(keys.len());
+    for (slot, (key, guard)) in keys.iter().zip(&guards).enumerate() {
+        views.push(guard.view()?);
+        slots.insert(*key, slot as u32);
+    }
     let view = |key: NodeKey| {
-        views
+        slots
             .get(&key)
-            .copied()
+            .map(|slot| views[*slot as usize])
             .ok_or(QueryError::MissingNode(key.0))
     };
     let grouping = if order == Order::Given {
@@ -168,6 +191,7 @@ pub(crate) fn emit(
     };
     let emitter = Emitter {
         snapshot,
+        context,
         template,
         order,
         edges,
@@ -188,7 +212,7 @@ pub(crate) fn emit(
         Some(budget) if budget != Budget::UNBOUNDED => budget,
         _ => return emitter.emit(sections, None, sink),
     };
-    let totals = facts::totals(sections, &view)?;
+    let totals = facts::totals(sections, &view, context)?;
     let traversal = template.kind().is_traversal();
     let ordered = page::in_listing_order(sections, order, traversal, &view)?;
     let total = ordered.len();
@@ -316,6 +340,7 @@ struct Cut<'c> {
 /// What every emission of one answer shares.
 struct Emitter<'a, 'v, V> {
     snapshot: &'a Snapshot,
+    context: &'a QueryContext,
     template: Header<'v>,
     order: Order,
     edges: Edges,
@@ -341,7 +366,7 @@ where
         'v: 'c,
     {
         let facts = facts::gather(
-            self.snapshot,
+            (self.snapshot, self.context),
             self.template,
             sections,
             self.edges,
@@ -373,6 +398,7 @@ where
         };
         let mut streamer = stream::Streamer {
             snapshot: self.snapshot,
+            context: self.context,
             sink: &mut *sink,
             view: self.view,
             extends: &facts.extends,
@@ -393,6 +419,7 @@ where
         if !streamer.summary.stopped {
             streamer.between(&facts.between)?;
         }
+        self.context.put(|s| &mut s.between, facts.between);
         let summary = streamer.summary;
         sink.finish(&summary)?;
         Ok(summary)
@@ -410,9 +437,9 @@ fn anchor<'v>(header: &Header<'v>) -> Option<NodeView<'v>> {
 
 /// Every node a section names — its target, its items and their parents — each once, in
 /// the order first named.
-fn named_keys(sections: &[Section]) -> Vec<NodeKey> {
-    let mut keys: Vec<NodeKey> = Vec::new();
-    let mut seen: HashSet<NodeKey> = HashSet::default();
+fn named_keys(sections: &[Section], context: &QueryContext) -> Vec<NodeKey> {
+    let mut keys = context.take(|s| &mut s.keys);
+    let mut seen = context.take(|s| &mut s.named);
     for section in sections {
         for key in section
             .target
@@ -426,5 +453,6 @@ fn named_keys(sections: &[Section]) -> Vec<NodeKey> {
             }
         }
     }
+    context.put(|s| &mut s.named, seen);
     keys
 }

@@ -8,6 +8,7 @@ use tsgraph_engine::{AdjacencyGuard, EdgeKind, EdgeView, NodeKey, NodeView, Snap
 use super::facts::facets_of;
 use super::order::{level_value, sort};
 use super::{Edges, Item, Order, Section};
+use crate::context::QueryContext;
 use crate::error::QueryError;
 use crate::header::Facets;
 use crate::sink::{EdgeInfo, Group, GroupLevel, Grouping, NodeInfo, ResultSink, Summary, Via};
@@ -27,6 +28,7 @@ pub(super) struct Layout {
 /// The stream into one sink, with what every node needs.
 pub(super) struct Streamer<'a, 'v, V> {
     pub(super) snapshot: &'a Snapshot,
+    pub(super) context: &'a QueryContext,
     pub(super) sink: &'a mut dyn ResultSink,
     pub(super) view: &'a V,
     pub(super) extends: &'a HashMap<&'v str, String>,
@@ -96,17 +98,32 @@ where
         layout: &Layout,
         section_root: Option<&'v str>,
     ) -> Go {
-        let parents: HashMap<NodeKey, NodeKey> = section
-            .items
-            .iter()
-            .filter_map(|i| i.parent.map(|p| (i.key, p)))
-            .chain(section.links.iter().copied())
-            .collect();
-        let mut placed: Vec<(Item, NodeView<'v>)> = section
-            .items
-            .iter()
-            .map(|item| Ok((*item, (self.view)(item.key)?)))
-            .collect::<Result<_, QueryError>>()?;
+        let mut parents = self.context.take(|s| &mut s.parents);
+        parents.extend(
+            section
+                .items
+                .iter()
+                .filter_map(|i| i.parent.map(|p| (i.key, p)))
+                .chain(section.links.iter().copied()),
+        );
+        let go = self.placed_nodes(index, section, layout, (section_root, &parents));
+        self.context.put(|s| &mut s.parents, parents);
+        go
+    }
+
+    /// [`Self::nodes`] with each node's parent known.
+    fn placed_nodes(
+        &mut self,
+        index: usize,
+        section: &Section,
+        layout: &Layout,
+        (section_root, parents): (Option<&'v str>, &HashMap<NodeKey, NodeKey>),
+    ) -> Go {
+        // Views borrow the snapshot: sized once, not kept in the context.
+        let mut placed: Vec<(Item, NodeView<'v>)> = Vec::with_capacity(section.items.len());
+        for item in &section.items {
+            placed.push((*item, (self.view)(item.key)?));
+        }
         let module_level = layout.levels.contains(&GroupLevel::Module);
         let package_level = layout.levels.contains(&GroupLevel::Package);
         sort(
@@ -123,7 +140,7 @@ where
             }
             self.chain.clear();
             let mut chain = std::mem::take(&mut self.chain);
-            chain_of(item.key, &parents, section_root, self.view, &mut chain)?;
+            chain_of(item.key, parents, section_root, self.view, &mut chain)?;
             let go = self.node(item, node, &chain);
             self.chain = chain;
             if !go? {

@@ -33,6 +33,14 @@ pub(crate) struct Reached<N, E> {
     pub(crate) direction: Direction,
 }
 
+/// The containers a walk fills: the nodes it reached and its current and next levels
+/// (emptied as it starts; a caller that keeps them between walks keeps their capacity).
+pub(crate) struct Levels<M, N> {
+    pub(crate) seen: M,
+    pub(crate) frontier: Vec<N>,
+    pub(crate) next: Vec<N>,
+}
+
 /// Walks from `root` along `directions` (in that order at every node), level by level, and
 /// hands each newly reached node to `reach`, in discovery order. Stops with
 /// [`Stop::NodeLimit`] when one more node would pass `bounds.nodes`; at `bounds.depth`
@@ -43,18 +51,44 @@ pub(crate) fn bounded_bfs<G>(
     root: G::NodeId,
     directions: &[Direction],
     bounds: Bounds,
+    reach: impl FnMut(Reached<G::NodeId, G::EdgeRef>),
+) -> Stop
+where
+    G: IntoEdgesDirected + Visitable,
+{
+    let mut levels = Levels {
+        seen: graph.visit_map(),
+        frontier: Vec::new(),
+        next: Vec::new(),
+    };
+    bounded_bfs_in(graph, root, directions, bounds, &mut levels, reach)
+}
+
+/// [`bounded_bfs`] filling `levels`, which a caller may reuse for the next walk.
+pub(crate) fn bounded_bfs_in<G>(
+    graph: G,
+    root: G::NodeId,
+    directions: &[Direction],
+    bounds: Bounds,
+    levels: &mut Levels<G::Map, G::NodeId>,
     mut reach: impl FnMut(Reached<G::NodeId, G::EdgeRef>),
 ) -> Stop
 where
     G: IntoEdgesDirected + Visitable,
 {
-    let mut seen = graph.visit_map();
+    let Levels {
+        seen,
+        frontier,
+        next,
+    } = levels;
+    graph.reset_map(seen);
     seen.visit(root);
-    let mut frontier = vec![root];
-    let mut next = Vec::new();
+    frontier.clear();
+    next.clear();
+    frontier.push(root);
     let mut count = 0;
     for depth in 1..=bounds.depth {
-        for &parent in &frontier {
+        for &parent in frontier.iter() {
             for &direction in directions {
                 for edge in graph.edges_directed(parent, direction) {
                     let node = far_end(&edge, direction);
@@ -80,7 +114,7 @@ where
         if next.is_empty() {
             return Stop::Complete;
         }
-        std::mem::swap(&mut frontier, &mut next);
+        std::mem::swap(frontier, next);
         next.clear();
     }
     let open = frontier.iter().any(|&parent| {

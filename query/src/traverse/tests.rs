@@ -932,3 +932,49 @@ fn the_graph_view_gives_petgraph_every_stored_edge_once() {
     assert!(!petgraph::algo::has_path_connecting(&view, f4, g, None));
     view.check().unwrap();
 }
+
+#[test]
+fn a_reused_context_answers_as_a_fresh_one() {
+    let (_dir, store) = store();
+    let snap = store.snapshot().unwrap();
+    let context = crate::QueryContext::default();
+    let reused = Query::with_context(&snap, &context);
+    let neighbors = NeighborOptions {
+        distance: 2,
+        ..NeighborOptions::default()
+    };
+    let traversal = TraversalOptions::default();
+    // Questions of every size in turn, each answered twice with the shared context (what
+    // a query leaves in it must not leak into the next) and once with scratch of its own.
+    for id in ["a.ts:f3", "b.ts:g", "a.ts:f1", "a.ts:f4", "a.ts:f3"] {
+        let root = key(&store, id);
+        type Ask = fn(
+            &Query<'_>,
+            tsgraph_engine::NodeKey,
+            &NeighborOptions,
+            &TraversalOptions,
+            &mut CollectSink,
+        );
+        let asks: [Ask; 3] = [
+            |q, k, n, _, s| {
+                q.neighbors(k, n, s).unwrap();
+            },
+            |q, k, _, t, s| {
+                q.callers(k, t, s).unwrap();
+            },
+            |q, k, _, t, s| {
+                q.impact(k, t, s).unwrap();
+            },
+        ];
+        for ask in asks {
+            let answer = |query: &Query<'_>| {
+                let mut sink = CollectSink::default();
+                ask(query, root, &neighbors, &traversal, &mut sink);
+                sink
+            };
+            let fresh = answer(&Query::new(&snap));
+            assert_eq!(answer(&reused), fresh, "{id}");
+            assert_eq!(answer(&reused), fresh, "{id}, again");
+        }
+    }
+}
