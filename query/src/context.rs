@@ -10,7 +10,7 @@ use std::cell::RefCell;
 use rustc_hash::{FxHashMap, FxHashSet};
 use tsgraph_engine::{EdgeKind, NodeKey};
 
-use crate::emit::Item;
+use crate::emit::{Between, Item};
 
 /// Scratch reused by the queries it is given to (see [`crate::Query::with_context`]). One
 /// context serves one query at a time; keep one per thread or per editor session. A query
@@ -75,9 +75,9 @@ pub(crate) struct Scratch {
     pub(crate) parents: FxHashMap<NodeKey, NodeKey>,
     /// Each result's place in position order, and the edges between results by it.
     pub(crate) ranks: FxHashMap<NodeKey, usize>,
-    pub(crate) ranked_edges: Vec<(usize, EdgeKind, usize, NodeKey, NodeKey)>,
+    pub(crate) ranked_edges: Vec<(usize, EdgeKind, usize, Between)>,
     /// The edges between results, sorted.
-    pub(crate) between: Vec<(NodeKey, EdgeKind, NodeKey)>,
+    pub(crate) between: Vec<Between>,
 }
 
 impl QueryContext {

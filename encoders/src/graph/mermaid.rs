@@ -176,6 +176,11 @@ fn escape(text: &str, out: &mut String) {
 }
 
 impl<W: Write> ResultSink for MermaidSink<W> {
+    fn wants_edge_facts(&self) -> bool {
+        // Edges are written with their call count alone.
+        false
+    }
+
     fn begin(&mut self, header: &Header<'_>) -> Result<(), SinkError> {
         self.kind = header.kind();
         writeln!(self.out, "flowchart LR")?;

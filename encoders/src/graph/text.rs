@@ -323,6 +323,11 @@ fn write_calls(out: &mut impl Write, count: u32) -> io::Result<()> {
 }
 
 impl<W: Write> ResultSink for TextSink<'_, W> {
+    fn wants_edge_facts(&self) -> bool {
+        // Edges are written with their call count alone.
+        false
+    }
+
     fn grouping(&self, kind: QueryKind) -> Grouping {
         match kind {
             QueryKind::Search | QueryKind::FileSymbols | QueryKind::Export => Grouping::None,

@@ -733,6 +733,11 @@ impl<W: Write> ToonSink<W> {
 }
 
 impl<W: Write> ResultSink for ToonSink<W> {
+    fn wants_edge_facts(&self) -> bool {
+        // Edges are written with their call count alone.
+        false
+    }
+
     fn grouping(&self, _kind: QueryKind) -> Grouping {
         Grouping::PackageKind
     }

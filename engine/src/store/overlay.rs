@@ -13,7 +13,7 @@
 //! Nothing is recorded while no graph file is named (a store never given one, or just cleared
 //! by a full index): there is nothing to overlay.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use redb::{ReadableTable, ReadableTableMetadata, Table, WriteTransaction};
 
@@ -25,9 +25,12 @@ use crate::model::EdgeKind;
 /// The key an overlay ID has when the node is gone.
 const GONE: u32 = u32::MAX;
 
-/// Past this many entries a writer builds a new graph file rather than grow the overlay (a
-/// reader loads the overlay whole for each new store state).
-pub const OVERLAY_BOUND: u64 = 65_536;
+/// Past this many entries a writer builds a new graph file rather than grow the overlay. A
+/// reader loads the overlay whole for each new store state, at about 0.1 µs an entry (redb's
+/// iteration is most of it), so the bound keeps a new reader's first answer near a
+/// millisecond; a writer pays a rebuild of the graph file each time the edits since the last
+/// one pass it.
+pub const OVERLAY_BOUND: u64 = 4_096;
 
 /// The writer's side: records one update's changes.
 pub(super) struct OverlayLog<'t> {
@@ -135,13 +138,18 @@ pub(super) fn len_in(
         + ids.len().ctx("read overlay")?)
 }
 
-/// The reader's side: the overlay of one store state, in memory.
+/// The reader's side: the overlay of one store state, in memory. Loading it is what a new
+/// reader of a state pays before its first answer, so it is read into flat, sorted
+/// containers in the tables' own order — no hashing, no allocation per entry but for IDs.
 #[derive(Debug, Default)]
 pub(crate) struct Overlay {
-    /// Keys whose record and outgoing list come from the tables.
-    nodes: HashSet<u32>,
-    /// Per target, its incoming changes: (kind, source, there now).
-    incoming: HashMap<u32, Vec<(EdgeKind, u32, bool)>>,
+    /// Keys whose record and outgoing list come from the tables, one bit per key.
+    nodes: Vec<u64>,
+    /// Each target with incoming changes, ascending, and where its changes start in
+    /// `changes` (they run to the next target's start).
+    targets: Vec<(u32, u32)>,
+    /// Incoming changes, grouped by target: (kind, source, there now).
+    changes: Vec<(EdgeKind, u32, bool)>,
     /// IDs added or removed: the key now, or `None`.
     ids: HashMap<String, Option<u32>>,
 }
@@ -154,20 +162,32 @@ impl Overlay {
         ids: &impl ReadableTable<&'static str, (u32, u64)>,
     ) -> Result<Overlay, StoreError> {
         let mut overlay = Overlay::default();
+        // Keys ascend: the last one sizes the bit set.
+        if let Some(last) = nodes.last().ctx("read overlay")? {
+            overlay.nodes = vec![0; last.0.value() as usize / 64 + 1];
+        }
         for entry in nodes.iter().ctx("read overlay")? {
             let (key, _) = entry.ctx("read overlay")?;
-            overlay.nodes.insert(key.value());
+            let key = key.value() as usize;
+            overlay.nodes[key / 64] |= 1 << (key % 64);
         }
+        overlay
+            .changes
+            .reserve(incoming.len().ctx("read overlay")? as usize);
+        // Entries come by (target, source, kind): a target's changes are consecutive.
         for entry in incoming.iter().ctx("read overlay")? {
             let (edge, change) = entry.ctx("read overlay")?;
             let (target, source, kind) = edge.value();
             let kind = EdgeKind::from_u8(kind)
                 .ok_or_else(|| StoreError::corrupted("overlay", format!("edge kind {kind}")))?;
-            overlay
-                .incoming
-                .entry(target)
-                .or_default()
-                .push((kind, source, change.value().0));
+            if overlay
+                .targets
+                .last()
+                .is_none_or(|(last, _)| *last != target)
+            {
+                overlay.targets.push((target, overlay.changes.len() as u32));
+            }
+            overlay.changes.push((kind, source, change.value().0));
         }
         for entry in ids.iter().ctx("read overlay")? {
             let (id, change) = entry.ctx("read overlay")?;
@@ -181,12 +201,29 @@ impl Overlay {
 
     /// Whether node `key`'s record and outgoing list changed since the graph file.
     pub(crate) fn rewrote(&self, key: u32) -> bool {
-        self.nodes.contains(&key)
+        let key = key as usize;
+        self.nodes
+            .get(key / 64)
+            .is_some_and(|word| word & (1 << (key % 64)) != 0)
     }
 
     /// What `id` names now, when that changed since the graph file.
     pub(crate) fn id(&self, id: &str) -> Option<Option<u32>> {
         self.ids.get(id).copied()
+    }
+
+    /// The incoming changes of `target`, if any.
+    fn changes_of(&self, target: u32) -> Option<&[(EdgeKind, u32, bool)]> {
+        let at = self
+            .targets
+            .binary_search_by_key(&target, |(t, _)| *t)
+            .ok()?;
+        let start = self.targets[at].1 as usize;
+        let end = self
+            .targets
+            .get(at + 1)
+            .map_or(self.changes.len(), |(_, next)| *next as usize);
+        Some(&self.changes[start..end])
     }
 
     /// `entries` (the file's incoming list of `target`, sorted by kind and source) with the
@@ -196,7 +233,7 @@ impl Overlay {
         target: u32,
         entries: impl FnOnce() -> Result<Vec<(EdgeKind, u32)>, StoreError>,
     ) -> Result<Option<Vec<(EdgeKind, u32)>>, StoreError> {
-        let Some(changes) = self.incoming.get(&target) else {
+        let Some(changes) = self.changes_of(target) else {
             return Ok(None);
         };
         let mut entries = entries()?;
@@ -218,9 +255,28 @@ mod tests {
     use super::*;
 
     fn overlay_with(changes: Vec<(EdgeKind, u32, bool)>) -> Overlay {
-        let mut overlay = Overlay::default();
-        overlay.incoming.insert(7, changes);
-        overlay
+        Overlay {
+            targets: vec![(7, 0)],
+            changes,
+            ..Overlay::default()
+        }
+    }
+
+    #[test]
+    fn rewritten_keys_are_found_and_no_others() {
+        let mut overlay = Overlay {
+            nodes: vec![0; 2],
+            ..Overlay::default()
+        };
+        for key in [0usize, 63, 64, 100] {
+            overlay.nodes[key / 64] |= 1 << (key % 64);
+        }
+        for key in [0, 63, 64, 100] {
+            assert!(overlay.rewrote(key), "{key}");
+        }
+        for key in [1, 62, 65, 127, 128, u32::MAX] {
+            assert!(!overlay.rewrote(key), "{key}");
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use tsgraph_engine::{EdgeKind, NodeFlags, NodeKey, NodeKind, NodeView, Snapshot, Visibility};
 
-use super::{Edges, Section};
+use super::{Between, Edges, Section};
 use crate::context::QueryContext;
 use crate::error::QueryError;
 use crate::header::{Counts, Facets, Header};
@@ -17,7 +17,7 @@ use crate::sink::QueryKind;
 pub(super) struct Facts<'v> {
     pub(super) header: Header<'v>,
     pub(super) extends: HashMap<&'v str, String>,
-    pub(super) between: Vec<(NodeKey, EdgeKind, NodeKey)>,
+    pub(super) between: Vec<Between>,
 }
 
 /// Fills `template`'s counts, shared facts and totals from `sections`.
@@ -78,7 +78,7 @@ pub(super) fn gather<'v>(
     shape.file = uniform(&result_views, |v| v.file());
     shape.facets = facets(&result_views, &extends);
     shape.facets.may_call = sections.iter().flat_map(|s| &s.items).any(|i| i.may);
-    for (_, kind, _) in &between {
+    for (_, kind, _, _) in &between {
         shape.edges.add(*kind);
     }
     for hop in sections.iter().flat_map(|s| &s.hops) {
@@ -256,7 +256,7 @@ pub(super) fn edges_between<'v>(
     ends: Ends<'v>,
     sections: &[Section],
     view: &impl Fn(NodeKey) -> Result<NodeView<'v>, QueryError>,
-) -> Result<Vec<(NodeKey, EdgeKind, NodeKey)>, QueryError> {
+) -> Result<Vec<Between>, QueryError> {
     let count = sections.iter().map(|s| s.items.len()).sum::<usize>() + 1;
     // Positions borrow the snapshot: sized once, not kept.
     let mut ordered: Vec<(NodeKey, (&str, u32, &str))> = Vec::with_capacity(count);
@@ -277,37 +277,40 @@ pub(super) fn edges_between<'v>(
     let placed = placed();
     context.put(|s| &mut s.named, seen);
     placed?;
-    ordered.sort_by(|a, b| a.1.cmp(&b.1));
+    // Positions are distinct (an ID is), so an unstable sort orders as a stable one would.
+    ordered.sort_unstable_by(|a, b| a.1.cmp(&b.1));
     let mut rank = context.take(|s| &mut s.ranks);
     rank.extend(ordered.iter().enumerate().map(|(i, (key, _))| (*key, i)));
     let mut out = context.take(|s| &mut s.ranked_edges);
     let found = ranked_edges(snapshot, &ordered, &rank, ends.mode, &mut out);
     context.put(|s| &mut s.ranks, rank);
     found?;
-    out.sort_by_key(|(from, kind, to, _, _)| (*from, *kind, *to));
+    // One stored edge per (source, kind, target): the keys are distinct.
+    out.sort_unstable_by_key(|(from, kind, to, _)| (*from, *kind, *to));
     let mut between = context.take(|s| &mut s.between);
-    between.extend(
-        out.iter()
-            .map(|(_, kind, _, source, target)| (*source, *kind, *target)),
-    );
+    between.extend(out.iter().map(|(_, _, _, edge)| *edge));
     context.put(|s| &mut s.ranked_edges, out);
     Ok(between)
 }
 
 /// The edges leaving each of `ordered` whose other end has a rank, as (rank of the source,
-/// kind, rank of the target, source, target), into `out`.
+/// kind, rank of the target, the edge with its call count), into `out`.
 fn ranked_edges(
     snapshot: &Snapshot,
     ordered: &[(NodeKey, (&str, u32, &str))],
     rank: &HashMap<NodeKey, usize>,
     mode: Edges,
-    out: &mut Vec<(usize, EdgeKind, usize, NodeKey, NodeKey)>,
+    out: &mut Vec<(usize, EdgeKind, usize, Between)>,
 ) -> Result<(), QueryError> {
     for (key, _) in ordered {
         let list = snapshot.out_edges(*key)?;
         for edge in list.edges()? {
             match rank.get(&edge.other()) {
-                Some(&to) => out.push((rank[key], edge.kind(), to, *key, edge.other())),
+                Some(&to) => {
+                    let count = edge.view()?.count();
+                    let between = (*key, edge.kind(), edge.other(), count);
+                    out.push((rank[key], edge.kind(), to, between));
+                }
                 None if mode == Edges::BetweenAll => {
                     return Err(QueryError::MissingNode(edge.other().0));
                 }

@@ -107,6 +107,9 @@ impl Section {
     }
 }
 
+/// An edge between two results: source, kind, target and call count.
+pub(crate) type Between = (NodeKey, EdgeKind, NodeKey, u32);
+
 /// Which edges follow the nodes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Edges {
@@ -198,6 +201,7 @@ fn emit_named(
         summary,
         grouping,
         via_edges: sink.wants_via_edges(),
+        edge_facts: sink.wants_edge_facts(),
         view: &view,
     };
     // Paths are never cut: each is whole or not worth having, and there are few.
@@ -347,6 +351,7 @@ struct Emitter<'a, 'v, V> {
     summary: Summary,
     grouping: Grouping,
     via_edges: bool,
+    edge_facts: bool,
     view: &'a V,
 }
 
@@ -403,6 +408,7 @@ where
             view: self.view,
             extends: &facts.extends,
             via_edges: self.via_edges,
+            edge_facts: self.edge_facts,
             summary: Summary {
                 partial: self.summary.partial || listing.is_some(),
                 ..self.summary

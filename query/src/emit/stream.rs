@@ -7,7 +7,7 @@ use tsgraph_engine::{AdjacencyGuard, EdgeKind, EdgeView, NodeKey, NodeView, Snap
 
 use super::facts::facets_of;
 use super::order::{level_value, sort};
-use super::{Edges, Item, Order, Section};
+use super::{Between, Edges, Item, Order, Section};
 use crate::context::QueryContext;
 use crate::error::QueryError;
 use crate::header::Facets;
@@ -34,6 +34,8 @@ pub(super) struct Streamer<'a, 'v, V> {
     pub(super) extends: &'a HashMap<&'v str, String>,
     /// Whether the sink reads the stored via edge (one list read per node).
     pub(super) via_edges: bool,
+    /// Whether the sink reads the stored facts of edges between results.
+    pub(super) edge_facts: bool,
     pub(super) summary: Summary,
     /// Scratch for each node's chain from the root.
     pub(super) chain: Vec<&'v str>,
@@ -277,24 +279,26 @@ where
         Ok(true)
     }
 
-    /// The edges between result nodes, sorted by source: each source's list is read once.
-    pub(super) fn between(
-        &mut self,
-        between: &[(NodeKey, EdgeKind, NodeKey)],
-    ) -> Result<(), QueryError> {
+    /// The edges between result nodes, sorted by source: each source's list is read once,
+    /// and only for a sink that reads the edges' stored facts.
+    pub(super) fn between(&mut self, between: &[Between]) -> Result<(), QueryError> {
         let mut list: Option<(NodeKey, AdjacencyGuard<'_>)> = None;
-        for &(source, kind, target) in between {
-            let list = match list {
-                Some((key, ref guard)) if key == source => guard,
-                _ => &list.insert((source, self.snapshot.out_edges(source)?)).1,
+        for &(source, kind, target, count) in between {
+            let stored = if self.edge_facts {
+                let list = match list {
+                    Some((key, ref guard)) if key == source => guard,
+                    _ => &list.insert((source, self.snapshot.out_edges(source)?)).1,
+                };
+                stored_edge(list, kind, target)?
+            } else {
+                None
             };
-            let stored = stored_edge(list, kind, target)?;
             let go = self.sink.edge(&EdgeInfo {
                 kind,
                 source: (self.view)(source)?.id(),
                 target: (self.view)(target)?.id(),
                 reversed: false,
-                count: stored.map_or(0, |e| e.count()),
+                count,
                 stored,
             })?;
             if !self.went_on(go)? {

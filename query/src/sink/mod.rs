@@ -283,7 +283,8 @@ pub struct EdgeInfo<'a> {
     pub reversed: bool,
     /// CALLS: call sites (0 when unknown).
     pub count: u32,
-    /// The stored edge with all its facts.
+    /// The stored edge with all its facts; `None` for an edge between results when the
+    /// sink does not want them ([`ResultSink::wants_edge_facts`]).
     pub stored: Option<EdgeView<'a>>,
 }
 
@@ -430,6 +431,12 @@ pub trait ResultSink {
     /// per result node (the stored edge with its facts) and hands `None`. Asked once, before
     /// `begin`.
     fn wants_via_edges(&self) -> bool {
+        true
+    }
+    /// Whether the sink reads [`EdgeInfo::stored`] of the edges between results (neighbors,
+    /// export): when it does not, the query hands `None` and skips reading each edge again
+    /// from its source's list (the call count comes either way). Asked once, before `begin`.
+    fn wants_edge_facts(&self) -> bool {
         true
     }
     /// The result's shape and counts; called once, first.
