@@ -6,7 +6,7 @@
 use tsgraph_engine::{EdgeKind, NodeKey, NodeKind, Snapshot};
 
 use crate::Query;
-use crate::emit::{Edges, Emission, Order, Section, emit};
+use crate::emit::{Edges, Section};
 use crate::error::QueryError;
 use crate::header::{ChangeQuestion, Header, Question, Walk};
 use crate::kinds::EdgeKinds;
@@ -15,7 +15,7 @@ use crate::plan::bfs::Bounds;
 use crate::plan::view::GraphView;
 use crate::plan::{Plan, Strategy};
 use crate::sink::{Direction, QueryKind, ResultSink, Stop, Summary};
-use crate::traverse::{TraversalOptions, bfs, recycle, walk_summary};
+use crate::traverse::{TraversalOptions, bfs, walk_summary};
 
 /// How a symbol changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -171,19 +171,7 @@ impl Query<'_> {
             unknown: &change.unknown,
         }));
         let summary = walk_summary(plan, &view, reached_total, stop);
-        let emitted = emit(
-            self,
-            Emission {
-                header,
-                sections: &sections,
-                order: Order::Position,
-                edges: Edges::None,
-                summary,
-            },
-            sink,
-        );
-        recycle(self.context(), sections);
-        emitted
+        self.emit_walk(header, sections, Edges::None, summary, sink)
     }
 }
 

@@ -87,22 +87,35 @@ impl QueryContext {
         std::mem::take(field(&mut self.scratch.borrow_mut()))
     }
 
-    /// Puts `value` back as the container `field` picks, emptied, for the next query.
+    /// Puts `value` back as the container `field` picks, emptied, for the next query. One
+    /// grown past [`KEPT_CAPACITY`] by an unusually large query is dropped instead: emptying
+    /// a hash map costs in proportion to its capacity, which every later query would pay.
     pub(crate) fn put<T: Reusable>(&self, field: impl FnOnce(&mut Scratch) -> &mut T, value: T) {
+        if value.capacity() > KEPT_CAPACITY {
+            return;
+        }
         let mut value = value;
         value.empty();
         *field(&mut self.scratch.borrow_mut()) = value;
     }
 }
 
+/// The largest container a context keeps, in entries: room for a walk at the default node
+/// limit (10,000) and the records it names.
+pub(crate) const KEPT_CAPACITY: usize = 1 << 16;
+
 /// A container that can be emptied and keep its capacity.
 pub(crate) trait Reusable {
     fn empty(&mut self);
+    fn capacity(&self) -> usize;
 }
 
 impl<T> Reusable for Vec<T> {
     fn empty(&mut self) {
         self.clear();
+    }
+    fn capacity(&self) -> usize {
+        Vec::capacity(self)
     }
 }
 
@@ -110,11 +123,17 @@ impl<K, V, S> Reusable for std::collections::HashMap<K, V, S> {
     fn empty(&mut self) {
         self.clear();
     }
+    fn capacity(&self) -> usize {
+        std::collections::HashMap::capacity(self)
+    }
 }
 
 impl<K, S> Reusable for std::collections::HashSet<K, S> {
     fn empty(&mut self) {
         self.clear();
+    }
+    fn capacity(&self) -> usize {
+        std::collections::HashSet::capacity(self)
     }
 }
 
@@ -133,6 +152,9 @@ mod tests {
         assert!(again.is_empty());
         assert_eq!(again.capacity(), capacity);
         // Taken and not put back: the next query starts from nothing, and still works.
+        assert_eq!(context.take(|s| &mut s.keys).capacity(), 0);
+        // A container an unusually large query grew is not kept.
+        context.put(|s| &mut s.keys, Vec::with_capacity(KEPT_CAPACITY + 1));
         assert_eq!(context.take(|s| &mut s.keys).capacity(), 0);
     }
 }

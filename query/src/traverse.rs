@@ -121,11 +121,29 @@ pub(crate) fn bfs(
     Ok(Reached { items, stop })
 }
 
-/// Gives the results of `sections` back to `context` for the next walk (the first
-/// section's: the others' are rarely there).
-pub(crate) fn recycle(context: &QueryContext, sections: impl IntoIterator<Item = Section>) {
-    if let Some(first) = sections.into_iter().next() {
-        context.put(|s| &mut s.items, first.items);
+impl Query<'_> {
+    /// Streams the sections of a walk in position order, then gives the first section's
+    /// results back to the context for the next walk (the others are rarely there).
+    pub(crate) fn emit_walk(
+        &self,
+        header: Header<'_>,
+        sections: Vec<Section>,
+        edges: Edges,
+        summary: Summary,
+        sink: &mut dyn ResultSink,
+    ) -> Result<Summary, QueryError> {
+        let found = Emission {
+            header,
+            sections: &sections,
+            order: Order::Position,
+            edges,
+            summary,
+        };
+        let emitted = emit(self, found, sink);
+        if let Some(first) = sections.into_iter().next() {
+            self.context().put(|s| &mut s.items, first.items);
+        }
+        emitted
     }
 }
 
@@ -340,19 +358,7 @@ impl Query<'_> {
             unresolved_sites: &sites,
         }));
         let summary = walk_summary(plan, &view, reached_total, stop);
-        let emitted = emit(
-            self,
-            Emission {
-                header,
-                sections: &sections,
-                order: Order::Position,
-                edges: Edges::None,
-                summary,
-            },
-            sink,
-        );
-        recycle(self.context(), sections);
-        emitted
+        self.emit_walk(header, sections, Edges::None, summary, sink)
     }
 
     /// Every node within `distance` hops of `center`, and every edge between two of them or
@@ -397,20 +403,8 @@ impl Query<'_> {
             unresolved_sites: &[],
         }));
         let summary = walk_summary(plan, &view, items.len(), reached.stop);
-        let sections = [Section::whole(items)];
-        let emitted = emit(
-            self,
-            Emission {
-                header,
-                sections: &sections,
-                order: Order::Position,
-                edges: Edges::Between,
-                summary,
-            },
-            sink,
-        );
-        recycle(self.context(), sections);
-        emitted
+        let sections = vec![Section::whole(items)];
+        self.emit_walk(header, sections, Edges::Between, summary, sink)
     }
 }
 

@@ -258,6 +258,10 @@ impl<S: ResultSink> ResultSink for Counted<S> {
         self.inner.wants_via_edges()
     }
 
+    fn wants_edge_facts(&self) -> bool {
+        self.inner.wants_edge_facts()
+    }
+
     fn begin(&mut self, header: &Header<'_>) -> Result<(), SinkError> {
         self.inner.begin(header)
     }
@@ -299,10 +303,15 @@ mod tests {
 
     #[test]
     fn the_counting_sink_asks_what_the_sink_it_wraps_asks() {
-        // Timed queries must take the path the encoder takes (TOON skips via edges).
+        // Timed queries must take the path the encoder takes (TOON skips via edges and the
+        // stored facts of edges between results).
         let mut buffer = Vec::new();
-        assert!(!Counted::new(ToonSink::new(&mut buffer)).wants_via_edges());
-        assert!(Counted::new(tsgraph::query::CollectSink::default()).wants_via_edges());
+        let toon = Counted::new(ToonSink::new(&mut buffer));
+        assert!(!toon.wants_via_edges());
+        assert!(!toon.wants_edge_facts());
+        let collect = Counted::new(tsgraph::query::CollectSink::default());
+        assert!(collect.wants_via_edges());
+        assert!(collect.wants_edge_facts());
     }
 
     #[test]

@@ -47,6 +47,8 @@ pub struct GraphServer {
 /// answer takes about 8 KiB).
 const KEPT_BUFFERS: usize = 4;
 const BUFFER_ROOM: usize = 16 * 1024;
+/// The largest buffer kept.
+const KEPT_BUFFER_ROOM: usize = 1024 * 1024;
 
 #[tool_router]
 impl GraphServer {
@@ -199,7 +201,8 @@ impl GraphServer {
             let text = written.map(|_| String::from_utf8_lossy(&buffer).into_owned());
             buffer.clear();
             let mut kept = buffers.lock();
-            if kept.len() < KEPT_BUFFERS {
+            // An answer far past any budget (an unbounded export-sized one) is not kept.
+            if kept.len() < KEPT_BUFFERS && buffer.capacity() <= KEPT_BUFFER_ROOM {
                 kept.push(buffer);
             }
             text

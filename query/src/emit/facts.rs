@@ -25,7 +25,7 @@ pub(super) fn gather<'v>(
     (snapshot, context): (&Snapshot, &QueryContext),
     template: Header<'v>,
     sections: &[Section],
-    edges: Edges,
+    (edges, edge_facts): (Edges, bool),
     view: &impl Fn(NodeKey) -> Result<NodeView<'v>, QueryError>,
 ) -> Result<Facts<'v>, QueryError> {
     let mut header = template;
@@ -66,6 +66,7 @@ pub(super) fn gather<'v>(
             let ends = Ends {
                 root: root_key.zip(root),
                 mode: edges,
+                facts: edge_facts,
             };
             edges_between((snapshot, context), ends, sections, view)?
         }
@@ -246,6 +247,9 @@ fn extends_of<'v>(
 pub(super) struct Ends<'v> {
     pub(super) root: Option<(NodeKey, NodeView<'v>)>,
     pub(super) mode: Edges,
+    /// Whether the sink reads each edge's stored facts, which give its call count when it
+    /// is streamed; otherwise the count is read here, in the pass that finds the edge.
+    pub(super) facts: bool,
 }
 
 /// Every stored edge between two result nodes, sorted by the source's position, the kind
@@ -259,7 +263,7 @@ pub(super) fn edges_between<'v>(
 ) -> Result<Vec<Between>, QueryError> {
     let count = sections.iter().map(|s| s.items.len()).sum::<usize>() + 1;
     // Positions borrow the snapshot: sized once, not kept.
-    let mut ordered: Vec<(NodeKey, (&str, u32, &str))> = Vec::with_capacity(count);
+    let mut ordered: Vec<Placed<'v>> = Vec::with_capacity(count);
     let mut seen = context.take(|s| &mut s.named);
     let position = |v: NodeView<'v>| (v.file(), v.start_line(), v.id());
     let mut placed = || -> Result<(), QueryError> {
@@ -282,7 +286,7 @@ pub(super) fn edges_between<'v>(
     let mut rank = context.take(|s| &mut s.ranks);
     rank.extend(ordered.iter().enumerate().map(|(i, (key, _))| (*key, i)));
     let mut out = context.take(|s| &mut s.ranked_edges);
-    let found = ranked_edges(snapshot, &ordered, &rank, ends.mode, &mut out);
+    let found = ranked_edges(snapshot, (&ordered, &rank), &ends, &mut out);
     context.put(|s| &mut s.ranks, rank);
     found?;
     // One stored edge per (source, kind, target): the keys are distinct.
@@ -293,13 +297,15 @@ pub(super) fn edges_between<'v>(
     Ok(between)
 }
 
+/// A result node with its position (file, start line, ID).
+type Placed<'v> = (NodeKey, (&'v str, u32, &'v str));
+
 /// The edges leaving each of `ordered` whose other end has a rank, as (rank of the source,
 /// kind, rank of the target, the edge with its call count), into `out`.
 fn ranked_edges(
     snapshot: &Snapshot,
-    ordered: &[(NodeKey, (&str, u32, &str))],
-    rank: &HashMap<NodeKey, usize>,
-    mode: Edges,
+    (ordered, rank): (&[Placed<'_>], &HashMap<NodeKey, usize>),
+    ends: &Ends<'_>,
     out: &mut Vec<(usize, EdgeKind, usize, Between)>,
 ) -> Result<(), QueryError> {
     for (key, _) in ordered {
@@ -307,11 +313,11 @@ fn ranked_edges(
         for edge in list.edges()? {
             match rank.get(&edge.other()) {
                 Some(&to) => {
-                    let count = edge.view()?.count();
+                    let count = if ends.facts { 0 } else { edge.view()?.count() };
                     let between = (*key, edge.kind(), edge.other(), count);
                     out.push((rank[key], edge.kind(), to, between));
                 }
-                None if mode == Edges::BetweenAll => {
+                None if ends.mode == Edges::BetweenAll => {
                     return Err(QueryError::MissingNode(edge.other().0));
                 }
                 None => {}

@@ -374,7 +374,7 @@ where
             (self.snapshot, self.context),
             self.template,
             sections,
-            self.edges,
+            (self.edges, self.edge_facts),
             self.view,
         )?;
         let listing = cut.and_then(|c| c.listing);

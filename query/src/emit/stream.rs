@@ -284,14 +284,17 @@ where
     pub(super) fn between(&mut self, between: &[Between]) -> Result<(), QueryError> {
         let mut list: Option<(NodeKey, AdjacencyGuard<'_>)> = None;
         for &(source, kind, target, count) in between {
-            let stored = if self.edge_facts {
+            // A sink reading the facts takes the count from them; the others got it with
+            // the edge.
+            let (stored, count) = if self.edge_facts {
                 let list = match list {
                     Some((key, ref guard)) if key == source => guard,
                     _ => &list.insert((source, self.snapshot.out_edges(source)?)).1,
                 };
-                stored_edge(list, kind, target)?
+                let stored = stored_edge(list, kind, target)?;
+                (stored, stored.map_or(0, |e| e.count()))
             } else {
-                None
+                (None, count)
             };
             let go = self.sink.edge(&EdgeInfo {
                 kind,
