@@ -10,6 +10,7 @@ pub mod alloc;
 pub mod format_a;
 pub mod machine;
 pub mod monorepo;
+pub mod phase_cpu;
 pub mod rng;
 pub mod row_allocs;
 pub mod table;

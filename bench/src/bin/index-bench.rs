@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use tsgraph_bench::machine::{self, human_bytes};
+use tsgraph_bench::phase_cpu::{PhaseClock, PhaseCpu};
 use tsgraph_bench::table::Table;
 use tsgraph_bench::timing::process_cpu_time;
 use tsgraph_engine::Store;
@@ -71,6 +72,8 @@ struct Run {
     parse_cpu: Duration,
     index: IndexSummary,
     index_cpu: Duration,
+    /// The index run's CPU time by phase.
+    phases: Option<PhaseCpu>,
     store_size: u64,
 }
 
@@ -206,6 +209,22 @@ fn main() -> Result<()> {
             ms(s.parse_time)
         ),
     ]);
+    if let Some(phases) = best_index.phases {
+        for (phase, cpu) in [
+            ("  CPU: walk, parse, extract", phases.extract),
+            ("  CPU: model, resolve", phases.resolve),
+            ("  CPU: link, write, commit", phases.link_write),
+        ] {
+            t.row(&[
+                phase.to_owned(),
+                ms(cpu),
+                format!(
+                    "{:.0}% of the index's CPU; all threads",
+                    100.0 * cpu.as_secs_f64() / best_index.index_cpu.as_secs_f64().max(1e-9)
+                ),
+            ]);
+        }
+    }
     t.row(&[
         "index / parse".to_owned(),
         format!(
@@ -308,7 +327,9 @@ fn run_once(args: &Args, options: &IndexOptions) -> Result<Run> {
     );
 
     let cpu = process_cpu_time();
-    let (index, store_size) = index_into_temporary_store(args, options)?;
+    let clock = PhaseClock::default();
+    let (index, store_size) = index_into_temporary_store(args, &clock.watch(options))?;
+    let phases = clock.phases();
     let index_cpu = process_cpu_time().saturating_sub(cpu);
     eprintln!(
         "index: {} files, {} nodes, {} edges, {}",
@@ -322,6 +343,7 @@ fn run_once(args: &Args, options: &IndexOptions) -> Result<Run> {
         parse_cpu,
         index,
         index_cpu,
+        phases,
         store_size,
     })
 }
