@@ -7,7 +7,6 @@ use std::sync::Arc;
 use anyhow::Context;
 use tsgraph::encoders::toon;
 use tsgraph::engine::NodeKind;
-use tsgraph::query::Budget;
 use tsgraph::{
     DepsDirection, DiffSpec, Direction, Error, ExportFormat, Format, IndexOptions, IndexSummary,
     LiveProject, NeighborOptions, Output, PathOptions, Project, QueryRequest, SearchOptions,
@@ -508,21 +507,15 @@ fn query(
 ) -> anyhow::Result<()> {
     let project = open_indexed(cli, stderr)?;
     let format = format(output.format);
-    let tokens = match output.max_tokens {
-        Some(0) => None,
-        Some(tokens) => Some(tokens),
-        None => format.cli_max_tokens(),
-    };
-    let budget = Budget {
-        tokens: tokens.unwrap_or(usize::MAX),
-        offset: page.offset,
-        generation: page.generation,
-    };
     let output_options = Output {
-        format,
         snippets: output.snippets,
-        budget,
-    };
+        ..Output::new(format)
+    }
+    .with_max_tokens(
+        (output.max_tokens, format.cli_max_tokens()),
+        page.offset,
+        page.generation,
+    );
     let summary = project.query_with(&request, &output_options, out)?;
     if output.explain {
         match summary.explain {

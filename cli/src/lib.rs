@@ -106,17 +106,27 @@ pub fn run_process() -> u8 {
 /// A reader that went away (`tsgraph export | head`) is not an error.
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|cause| {
-        let io = cause
-            .downcast_ref::<io::Error>()
-            .or_else(|| {
-                cause
-                    .downcast_ref::<tsgraph::query::SinkError>()
-                    .and_then(tsgraph::query::SinkError::io)
-            })
-            .or_else(|| match cause.downcast_ref::<tsgraph::Error>() {
-                Some(tsgraph::Error::Query(tsgraph::query::QueryError::Output(sink))) => sink.io(),
-                _ => None,
-            });
+        let io = cause.downcast_ref::<io::Error>().or_else(|| {
+            cause
+                .downcast_ref::<tsgraph::query::SinkError>()
+                .and_then(tsgraph::query::SinkError::io)
+        });
+        // (`tsgraph::Error::Query` is transparent: the chain holds the `SinkError` itself.)
         io.is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_closed_pipe_under_a_query_error_is_told_apart() {
+        let closed = tsgraph::query::SinkError::from(io::Error::from(io::ErrorKind::BrokenPipe));
+        let err = tsgraph::Error::from(tsgraph::query::QueryError::Output(closed));
+        assert!(is_broken_pipe(&anyhow::Error::from(err).context("callers")));
+        let other = tsgraph::query::SinkError::message("a table row with 3 cells, 4 expected");
+        let err = tsgraph::Error::from(tsgraph::query::QueryError::Output(other));
+        assert!(!is_broken_pipe(&anyhow::Error::from(err)));
+    }
 }

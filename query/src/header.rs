@@ -271,6 +271,12 @@ impl EdgeCounts {
         self.0.iter().sum()
     }
 
+    /// Edges of every kind but `kind` (the edges an encoder lists apart from CONTAINS,
+    /// which it shows as nesting).
+    pub fn total_but(&self, kind: EdgeKind) -> usize {
+        self.total() - self.get(kind)
+    }
+
     /// Each kind with its count, in kind order (kinds without an edge included).
     pub fn iter(&self) -> impl Iterator<Item = (EdgeKind, usize)> + '_ {
         EdgeKind::ALL.iter().map(|kind| (*kind, self.get(*kind)))
@@ -397,6 +403,7 @@ mod tests {
         assert_eq!(counts.get(EdgeKind::Contains), 1);
         assert_eq!(counts.get(EdgeKind::Imports), 0);
         assert_eq!(counts.total(), 3);
+        assert_eq!(counts.total_but(EdgeKind::Contains), 2);
         let listed: Vec<_> = counts.iter().filter(|(_, n)| *n > 0).collect();
         assert_eq!(listed, vec![(EdgeKind::Contains, 1), (EdgeKind::Calls, 2)]);
     }

@@ -85,7 +85,6 @@ pub(crate) fn bfs(
         frontier: context.take(|s| &mut s.frontier),
         next: context.take(|s| &mut s.next),
     };
-    let mut failure = None;
     let stop = bounded_bfs_in(
         &filtered,
         root,
@@ -93,13 +92,7 @@ pub(crate) fn bfs(
         bounds,
         &mut levels,
         |reached| {
-            let may = match dispatched(view.snapshot(), &reached.edge) {
-                Ok(may) => may,
-                Err(err) => {
-                    failure.get_or_insert(err);
-                    false
-                }
-            };
+            let may = dispatched(view, &reached.edge);
             items.push(Item {
                 depth: reached.depth,
                 parent: Some(reached.parent),
@@ -115,9 +108,6 @@ pub(crate) fn bfs(
     context.put(|s| &mut s.frontier, levels.frontier);
     context.put(|s| &mut s.next, levels.next);
     view.check()?;
-    if let Some(err) = failure {
-        return Err(err);
-    }
     Ok(Reached { items, stop })
 }
 
@@ -172,18 +162,14 @@ pub(crate) fn walk_summary(
 }
 
 /// Whether `edge` is a CALLS edge found by dispatch. Read from the source's list, the entry
-/// says so; read from the target's incoming list it does not, and the source's entry is
-/// looked up.
-fn dispatched(snapshot: &Snapshot, edge: &Edge) -> Result<bool, QueryError> {
-    if edge.link.kind != EdgeKind::Calls {
-        return Ok(false);
-    }
-    if let Some(resolution) = edge.link.resolution {
-        return Ok(resolution == Resolution::Dispatch);
-    }
-    let list = snapshot.out_edges(edge.source)?;
-    let entry = list.find(EdgeKind::Calls, edge.target)?;
-    Ok(entry.is_some_and(|e| e.resolution() == Resolution::Dispatch))
+/// says so; read from the target's incoming list it does not, and the view looks the
+/// source's entry up (a read error is kept by the view, for `check`).
+fn dispatched(view: &GraphView<'_>, edge: &Edge) -> bool {
+    edge.link.kind == EdgeKind::Calls
+        && edge.link.resolution.map_or_else(
+            || view.is_dispatch(edge.source, edge.target),
+            |resolution| resolution == Resolution::Dispatch,
+        )
 }
 
 /// What a walk from one root found: every reached node but the root, in discovery order.

@@ -78,6 +78,30 @@ impl Output {
     pub const fn with_budget(self, budget: Budget) -> Output {
         Output { budget, ..self }
     }
+
+    /// The same, within the budget a front end was asked for: `max_tokens` tokens (0: no
+    /// bound; not given: the front end's `default`, `None` for no bound), listed from
+    /// `offset` at `generation` (a continuation's).
+    pub const fn with_max_tokens(
+        self,
+        (max_tokens, default): (Option<usize>, Option<usize>),
+        offset: usize,
+        generation: Option<u64>,
+    ) -> Output {
+        let tokens = match max_tokens {
+            Some(0) => usize::MAX,
+            Some(tokens) => tokens,
+            None => match default {
+                Some(tokens) => tokens,
+                None => usize::MAX,
+            },
+        };
+        self.with_budget(Budget {
+            tokens,
+            offset,
+            generation,
+        })
+    }
 }
 
 /// A whole-graph export format (see [`crate::Project::export_as`]).

@@ -5,7 +5,7 @@ use rmcp::schemars::{self, JsonSchema};
 use serde::Deserialize;
 use tsgraph::engine::NodeKind;
 use tsgraph::query::{
-    Budget, Direction, EdgeKinds, NeighborOptions, PathOptions, SearchOptions, TraversalOptions,
+    Direction, EdgeKinds, NeighborOptions, PathOptions, SearchOptions, TraversalOptions,
 };
 
 use tsgraph::{DiffSpec, Format, MCP_MAX_TOKENS, Output, QueryRequest, SymbolArg};
@@ -99,14 +99,9 @@ pub(crate) struct ChangeArgs {
 impl ChangeArgs {
     /// The request.
     pub(crate) fn request(&self) -> Result<QueryRequest, ArgError> {
-        let defaults = TraversalOptions::default();
         Ok(QueryRequest::ChangeImpact {
             diff: DiffSpec::parse(self.diff.as_deref()),
-            options: TraversalOptions {
-                max_depth: limit("maxDepth", self.max_depth, defaults.max_depth)?,
-                max_nodes: limit("maxNodes", self.max_nodes, defaults.max_nodes as u32)? as usize,
-                edge_kinds: edge_kinds(&self.edge_kinds)?,
-            },
+            options: traversal_options(self.max_depth, self.max_nodes, &self.edge_kinds)?,
         })
     }
 
@@ -290,16 +285,11 @@ pub(crate) fn output(
     offset: Option<u32>,
     generation: Option<u64>,
 ) -> Output {
-    let tokens = match max_tokens {
-        Some(0) => usize::MAX,
-        Some(tokens) => tokens as usize,
-        None => MCP_MAX_TOKENS,
-    };
-    Output::new(format.unwrap_or_default().into()).with_budget(Budget {
-        tokens,
-        offset: offset.unwrap_or(0) as usize,
+    Output::new(format.unwrap_or_default().into()).with_max_tokens(
+        (max_tokens.map(|t| t as usize), Some(MCP_MAX_TOKENS)),
+        offset.unwrap_or(0) as usize,
         generation,
-    })
+    )
 }
 
 impl SymbolTraversal {
@@ -353,6 +343,20 @@ fn edge_kinds(kinds: &Option<Vec<String>>) -> Result<Option<EdgeKinds>, ArgError
     }
 }
 
+/// A walk's limits and edge kinds as a tool call gave them (the defaults where it did not).
+fn traversal_options(
+    max_depth: Option<u32>,
+    max_nodes: Option<u32>,
+    kinds: &Option<Vec<String>>,
+) -> Result<TraversalOptions, ArgError> {
+    let defaults = TraversalOptions::default();
+    Ok(TraversalOptions {
+        max_depth: limit("maxDepth", max_depth, defaults.max_depth)?,
+        max_nodes: limit("maxNodes", max_nodes, defaults.max_nodes as u32)? as usize,
+        edge_kinds: edge_kinds(kinds)?,
+    })
+}
+
 fn symbol(symbol: &str, file: &Option<String>) -> Result<SymbolArg, ArgError> {
     if symbol.trim().is_empty() {
         return Err(ArgError("symbol must not be empty".into()));
@@ -363,12 +367,7 @@ fn symbol(symbol: &str, file: &Option<String>) -> Result<SymbolArg, ArgError> {
 impl SymbolTraversal {
     /// The traversal's limits.
     fn options(&self) -> Result<TraversalOptions, ArgError> {
-        let defaults = TraversalOptions::default();
-        Ok(TraversalOptions {
-            max_depth: limit("maxDepth", self.max_depth, defaults.max_depth)?,
-            max_nodes: limit("maxNodes", self.max_nodes, defaults.max_nodes as u32)? as usize,
-            edge_kinds: edge_kinds(&self.edge_kinds)?,
-        })
+        traversal_options(self.max_depth, self.max_nodes, &self.edge_kinds)
     }
 
     /// `get_callers`.

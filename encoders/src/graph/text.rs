@@ -92,18 +92,7 @@ impl<'s, W: Write> TextSink<'s, W> {
         TextSink {
             snippets: count,
             source: Some(source),
-            out: self.out,
-            kind: self.kind,
-            file: self.file,
-            indent: self.indent,
-            lines: self.lines,
-            sig: self.sig,
-            scratch: self.scratch,
-            wrote_edge_header: self.wrote_edge_header,
-            edges_total: self.edges_total,
-            deps: self.deps,
-            import_package: self.import_package,
-            budget: self.budget,
+            ..self
         }
     }
 
@@ -341,7 +330,7 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
         self.file = None;
         self.indent = 0;
         self.wrote_edge_header = false;
-        self.edges_total = shape.edges.total() - shape.edges.get(EdgeKind::Contains);
+        self.edges_total = shape.edges.total_but(EdgeKind::Contains);
         match &header.question {
             Question::Traversal(t) => self.traversal_lines(header, t)?,
             Question::Path(p) => {

@@ -785,7 +785,7 @@ impl<W: Write> ResultSink for ToonSink<W> {
         self.edges_left = if self.kind == QueryKind::Path {
             0
         } else {
-            shape.edges.total() - shape.edges.get(EdgeKind::Contains)
+            shape.edges.total_but(EdgeKind::Contains)
         };
         self.begin_document(header)?;
         if self.kind == QueryKind::Path && shape.sections == 0 && shape.nodes > 0 {
@@ -892,7 +892,8 @@ struct Columns {
 impl Columns {
     fn push(&mut self, name: &'static str) {
         // Ten columns at most are ever asked for (extends, id, kind, lines, depth, via, rel,
-        // exported, sig): a name past them would be a bug, dropped rather than panicked on.
+        // may, exported, sig): a name past them would be a bug, dropped rather than panicked
+        // on.
         if let Some(slot) = self.names.get_mut(self.len) {
             *slot = name;
             self.len += 1;

@@ -142,8 +142,9 @@ pub(super) fn len_in(
 }
 
 /// The reader's side: the overlay of one store state, in memory. Loading it is what a new
-/// reader of a state pays before its first answer, so it is read into flat, sorted
-/// containers in the tables' own order — no hashing, no allocation per entry but for IDs.
+/// reader of a state pays before its first answer, so keys and incoming changes are read into
+/// flat, sorted containers in the tables' own order (no hashing, no allocation per entry);
+/// only the changed IDs go into a map.
 #[derive(Debug, Default)]
 pub(crate) struct Overlay {
     /// Keys whose record and outgoing list come from the tables, one bit per key.

@@ -62,19 +62,19 @@ const DOC_STOP_WORDS: [&str; 32] = [
 /// schema bump.
 pub(crate) fn word_terms_of(id: &str, file: &str, name: &str, doc: &str) -> Vec<String> {
     let text = if id == file { file } else { name };
-    let doc_words = super::words::words(doc);
-    let mut terms: Vec<String> = super::words::words(text)
+    // `words` lists each word once; a doc word the name already has is skipped. A handful
+    // of words: a scan beats a set.
+    let mut words = super::words::words(text);
+    for word in super::words::words(doc) {
+        if !DOC_STOP_WORDS.contains(&word.as_str()) && !words.contains(&word) {
+            words.push(word);
+        }
+    }
+    // A term is its word behind a mark: distinct words, distinct terms.
+    words
         .iter()
-        .chain(
-            doc_words
-                .iter()
-                .filter(|w| !DOC_STOP_WORDS.contains(&w.as_str())),
-        )
         .map(|word| super::words::word_term(word))
-        .collect();
-    let mut seen = std::collections::HashSet::new();
-    terms.retain(|term| seen.insert(term.clone()));
-    terms
+        .collect()
 }
 
 /// The stored keys of one term: ascending u32 little endian, none twice, never empty (a term

@@ -29,12 +29,9 @@ use crate::record::{
 /// A table opened when first read.
 type Lazy<T> = OnceLock<Quiet<T>>;
 
-/// A consistent, read-only view of the graph. Holding it never blocks the writer; a write
-/// committed after it was taken is not seen.
-pub struct Snapshot {
-    /// The read transaction the tables below are opened from, each when first read: a
-    /// query served by the graph file opens one or two of them, and each open reads a page.
-    txn: Quiet<ReadTransaction>,
+/// The tables of a snapshot, each opened from its read transaction when first read.
+#[derive(Default)]
+struct Tables {
     nodes: Lazy<ReadOnlyTable<u32, &'static [u8]>>,
     ids: Lazy<ReadOnlyTable<&'static str, u32>>,
     files: Lazy<ReadOnlyTable<&'static str, &'static [u8]>>,
@@ -49,6 +46,41 @@ pub struct Snapshot {
     overlay_nodes: Lazy<ReadOnlyTable<u32, u64>>,
     overlay_in: Lazy<ReadOnlyTable<InEdge, InChange>>,
     overlay_ids: Lazy<ReadOnlyTable<&'static str, (u32, u64)>>,
+}
+
+impl Tables {
+    /// How many were opened (tests: a query served by the graph file opens few).
+    #[cfg(test)]
+    fn opened(&self) -> usize {
+        [
+            self.nodes.get().is_some(),
+            self.ids.get().is_some(),
+            self.files.get().is_some(),
+            self.out_edges.get().is_some(),
+            self.in_edges.get().is_some(),
+            self.blobs.get().is_some(),
+            self.unresolved.get().is_some(),
+            self.unresolved_names.get().is_some(),
+            self.terms.get().is_some(),
+            self.search.get().is_some(),
+            self.meta.get().is_some(),
+            self.overlay_nodes.get().is_some(),
+            self.overlay_in.get().is_some(),
+            self.overlay_ids.get().is_some(),
+        ]
+        .iter()
+        .filter(|open| **open)
+        .count()
+    }
+}
+
+/// A consistent, read-only view of the graph. Holding it never blocks the writer; a write
+/// committed after it was taken is not seen.
+pub struct Snapshot {
+    /// The read transaction the tables below are opened from, each when first read: a
+    /// query served by the graph file opens one or two of them, and each open reads a page.
+    txn: Quiet<ReadTransaction>,
+    tables: Tables,
     /// The graph file serving this snapshot's store state, with the overlay of what changed
     /// since it was built, when there is one: node records, adjacency and IDs are read from
     /// the file, except where the overlay sends a read to the tables above.
@@ -65,20 +97,7 @@ impl Snapshot {
             let txn = Quiet::new(db.begin_read().ctx("begin read")?);
             Ok(Snapshot {
                 txn,
-                nodes: OnceLock::new(),
-                ids: OnceLock::new(),
-                files: OnceLock::new(),
-                out_edges: OnceLock::new(),
-                in_edges: OnceLock::new(),
-                blobs: OnceLock::new(),
-                unresolved: OnceLock::new(),
-                unresolved_names: OnceLock::new(),
-                terms: OnceLock::new(),
-                search: OnceLock::new(),
-                meta: OnceLock::new(),
-                overlay_nodes: OnceLock::new(),
-                overlay_in: OnceLock::new(),
-                overlay_ids: OnceLock::new(),
+                tables: Tables::default(),
                 mapped: None,
                 boundary: boundary.clone(),
             })
@@ -146,7 +165,7 @@ impl Snapshot {
         &self,
         each: impl FnMut(u32, &[u8]) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
-        self.scan("read nodes", self.nodes_table()?, each)
+        self.scan("read nodes", Self::nodes_table, each)
     }
 
     /// Every outgoing list, ascending by source key.
@@ -154,7 +173,7 @@ impl Snapshot {
         &self,
         each: impl FnMut(u32, &[u8]) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
-        self.scan("read out edges", self.out_edges_table()?, each)
+        self.scan("read out edges", Self::out_edges_table, each)
     }
 
     /// Every incoming entry as (target, source, kind), in the table's order.
@@ -164,7 +183,7 @@ impl Snapshot {
     ) -> Result<(), StoreError> {
         self.scan(
             "read in edges",
-            self.in_edges_table()?,
+            Self::in_edges_table,
             |(target, source, kind), ()| each(target, source, kind),
         )
     }
@@ -174,18 +193,18 @@ impl Snapshot {
         &self,
         each: impl FnMut(&str, u32) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
-        self.scan("read ids", self.ids_table()?, each)
+        self.scan("read ids", Self::ids_table, each)
     }
 
     /// Every entry of `table`, in its order, inside the panic boundary.
     fn scan<K: redb::Key + 'static, V: redb::Value + 'static>(
         &self,
         what: &str,
-        table: &ReadOnlyTable<K, V>,
+        table: fn(&Snapshot) -> Result<&ReadOnlyTable<K, V>, StoreError>,
         mut each: impl for<'v> FnMut(K::SelfType<'v>, V::SelfType<'v>) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
         self.read(what, || {
-            for entry in table.iter().ctx(what)? {
+            for entry in table(self)?.iter().ctx(what)? {
                 let (key, value) = entry.ctx(what)?;
                 each(key.value(), value.value())?;
             }
@@ -577,35 +596,41 @@ impl Snapshot {
 /// boundary) and kept for the snapshot's life.
 impl Snapshot {
     fn nodes_table(&self) -> Result<&ReadOnlyTable<u32, &'static [u8]>, StoreError> {
-        self.opened(&self.nodes, "open nodes", |txn| txn.open_table(NODES))
+        self.opened(&self.tables.nodes, "open nodes", |txn| {
+            txn.open_table(NODES)
+        })
     }
 
     fn ids_table(&self) -> Result<&ReadOnlyTable<&'static str, u32>, StoreError> {
-        self.opened(&self.ids, "open ids", |txn| txn.open_table(IDS))
+        self.opened(&self.tables.ids, "open ids", |txn| txn.open_table(IDS))
     }
 
     fn files_table(&self) -> Result<&ReadOnlyTable<&'static str, &'static [u8]>, StoreError> {
-        self.opened(&self.files, "open files", |txn| txn.open_table(FILES))
+        self.opened(&self.tables.files, "open files", |txn| {
+            txn.open_table(FILES)
+        })
     }
 
     fn out_edges_table(&self) -> Result<&ReadOnlyTable<u32, &'static [u8]>, StoreError> {
-        self.opened(&self.out_edges, "open out edges", |txn| {
+        self.opened(&self.tables.out_edges, "open out edges", |txn| {
             txn.open_table(OUT_EDGES)
         })
     }
 
     fn in_edges_table(&self) -> Result<&ReadOnlyTable<(u32, u32, u8), ()>, StoreError> {
-        self.opened(&self.in_edges, "open in edges", |txn| {
+        self.opened(&self.tables.in_edges, "open in edges", |txn| {
             txn.open_table(IN_EDGES)
         })
     }
 
     fn blobs_table(&self) -> Result<&ReadOnlyTable<&'static str, &'static [u8]>, StoreError> {
-        self.opened(&self.blobs, "open blobs", |txn| txn.open_table(BLOBS))
+        self.opened(&self.tables.blobs, "open blobs", |txn| {
+            txn.open_table(BLOBS)
+        })
     }
 
     fn unresolved_table(&self) -> Result<&ReadOnlyTable<&'static str, &'static [u8]>, StoreError> {
-        self.opened(&self.unresolved, "open unresolved", |txn| {
+        self.opened(&self.tables.unresolved, "open unresolved", |txn| {
             txn.open_table(UNRESOLVED)
         })
     }
@@ -613,66 +638,51 @@ impl Snapshot {
     fn unresolved_names_table(
         &self,
     ) -> Result<&ReadOnlyMultimapTable<&'static str, &'static str>, StoreError> {
-        self.opened(&self.unresolved_names, "open unresolved names", |txn| {
-            txn.open_multimap_table(UNRESOLVED_NAMES)
-        })
+        self.opened(
+            &self.tables.unresolved_names,
+            "open unresolved names",
+            |txn| txn.open_multimap_table(UNRESOLVED_NAMES),
+        )
     }
 
     fn terms_table(&self) -> Result<&ReadOnlyTable<&'static str, &'static [u8]>, StoreError> {
-        self.opened(&self.terms, "open search terms", |txn| {
+        self.opened(&self.tables.terms, "open search terms", |txn| {
             txn.open_table(TERMS)
         })
     }
 
     fn search_table(&self) -> Result<&ReadOnlyTable<&'static str, &'static [u8]>, StoreError> {
-        self.opened(&self.search, "open search index", |txn| {
+        self.opened(&self.tables.search, "open search index", |txn| {
             txn.open_table(SEARCH)
         })
     }
 
     fn meta_table(&self) -> Result<&ReadOnlyTable<&'static str, &'static [u8]>, StoreError> {
-        self.opened(&self.meta, "open meta", |txn| txn.open_table(META))
+        self.opened(&self.tables.meta, "open meta", |txn| txn.open_table(META))
     }
 
     fn overlay_nodes_table(&self) -> Result<&ReadOnlyTable<u32, u64>, StoreError> {
-        self.opened(&self.overlay_nodes, "open overlay", |txn| {
+        self.opened(&self.tables.overlay_nodes, "open overlay", |txn| {
             txn.open_table(OVERLAY_NODES)
         })
     }
 
     fn overlay_in_table(&self) -> Result<&ReadOnlyTable<InEdge, InChange>, StoreError> {
-        self.opened(&self.overlay_in, "open overlay", |txn| {
+        self.opened(&self.tables.overlay_in, "open overlay", |txn| {
             txn.open_table(OVERLAY_IN)
         })
     }
 
     fn overlay_ids_table(&self) -> Result<&ReadOnlyTable<&'static str, (u32, u64)>, StoreError> {
-        self.opened(&self.overlay_ids, "open overlay", |txn| {
+        self.opened(&self.tables.overlay_ids, "open overlay", |txn| {
             txn.open_table(OVERLAY_IDS)
         })
     }
 
-    /// How many of the snapshot's tables were opened (tests: a query served by the graph
-    /// file opens few).
+    /// How many of the snapshot's tables were opened.
     #[cfg(test)]
     pub(super) fn opened_tables(&self) -> usize {
-        let opened = [
-            self.nodes.get().is_some(),
-            self.ids.get().is_some(),
-            self.files.get().is_some(),
-            self.out_edges.get().is_some(),
-            self.in_edges.get().is_some(),
-            self.blobs.get().is_some(),
-            self.unresolved.get().is_some(),
-            self.unresolved_names.get().is_some(),
-            self.terms.get().is_some(),
-            self.search.get().is_some(),
-            self.meta.get().is_some(),
-            self.overlay_nodes.get().is_some(),
-            self.overlay_in.get().is_some(),
-            self.overlay_ids.get().is_some(),
-        ];
-        opened.iter().filter(|open| **open).count()
+        self.tables.opened()
     }
 
     /// The table in `cell`, opened by `open` the first time. Two threads may both open it;
@@ -689,7 +699,8 @@ impl Snapshot {
         if let Some(table) = cell.get() {
             return Ok(table);
         }
-        let table = self.read(what, || open(&self.txn).ctx(what))?;
+        // Every caller reads inside the panic boundary already (`read`, `scan`).
+        let table = open(&self.txn).ctx(what)?;
         let _ = cell.set(Quiet::new(table));
         Ok(cell.get().expect("set above or by another thread"))
     }

@@ -6,23 +6,26 @@
 
 use tree_sitter::Node;
 
+use crate::syntax::K;
+
 /// How much of a doc comment's first sentence is kept, in bytes.
 pub(super) const DOC_CHARS: usize = 160;
 
 /// Wrappers a declaration's comment may sit above instead of the declaration itself.
-const WRAPPERS: [&str; 5] = [
-    "export_statement",
-    "ambient_declaration",
-    "lexical_declaration",
-    "variable_declaration",
-    "variable_declarator",
+const WRAPPERS: [K; 5] = [
+    K::ExportStatement,
+    K::AmbientDeclaration,
+    K::LexicalDeclaration,
+    K::VariableDeclaration,
+    K::VariableDeclarator,
 ];
 
-/// The doc comment right above `node`, cleaned; empty when there is none.
-pub(super) fn leading_doc(node: Node<'_>, source: &[u8]) -> String {
+/// The doc comment right above `node`, cleaned; empty when there is none. `kind` is the
+/// grammar's kind of a node (`Lower::k`).
+pub(super) fn leading_doc(node: Node<'_>, source: &[u8], kind: impl Fn(Node<'_>) -> K) -> String {
     let mut anchor = node;
     while let Some(parent) = anchor.parent() {
-        if !WRAPPERS.contains(&parent.kind()) {
+        if !WRAPPERS.contains(&kind(parent)) {
             break;
         }
         anchor = parent;
@@ -32,14 +35,14 @@ pub(super) fn leading_doc(node: Node<'_>, source: &[u8]) -> String {
     // it (`a = 1; // note`) belongs to that code.
     let mut below = anchor;
     let mut above = anchor.prev_sibling();
-    while let Some(node) = above.filter(|n| n.kind() == "decorator") {
+    while let Some(node) = above.filter(|n| kind(*n) == K::Decorator) {
         below = node;
         above = node.prev_sibling();
     }
     let mut comments = Vec::new();
     while let Some(comment) = above {
         let adjacent = comment.end_position().row + 1 >= below.start_position().row;
-        if comment.kind() != "comment" || !adjacent || !starts_its_line(comment, source) {
+        if kind(comment) != K::Comment || !adjacent || !starts_its_line(comment, source) {
             break;
         }
         let block = source[comment.byte_range()].starts_with(b"/*");

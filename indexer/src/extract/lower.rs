@@ -233,7 +233,7 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
         }
         let id = u32::try_from(self.out.decls.len()).unwrap_or(u32::MAX);
         if graph.is_some() {
-            let doc = super::doc::leading_doc(node, self.src);
+            let doc = super::doc::leading_doc(node, self.src, |n| self.k(n));
             if !doc.is_empty() {
                 let text = self.display_text(&doc);
                 self.out.docs.push((id, text));

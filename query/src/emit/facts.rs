@@ -20,13 +20,14 @@ pub(super) struct Facts<'v> {
     pub(super) between: Vec<Between>,
 }
 
-/// Fills `template`'s counts, shared facts and totals from `sections`.
+/// Fills `template`'s shared facts and edge counts from `sections`, and a walk's counts
+/// unless `walk_counts` is false (a page, which carries the whole answer's totals).
 pub(super) fn gather<'v>(
     (snapshot, context): (&Snapshot, &QueryContext),
     template: Header<'v>,
     sections: &[Section],
     (edges, edge_facts): (Edges, bool),
-    view: &impl Fn(NodeKey) -> Result<NodeView<'v>, QueryError>,
+    (view, walk_counts): (&impl Fn(NodeKey) -> Result<NodeView<'v>, QueryError>, bool),
 ) -> Result<Facts<'v>, QueryError> {
     let mut header = template;
     let count = sections.iter().map(|s| s.items.len()).sum();
@@ -49,6 +50,9 @@ pub(super) fn gather<'v>(
     let root = header.root();
     if let Some(walk) = header.walk_mut() {
         walk.via_kinds = via_kinds;
+    }
+    // A page of a walk takes the whole answer's totals instead (`walk_counts` is false).
+    if let Some(walk) = header.walk_mut().filter(|_| walk_counts) {
         let depths = smallest_depths(sections, context);
         let counted = counts(&depths, view);
         context.put(|s| &mut s.depths, depths);

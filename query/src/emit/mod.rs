@@ -216,7 +216,12 @@ fn emit_named(
         Some(budget) if budget != Budget::UNBOUNDED => budget,
         _ => return emitter.emit(sections, None, sink),
     };
-    let totals = facts::totals(sections, &view, context)?;
+    // The totals of a walk's whole answer, which every page carries (other answers say
+    // their total in the listing).
+    let totals = match template.walk() {
+        Some(_) => Some(facts::totals(sections, &view, context)?),
+        None => None,
+    };
     let traversal = template.kind().is_traversal();
     let ordered = page::in_listing_order(sections, order, traversal, &view)?;
     let total = ordered.len();
@@ -270,7 +275,7 @@ fn emit_named(
             let part = listed(page)?;
             let cut = Cut {
                 listing: pager.listing(&part),
-                totals: &totals,
+                totals: totals.as_ref(),
             };
             let mut answer =
                 |s: &mut dyn ResultSink| emitter.emit(&part.sections, Some(cut), s).map(drop);
@@ -280,7 +285,7 @@ fn emit_named(
     let part = listed(chosen)?;
     let cut = Cut {
         listing: pager.listing(&part),
-        totals: &totals,
+        totals: totals.as_ref(),
     };
     emitter.emit(&part.sections, Some(cut), sink)
 }
@@ -333,12 +338,12 @@ impl Pager {
     }
 }
 
-/// An answer listed under a budget: the listing (when part of the results) and the totals
-/// of the whole answer.
+/// An answer listed under a budget: the listing (when part of the results) and, for a walk,
+/// the totals of the whole answer.
 #[derive(Clone, Copy)]
 struct Cut<'c> {
     listing: Option<Listing<'c>>,
-    totals: &'c facts::Totals,
+    totals: Option<&'c facts::Totals>,
 }
 
 /// What every emission of one answer shares.
@@ -370,23 +375,25 @@ where
     where
         'v: 'c,
     {
+        let totals = cut.and_then(|c| c.totals);
         let facts = facts::gather(
             (self.snapshot, self.context),
             self.template,
             sections,
             (self.edges, self.edge_facts),
-            self.view,
+            (self.view, totals.is_none()),
         )?;
         let listing = cut.and_then(|c| c.listing);
         let mut header: Header<'c> = facts.header;
-        if let Some(cut) = cut {
-            if let Some(walk) = header.walk_mut() {
-                walk.counts = Counts {
-                    unresolved: walk.counts.unresolved,
-                    ..cut.totals.counts
-                };
-                walk.by_depth = &cut.totals.by_depth;
-            }
+        // A page counts as the whole answer it is part of.
+        if let (Some(totals), Some(walk)) = (totals, header.walk_mut()) {
+            walk.counts = Counts {
+                unresolved: walk.counts.unresolved,
+                ..totals.counts
+            };
+            walk.by_depth = &totals.by_depth;
+        }
+        if cut.is_some() {
             header.listing = listing;
         }
         sink.begin(&header)?;

@@ -61,7 +61,8 @@ pub(super) fn in_listing_order<'v>(
             ));
         }
     }
-    keyed.sort_by(|a, b| a.0.cmp(&b.0));
+    // A key ends in its section and ID: distinct, so an unstable sort orders as a stable one.
+    keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     Ok(keyed.into_iter().map(|(_, row)| row).collect())
 }
 

@@ -86,11 +86,6 @@ impl EdgeRef for Edge {
 }
 
 impl<'s> GraphView<'s> {
-    /// The snapshot viewed.
-    pub(crate) fn snapshot(&self) -> &'s Snapshot {
-        self.snapshot
-    }
-
     pub(crate) fn new(snapshot: &'s Snapshot) -> GraphView<'s> {
         GraphView {
             snapshot,

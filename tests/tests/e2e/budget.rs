@@ -85,6 +85,23 @@ fn answer(project: &Project, request: &QueryRequest, format: Format, budget: Bud
     String::from_utf8(out).expect("utf-8")
 }
 
+/// The hub's callers in `format` under `budget`.
+fn hub_callers(project: &Project, format: Format, budget: Budget) -> String {
+    answer(project, &callers_of_hub(), format, budget)
+}
+
+/// `request` answered in JSON under `budget`, parsed.
+fn json_answer(project: &Project, request: &QueryRequest, budget: Budget) -> serde_json::Value {
+    serde_json::from_str(&answer(project, request, Format::Json, budget)).expect("json")
+}
+
+/// The value of `key` on any line of a TOON answer, indented or not (a field of a nested
+/// object such as `next`).
+pub(crate) fn nested_field<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+    text.lines()
+        .find_map(|line| line.trim().strip_prefix(key)?.strip_prefix(": "))
+}
+
 fn o200k() -> &'static CoreBPE {
     tiktoken_rs::o200k_base_singleton()
 }
@@ -130,9 +147,8 @@ fn a_budgeted_answer_fits_carries_totals_lists_direct_first_and_pages_through_ev
     let mut seen: Vec<String> = Vec::new();
     let mut pages = 0;
     loop {
-        let text = answer(
+        let text = hub_callers(
             &project,
-            &callers_of_hub(),
             Format::Toon,
             Budget {
                 tokens: budget,
@@ -172,15 +188,11 @@ fn a_budgeted_answer_fits_carries_totals_lists_direct_first_and_pages_through_ev
         };
         // The files of what is left out, most first, and how to continue.
         assert!(text.contains("unlisted["), "{text}");
-        offset = toon_field(next.trim_start(), "offset")
-            .or_else(|| next.lines().find_map(|l| l.trim().strip_prefix("offset: ")))
+        offset = nested_field(next, "offset")
             .expect("next offset")
             .parse()
             .expect("number");
-        generation = next
-            .lines()
-            .find_map(|l| l.trim().strip_prefix("generation: "))
-            .map(|g| g.parse().expect("number"));
+        generation = nested_field(next, "generation").map(|g| g.parse().expect("number"));
         assert_eq!(offset, seen.len());
         assert!(pages < 100, "paging does not end");
     }
@@ -193,12 +205,7 @@ fn a_budgeted_answer_fits_carries_totals_lists_direct_first_and_pages_through_ev
 #[test]
 fn the_direct_tier_is_listed_whole_when_it_fits_and_the_rest_is_counted_by_file() {
     let (_dir, project) = indexed_hub(8, 600, 30);
-    let text = answer(
-        &project,
-        &callers_of_hub(),
-        Format::Toon,
-        Budget::tokens(1_000),
-    );
+    let text = hub_callers(&project, Format::Toon, Budget::tokens(1_000));
     let rows = toon_rows(&text);
     assert!(rows.len() >= 8, "{text}");
     assert!(rows[..8].iter().all(|(_, depth)| *depth == 1), "{text}");
@@ -256,8 +263,7 @@ fn totals_cut_by_the_node_limit_are_marked_as_lower_bounds_in_every_format() {
     assert!(
         text.contains("incomplete: part of the results is listed; the node limit cut the walk")
     );
-    let json: serde_json::Value =
-        serde_json::from_str(&answer(&project, &request, Format::Json, budget)).expect("json");
+    let json = json_answer(&project, &request, budget);
     assert_eq!(json["listing"]["exact"], false);
     assert_eq!(json["complete"], false);
     let mermaid = answer(&project, &request, Format::Mermaid, budget);
@@ -267,40 +273,30 @@ fn totals_cut_by_the_node_limit_are_marked_as_lower_bounds_in_every_format() {
 #[test]
 fn a_page_asked_at_another_generation_says_so() {
     let (_dir, project) = indexed_hub(10, 100, 10);
-    let first = answer(
-        &project,
-        &callers_of_hub(),
-        Format::Json,
-        Budget::tokens(1_500),
-    );
-    let first: serde_json::Value = serde_json::from_str(&first).expect("json");
+    let first = json_answer(&project, &callers_of_hub(), Budget::tokens(1_500));
     let next = &first["next"];
     let offset = next["offset"].as_u64().expect("a next page") as usize;
     let generation = next["generation"].as_u64().expect("generation");
-    let same = answer(
+    let same = json_answer(
         &project,
         &callers_of_hub(),
-        Format::Json,
         Budget {
             tokens: 1_500,
             offset,
             generation: Some(generation),
         },
     );
-    let same: serde_json::Value = serde_json::from_str(&same).expect("json");
     assert_eq!(same["listing"]["offset"], offset);
     assert!(same["listing"].get("staleFrom").is_none(), "{same}");
-    let stale = answer(
+    let stale = json_answer(
         &project,
         &callers_of_hub(),
-        Format::Json,
         Budget {
             tokens: 1_500,
             offset,
             generation: Some(generation + 3),
         },
     );
-    let stale: serde_json::Value = serde_json::from_str(&stale).expect("json");
     assert_eq!(stale["listing"]["staleFrom"], generation + 3);
 }
 
@@ -308,16 +304,11 @@ fn a_page_asked_at_another_generation_says_so() {
 fn an_answer_within_its_budget_is_whole_and_says_it_is_complete() {
     let (_dir, project) = indexed_hub(5, 10, 2);
     for format in Format::ALL {
-        let whole = answer(&project, &callers_of_hub(), format, Budget::UNBOUNDED);
-        let budgeted = answer(&project, &callers_of_hub(), format, Budget::tokens(20_000));
+        let whole = hub_callers(&project, format, Budget::UNBOUNDED);
+        let budgeted = hub_callers(&project, format, Budget::tokens(20_000));
         assert_eq!(whole, budgeted, "{format:?}");
     }
-    let toon = answer(
-        &project,
-        &callers_of_hub(),
-        Format::Toon,
-        Budget::tokens(20_000),
-    );
+    let toon = hub_callers(&project, Format::Toon, Budget::tokens(20_000));
     assert_eq!(toon_field(&toon, "complete"), Some("true"));
     assert!(!toon.contains("listed:"));
 }

@@ -1,6 +1,6 @@
 //! `impact --diff` on a temporary git repository: added, edited (body), signature-changed,
 //! renamed and removed functions, measured against HEAD, a revision and a range, through the
-//! CLI and the library.
+//! CLI (the MCP tool is tested in `mcp.rs`).
 
 use std::path::Path;
 use std::process::Command;
@@ -188,8 +188,9 @@ fn the_working_tree_against_head_a_revision_and_a_range() {
     let root = dir.path();
     let (code, _, err) = cli(root, &["index"]);
     assert_eq!(code, 0, "{err}");
-    assert_the_change(&change_json(root, &["--diff"]));
-    assert_eq!(change_json(root, &["--diff"])["base"], "HEAD");
+    let head = change_json(root, &["--diff"]);
+    assert_the_change(&head);
+    assert_eq!(head["base"], "HEAD");
 
     // Committed, the same change is the working tree against HEAD~1, and HEAD~1..HEAD.
     git(root, &["commit", "-qam", "after"]);

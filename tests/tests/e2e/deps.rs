@@ -2,8 +2,6 @@
 //! it, transitively and cut by depth, external packages, the imports that create each
 //! dependency, every output format, and an unknown package (exit code 2 on the CLI).
 
-use std::ffi::OsString;
-
 use serde_json::Value;
 use tsgraph::{DepsDirection, Format, Project, QueryRequest};
 use tsgraph_tests::{check_golden, extension, fixture};
@@ -210,31 +208,19 @@ fn an_unknown_package_suggests_names_and_exits_2() {
     );
     let root = fixture("npm-workspaces");
     let db = dir.path().join("graph.redb");
-    let argv: Vec<OsString> = [
-        "tsgraph",
-        "--project",
-        root.to_str().expect("UTF-8"),
-        "deps",
-        "@nobody/else",
-        "--format",
-        "json",
-        "--db",
-        db.to_str().expect("UTF-8"),
-    ]
-    .iter()
-    .map(OsString::from)
-    .collect();
-    let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
-    let code = tsgraph_cli::run(
-        argv,
-        &mut tsgraph_cli::Streams {
-            stdin: &mut std::io::empty(),
-            stdout: &mut stdout,
-            stderr: &mut stderr,
-        },
+    let (code, stdout, stderr) = tsgraph_tests::cli_in(
+        &root,
+        &[
+            "deps",
+            "@nobody/else",
+            "--format",
+            "json",
+            "--db",
+            db.to_str().expect("UTF-8"),
+        ],
     );
-    assert_eq!(code, 2, "{}", String::from_utf8_lossy(&stderr));
-    let error: Value = serde_json::from_slice(&stdout).expect("a JSON error on stdout");
+    assert_eq!(code, 2, "{stderr}");
+    let error: Value = serde_json::from_str(&stdout).expect("a JSON error on stdout");
     assert_eq!(error["error"]["code"], "package_not_found");
     assert_eq!(
         error["error"]["suggestions"],

@@ -327,10 +327,8 @@ async fn get_change_impact_answers_for_the_uncommitted_work() {
     assert!(text.contains("removed: src/math.ts:gone"), "{text}");
     let bad = call(&client, "get_change_impact", json!({"diff": "no-such-rev"})).await;
     assert_eq!(bad.is_error, Some(true));
-    assert!(text_of(&bad).contains("no-such-rev"), "{}", text_of(&bad));
+    // (`text` here is the answer above: the function is `self::text`.)
+    let bad = self::text(&bad);
+    assert!(bad.contains("no-such-rev"), "{bad}");
     client.cancel().await.expect("close");
-}
-
-fn text_of(result: &CallToolResult) -> String {
-    text(result)
 }

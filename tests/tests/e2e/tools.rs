@@ -36,27 +36,22 @@ fn query_name(request: &QueryRequest) -> &'static str {
 
 /// Runs `request` in every format and compares each output with its golden file; the facts
 /// rebuilt from the TOON output must be those of the JSON output (TOON loses nothing).
-fn golden(project: &Project, fixture: &str, name: &str, request: &QueryRequest) {
-    let mut toon = String::new();
-    let mut json = String::new();
-    for format in Format::ALL {
+fn golden(project: &Project, fixture: &str, name: &str, request: &QueryRequest) -> [String; 4] {
+    let texts = Format::ALL.map(|format| {
         let mut out = Vec::new();
         project.query(request, format, &mut out).expect("query");
         let text = String::from_utf8(out).expect("UTF-8");
         check_golden(&format!("{fixture}/{name}.{}", extension(format)), &text);
-        match format {
-            Format::Json => json = text,
-            Format::Toon => toon = text,
-            _ => {}
-        }
-    }
+        text
+    });
     let query = query_name(request);
-    let from_toon = from_toon(&toon, query).expect("facts from TOON");
-    let from_json = from_json(&json).expect("facts from JSON");
+    let from_toon = from_toon(&texts[0], query).expect("facts from TOON");
+    let from_json = from_json(&texts[2]).expect("facts from JSON");
     assert_eq!(
         from_toon, from_json,
         "{fixture}/{name}: TOON and JSON carry different facts"
     );
+    texts
 }
 
 #[test]
@@ -357,11 +352,13 @@ fn a_call_found_by_dispatch_is_marked_as_one_that_may_happen() {
         symbol: SymbolArg::new("SqliteWriter.addNodes"),
         options: TraversalOptions::default(),
     };
-    let mut json = Vec::new();
-    project
-        .query(&request, Format::Json, &mut json)
-        .expect("query");
-    let json: serde_json::Value = serde_json::from_slice(&json).expect("json");
+    let [toon, _, json, _] = golden(
+        &project,
+        "seed-000",
+        "callers-SqliteWriter.addNodes",
+        &request,
+    );
+    let json: serde_json::Value = serde_json::from_str(&json).expect("json");
     let nodes = json["nodes"].as_array().expect("nodes");
     let extract = nodes
         .iter()
@@ -376,25 +373,18 @@ fn a_call_found_by_dispatch_is_marked_as_one_that_may_happen() {
         .find(|n| n["id"] == "src/ingestion/Ingestion.ts:indexProject")
         .expect("the transitive caller");
     assert!(index.get("mayCall").is_none(), "{index}");
-    let mut toon = Vec::new();
-    project
-        .query(&request, Format::Toon, &mut toon)
-        .expect("query");
-    let toon = String::from_utf8(toon).expect("utf-8");
     assert!(toon.contains(",may,"), "{toon}");
     assert!(toon.contains(",null,true,"), "{toon}");
     // No call found by dispatch: no column.
     let (_dir3, seed3) = indexed("seed-003");
-    let mut plain = Vec::new();
-    seed3
-        .query(
-            &QueryRequest::Callers {
-                symbol: SymbolArg::new("formatDate"),
-                options: TraversalOptions::default(),
-            },
-            Format::Toon,
-            &mut plain,
-        )
-        .expect("query");
-    assert!(!String::from_utf8(plain).expect("utf-8").contains("may"));
+    let [plain, ..] = golden(
+        &seed3,
+        "seed-003",
+        "callers-formatDate",
+        &QueryRequest::Callers {
+            symbol: SymbolArg::new("formatDate"),
+            options: TraversalOptions::default(),
+        },
+    );
+    assert!(!plain.contains("may"));
 }

@@ -133,11 +133,8 @@ fn callers_list_the_first_few_unresolved_sites_and_count_them_all() {
 #[test]
 fn unresolved_sites_name_the_declarations_they_may_reach() {
     let (_dir, project) = indexed();
-    let mut out = Vec::new();
-    project
-        .query(&callers("Repo.save"), Format::Json, &mut out)
-        .expect("query");
-    let json: serde_json::Value = serde_json::from_slice(&out).expect("json");
+    let [_, text, json, _] = outputs(&project, "callers-Repo.save", &callers("Repo.save"));
+    let json: serde_json::Value = serde_json::from_str(&json).expect("json");
     let site = &json["summary"]["unresolvedSites"][0];
     assert_eq!(
         site["candidates"],
@@ -145,11 +142,6 @@ fn unresolved_sites_name_the_declarations_they_may_reach() {
         "{json}"
     );
     assert_eq!(site["candidateCount"], 2);
-    let mut text = Vec::new();
-    project
-        .query(&callers("Repo.save"), Format::Text, &mut text)
-        .expect("query");
-    let text = String::from_utf8(text).expect("utf-8");
     assert!(
         text.contains("; may reach src/cache.ts:Cache.save, src/repo.ts:Repo.save"),
         "{text}"
