@@ -230,6 +230,13 @@ pub(crate) enum Command {
         #[command(flatten)]
         live: LiveArgs,
     },
+    /// Serve a language server over stdio beside the editor's TypeScript server: call and
+    /// type hierarchy, references and workspace symbols from the graph, answered for the
+    /// text the editor holds (syncs at start, then watches; logs go to stderr).
+    Lsp {
+        #[command(flatten)]
+        live: LiveArgs,
+    },
     /// Functions and methods that call SYMBOL, transitively (a class: per method).
     Callers {
         #[command(flatten)]

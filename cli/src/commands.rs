@@ -92,6 +92,7 @@ pub(super) fn dispatch(
         }
         Command::Watch { live } => watch(cli, live, out, stderr)?,
         Command::Mcp { live } => mcp(cli, live, stderr)?,
+        Command::Lsp { live } => lsp(cli, live)?,
         Command::Callers {
             symbol,
             limits,
@@ -567,6 +568,23 @@ fn watch(
 fn mcp(cli: &Cli, args: &LiveArgs, stderr: &mut dyn Write) -> anyhow::Result<()> {
     let live = open_live(cli, args, stderr)?;
     crate::mcp::serve(live, Box::new(io::stderr()))?;
+    Ok(())
+}
+
+/// `lsp`: the language server over stdio. The project is the one given with `--project`,
+/// else the client's workspace (known only once the client says it, at initialize).
+fn lsp(cli: &Cli, args: &LiveArgs) -> anyhow::Result<()> {
+    let (connection, io_threads) = lsp_server::Connection::stdio();
+    let setup = crate::lsp::Setup {
+        root: cli.project.clone(),
+        db: cli.db.clone(),
+        options: IndexOptions {
+            max_file_size: args.max_file_size,
+            ..IndexOptions::default()
+        },
+    };
+    crate::lsp::serve(connection, setup, Box::new(io::stderr()))?;
+    io_threads.join().context("closing the LSP connection")?;
     Ok(())
 }
 

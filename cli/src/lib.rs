@@ -15,6 +15,7 @@
 
 mod args;
 mod commands;
+pub mod lsp;
 pub mod mcp;
 mod progress;
 

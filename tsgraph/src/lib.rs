@@ -22,6 +22,7 @@
 mod diff;
 mod error;
 mod live;
+pub mod navigate;
 mod project;
 mod request;
 mod snippets;

@@ -13,6 +13,7 @@ mod facade;
 mod graph_file;
 mod layering;
 mod live;
+mod lsp;
 mod mcp;
 mod monorepo;
 mod process;
