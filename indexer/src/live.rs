@@ -98,8 +98,9 @@ impl TextEdit {
         }
     }
 
-    /// Applies the edit to `text`, or says why it does not fit.
-    fn apply_to(&self, text: &mut String) -> Result<(), String> {
+    /// Applies the edit to `text`, or says why it does not fit (the text is then
+    /// unchanged).
+    pub fn apply_to(&self, text: &mut String) -> Result<(), String> {
         let (start, end) = match self.range {
             TextRange::All => (0, text.len()),
             TextRange::Bytes { start, end } => (start, end),

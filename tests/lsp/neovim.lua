@@ -73,6 +73,11 @@ local function run()
     name = "tsgraph",
     cmd = { bin, "lsp", "--project", root },
     root_dir = root,
+    -- UTF-16 only, whatever this Neovim could offer (0.10 and later offer UTF-8 first), so
+    -- that the columns counted here and in the Rust test are UTF-16's.
+    capabilities = vim.tbl_deep_extend("force", vim.lsp.protocol.make_client_capabilities(), {
+      general = { positionEncodings = { "utf-16" } },
+    }),
   }), "the client did not start")
   local util = open("src/util.ts")
   assert(vim.wait(TIMEOUT, function()
@@ -115,9 +120,10 @@ local function run()
     "  return format(2);",
     "}",
   })
-  -- Give the client's debounce a moment; the request also flushes pending changes.
+  -- Give the client's debounce a moment; a request for main's buffer also flushes its
+  -- pending changes.
   vim.wait(400)
-  results.after_edit = request("callHierarchy/incomingCalls", { item = prepared[1] }, util)
+  results.after_edit = request("callHierarchy/incomingCalls", { item = prepared[1] }, main)
   results.modified = vim.api.nvim_buf_get_option(main, "modified")
 end
 

@@ -132,11 +132,13 @@ impl<'s> Navigator<'s> {
         Ok(Vec::new())
     }
 
-    /// What `key` uses under the name `word`: on `line` when the edge records lines, and
-    /// through an import of that name (the exported declaration of the imported file).
+    /// What `key` uses under the name `word`: on `line` when the edge records lines (a
+    /// use recorded on other lines is another use, perhaps of another thing of that name,
+    /// and is not taken), anywhere in `key` when it records none (a type, a base class),
+    /// and through an import of that name on that line (the imported file's declaration).
     fn used_by(&self, key: NodeKey, line: u32, word: &str) -> Result<Vec<NodeKey>, Error> {
         let list = self.snapshot.out_edges(key)?;
-        let (mut on_line, mut anywhere) = (Vec::new(), Vec::new());
+        let (mut on_line, mut unplaced) = (Vec::new(), Vec::new());
         for edge in list.edges()? {
             if edge.kind() == EdgeKind::Contains {
                 continue;
@@ -154,14 +156,14 @@ impl<'s> Navigator<'s> {
             if guard.view()?.name() != word {
                 continue;
             }
-            if facts.sites().any(|site| site == line) {
+            if facts.sites().len() == 0 {
+                unplaced.push(edge.other());
+            } else if facts.sites().any(|site| site == line) {
                 on_line.push(edge.other());
-            } else {
-                anywhere.push(edge.other());
             }
         }
         let mut found = if on_line.is_empty() {
-            anywhere
+            unplaced
         } else {
             on_line
         };
@@ -204,8 +206,9 @@ impl<'s> Navigator<'s> {
         self.incoming(id, &TYPE_KINDS, limit)
     }
 
-    /// Every use of `id` by another node: calls, renders, references, type uses, imports,
-    /// extends and implements (not the file or class that contains it).
+    /// Every use of `id` by another node: calls, renders, references, type uses, extends
+    /// and implements (not the file or class that contains it; imports name files, not
+    /// symbols, so an import of it is not among them).
     pub fn uses(&self, id: &str, limit: usize) -> Result<Uses, Error> {
         let kinds: Vec<EdgeKind> = EdgeKind::ALL
             .iter()
@@ -331,4 +334,66 @@ fn signature(node: &NodeView<'_>) -> String {
         out.push_str(node.type_text());
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Project;
+
+    fn indexed(files: &[(&str, &str)]) -> (tempfile::TempDir, Project) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        for (path, text) in files {
+            std::fs::write(dir.path().join(path), text).expect("write");
+        }
+        let project = Project::open(dir.path(), None).expect("open");
+        project.index(&Default::default()).expect("index");
+        (dir, project)
+    }
+
+    #[test]
+    fn a_name_on_a_line_without_its_use_names_nothing() {
+        let util = "export function format(n: number): string {\n  return String(n);\n}\n";
+        let main = "import { format } from \"./util\";\nexport function main() {\n  format(1);\n  const o = { format: 2 };\n  return o.format;\n}\n";
+        let (_dir, project) = indexed(&[("util.ts", util), ("main.ts", main)]);
+        let snapshot = project.snapshot().expect("snapshot");
+        let nav = Navigator::new(&snapshot);
+        let at = |line| -> Vec<String> {
+            let found = nav.symbols_at("main.ts", line, "format").expect("symbols");
+            found.into_iter().map(|s| s.id).collect()
+        };
+        assert_eq!(at(3), ["util.ts:format"], "the call");
+        assert_eq!(at(1), ["util.ts:format"], "the import");
+        assert!(at(4).is_empty(), "a property of the same name");
+        assert!(at(5).is_empty(), "a member read of the same name");
+        assert_eq!(at(2), Vec::<String>::new(), "a line with no use");
+    }
+
+    #[test]
+    fn one_hop_lists_are_cut_at_the_limit_and_say_the_total() {
+        let lib = "export function hub() {}\n";
+        let calls: String = (0..5)
+            .map(|i| format!("export function c{i}() {{ hub(); }}\n"))
+            .collect();
+        let main = format!("import {{ hub }} from \"./lib\";\n{calls}");
+        let (_dir, project) = indexed(&[("lib.ts", lib), ("main.ts", &main)]);
+        let snapshot = project.snapshot().expect("snapshot");
+        let nav = Navigator::new(&snapshot);
+        let callers = nav.calls_in("lib.ts:hub", 3).expect("callers");
+        assert_eq!(callers.total, 5);
+        let listed: Vec<(&str, &[u32])> = callers
+            .uses
+            .iter()
+            .map(|u| (u.symbol.id.as_str(), u.lines.as_slice()))
+            .collect();
+        assert_eq!(
+            listed,
+            [
+                ("main.ts:c0", &[2][..]),
+                ("main.ts:c1", &[3][..]),
+                ("main.ts:c2", &[4][..])
+            ]
+        );
+        assert!(nav.calls_in("lib.ts:nothing", 3).is_err());
+    }
 }

@@ -61,16 +61,13 @@ impl Documents {
             .map_err(|err| format!("{url}: not a URI: {err}"))
     }
 
-    /// The client opened `uri` with `text`; returns its project path (`None`: not a project
-    /// source file, not followed).
-    pub(crate) fn open(&mut self, uri: &Uri, text: String) -> Option<String> {
-        let path = self.path_of(uri)?;
+    /// Follows `uri`, the project file `path`, as the client holds it.
+    pub(crate) fn open(&mut self, uri: &Uri, path: &str, text: String) {
         let document = Document {
-            path: path.clone(),
+            path: path.to_owned(),
             text,
         };
         self.open.insert(uri.as_str().to_owned(), document);
-        Some(path)
     }
 
     /// The client changed `uri`: applies `changes` in order to the held text and returns the
@@ -93,13 +90,10 @@ impl Documents {
                 Some(range) => {
                     let start = offset(&text, range.start, encoding)?;
                     let end = offset(&text, range.end, encoding)?;
-                    if start > end {
-                        return Err(format!("a change ends before it starts: {range:?}"));
-                    }
                     TextEdit::bytes(start..end, change.text)
                 }
             };
-            apply(&mut text, &edit);
+            edit.apply_to(&mut text)?;
             edits.push(edit);
         }
         document.text = text;
@@ -123,15 +117,5 @@ impl Documents {
             return Some(document.text.clone());
         }
         std::fs::read_to_string(self.root.join(path)).ok()
-    }
-}
-
-/// Applies a byte or whole-text edit (the only kinds [`Documents::change`] makes).
-fn apply(text: &mut String, edit: &TextEdit) {
-    match edit.range {
-        tsgraph::indexer::TextRange::Bytes { start, end } => {
-            text.replace_range(start..end, &edit.text);
-        }
-        _ => *text = edit.text.clone(),
     }
 }

@@ -11,11 +11,36 @@ use tsgraph::navigate::{Symbol, Use};
 use super::documents::Documents;
 use super::text::{self, Encoding};
 
+/// One file's text with where each line starts, read once per answer.
+struct Lines {
+    text: String,
+    starts: Vec<usize>,
+}
+
+impl Lines {
+    fn new(text: String) -> Lines {
+        let starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(at, _)| at + 1))
+            .collect();
+        Lines { text, starts }
+    }
+
+    /// Line `line` (one-based), without its line break; empty past the end.
+    fn line(&self, line: u32) -> &str {
+        let Some(&start) = self.starts.get(line.saturating_sub(1) as usize) else {
+            return "";
+        };
+        let rest = &self.text[start..];
+        let line = &rest[..rest.find('\n').unwrap_or(rest.len())];
+        line.strip_suffix('\r').unwrap_or(line)
+    }
+}
+
 /// Files' text for one answer, each read once.
 pub(crate) struct Sources<'d> {
     documents: &'d Documents,
     encoding: Encoding,
-    texts: HashMap<String, Option<String>>,
+    files: HashMap<String, Lines>,
 }
 
 impl<'d> Sources<'d> {
@@ -23,50 +48,70 @@ impl<'d> Sources<'d> {
         Sources {
             documents,
             encoding,
-            texts: HashMap::new(),
+            files: HashMap::new(),
         }
     }
 
     /// Line `line` (one-based, as the graph counts) of `path`; empty when unreadable.
     fn line(&mut self, path: &str, line: u32) -> &str {
         let documents = self.documents;
-        let text = self
-            .texts
+        self.files
             .entry(path.to_owned())
-            .or_insert_with(|| documents.text_of(path));
-        text.as_deref()
-            .map_or("", |text| text::line(text, line.saturating_sub(1)))
+            .or_insert_with(|| Lines::new(documents.text_of(path).unwrap_or_default()))
+            .line(line)
     }
 
     pub(crate) fn uri(&self, path: &str) -> Result<Uri, String> {
         self.documents.uri_of(path)
     }
 
-    /// Where `name` stands on `line` (one-based) of `path`: each occurrence, or the line's
-    /// text when the name is not on it.
-    fn on_line(&mut self, path: &str, line: u32, name: &str) -> Vec<Range> {
+    /// Each place `name` stands on `line` (one-based) of `path`.
+    fn occurrences(&mut self, path: &str, line: u32, name: &str) -> Vec<Range> {
         let encoding = self.encoding;
         let text_line = self.line(path, line);
-        let zero_based = line.saturating_sub(1);
-        let found: Vec<Range> = text::occurrences(text_line, name)
+        text::occurrences(text_line, name)
             .into_iter()
-            .map(|at| text::range_on(text_line, zero_based, (at, at + name.len()), encoding))
-            .collect();
-        if found.is_empty() {
-            vec![text::trimmed_range(text_line, zero_based, encoding)]
-        } else {
-            found
-        }
+            .map(|at| {
+                let bytes = (at, at + name.len());
+                text::range_on(text_line, line.saturating_sub(1), bytes, encoding)
+            })
+            .collect()
     }
 
-    /// The declaration's whole lines, and its name on its first line.
+    /// Where `name` stands on `line` of `path`: each occurrence, or the line's text when
+    /// the name is not on it (never empty).
+    fn on_line(&mut self, path: &str, line: u32, name: &str) -> Vec<Range> {
+        let found = self.occurrences(path, line, name);
+        if !found.is_empty() {
+            return found;
+        }
+        let encoding = self.encoding;
+        let text_line = self.line(path, line);
+        vec![text::trimmed_range(
+            text_line,
+            line.saturating_sub(1),
+            encoding,
+        )]
+    }
+
+    /// The declaration's whole lines, and its name: the first place it stands within them
+    /// (a decorator or a doc comment may come first), else the first line's text.
     pub(crate) fn ranges(&mut self, symbol: &Symbol) -> (Range, Range) {
         let (first, last) = symbol.lines;
-        let selection = match symbol.kind {
-            NodeKind::File => self.on_line(&symbol.file, 1, ""),
-            _ => self.on_line(&symbol.file, first, &symbol.name),
-        }
-        .swap_remove(0);
+        let named = (symbol.kind != NodeKind::File)
+            .then(|| {
+                (first..=last.max(first)).find_map(|line| {
+                    self.occurrences(&symbol.file, line, &symbol.name)
+                        .first()
+                        .copied()
+                })
+            })
+            .flatten();
+        let selection = named.unwrap_or_else(|| {
+            let encoding = self.encoding;
+            let text_line = self.line(&symbol.file, first);
+            text::trimmed_range(text_line, first.saturating_sub(1), encoding)
+        });
         let encoding = self.encoding;
         let last_line = self.line(&symbol.file, last);
         let end = Position {
@@ -93,24 +138,14 @@ impl<'d> Sources<'d> {
                 .flat_map(|&line| self.on_line(&source.file, line, name))
                 .collect();
         }
-        let encoding = self.encoding;
-        let mut found = Vec::new();
-        for line in source.lines.0..=source.lines.1 {
-            let text_line = self.line(&source.file, line);
-            for at in text::occurrences(text_line, name) {
-                let zero_based = line.saturating_sub(1);
-                found.push(text::range_on(
-                    text_line,
-                    zero_based,
-                    (at, at + name.len()),
-                    encoding,
-                ));
-            }
-        }
+        let found: Vec<Range> = (source.lines.0..=source.lines.1)
+            .flat_map(|line| self.occurrences(&source.file, line, name))
+            .collect();
         if found.is_empty() {
-            found.push(self.ranges(source).1);
+            vec![self.ranges(source).1]
+        } else {
+            found
         }
-        found
     }
 
     /// A location for each range.
@@ -166,16 +201,22 @@ pub(crate) fn id_in(data: Option<&serde_json::Value>) -> Option<String> {
     Some(data?.get("id")?.as_str()?.to_owned())
 }
 
-pub(crate) fn call_item(
-    sources: &mut Sources<'_>,
-    symbol: &Symbol,
-    may_call: bool,
-) -> Result<CallHierarchyItem, String> {
+/// What a call and a type hierarchy item share.
+struct Parts {
+    name: String,
+    kind: SymbolKind,
+    detail: Option<String>,
+    uri: Uri,
+    range: Range,
+    selection_range: Range,
+    data: Option<serde_json::Value>,
+}
+
+fn parts(sources: &mut Sources<'_>, symbol: &Symbol, may_call: bool) -> Result<Parts, String> {
     let (range, selection_range) = sources.ranges(symbol);
-    Ok(CallHierarchyItem {
+    Ok(Parts {
         name: symbol.name.clone(),
         kind: symbol_kind(symbol.kind),
-        tags: None,
         detail: detail(symbol, may_call),
         uri: sources.uri(&symbol.file)?,
         range,
@@ -184,20 +225,38 @@ pub(crate) fn call_item(
     })
 }
 
+pub(crate) fn call_item(
+    sources: &mut Sources<'_>,
+    symbol: &Symbol,
+    may_call: bool,
+) -> Result<CallHierarchyItem, String> {
+    let p = parts(sources, symbol, may_call)?;
+    Ok(CallHierarchyItem {
+        name: p.name,
+        kind: p.kind,
+        tags: None,
+        detail: p.detail,
+        uri: p.uri,
+        range: p.range,
+        selection_range: p.selection_range,
+        data: p.data,
+    })
+}
+
 pub(crate) fn type_item(
     sources: &mut Sources<'_>,
     symbol: &Symbol,
 ) -> Result<TypeHierarchyItem, String> {
-    let (range, selection_range) = sources.ranges(symbol);
+    let p = parts(sources, symbol, false)?;
     Ok(TypeHierarchyItem {
-        name: symbol.name.clone(),
-        kind: symbol_kind(symbol.kind),
+        name: p.name,
+        kind: p.kind,
         tags: None,
-        detail: detail(symbol, false),
-        uri: sources.uri(&symbol.file)?,
-        range,
-        selection_range,
-        data: Some(item_data(symbol)),
+        detail: p.detail,
+        uri: p.uri,
+        range: p.range,
+        selection_range: p.selection_range,
+        data: p.data,
     })
 }
 

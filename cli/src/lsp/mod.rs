@@ -32,11 +32,11 @@ use lsp_types::{
 use parking_lot::Mutex;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use tsgraph::navigate::{Navigator, Symbol, Uses};
+use tsgraph::navigate::Navigator;
 use tsgraph::{Error, IndexOptions, LiveProject};
 
 use documents::Documents;
-use requests::Failure;
+use requests::{Cut, Failure};
 use text::Encoding;
 
 /// Where the server finds its project and store.
@@ -90,13 +90,16 @@ pub fn serve(
         .and_then(|general| general.position_encodings)
         .unwrap_or_default();
     let encoding = Encoding::negotiate(&offered);
-    connection
-        .initialize_finish(id, initialize_result(encoding)?)
-        .map_err(protocol_error)?;
+    // Watching starts before the answer, so that no change on disk after the sync is missed.
     let watch_log = Arc::clone(&log);
     let _watcher = tsgraph::watch(Arc::clone(&live), move |update| {
         let _ = writeln!(watch_log.lock(), "tsgraph: {update}");
     })?;
+    // lsp-server ends the handshake with an error if the client sends anything but
+    // `initialized` now, as the protocol says it must not.
+    connection
+        .initialize_finish(id, initialize_result(encoding)?)
+        .map_err(protocol_error)?;
     let server = Server {
         documents: Documents::new(live.root()),
         connection,
@@ -161,25 +164,6 @@ fn protocol_error(message: impl ToString) -> Error {
     Error::Io {
         path: Path::new("stdio").to_path_buf(),
         source: std::io::Error::other(format!("LSP: {}", message.to_string())),
-    }
-}
-
-/// A hop's answer that the limit cut, to say so in the client's log.
-pub(crate) struct Cut {
-    what: &'static str,
-    id: String,
-    listed: usize,
-    total: usize,
-}
-
-impl Cut {
-    pub(crate) fn of(what: &'static str, symbol: &Symbol, uses: &Uses) -> Option<Cut> {
-        (uses.total > uses.uses.len()).then(|| Cut {
-            what,
-            id: symbol.id.clone(),
-            listed: uses.uses.len(),
-            total: uses.total,
-        })
     }
 }
 
@@ -310,51 +294,81 @@ impl Server {
         }
     }
 
+    /// Follows a document the project indexes (or a new file, not yet on disk); a file the
+    /// index leaves out (ignored, generated, a dependency) stays out of the graph.
     fn opened(&mut self, params: lsp_types::DidOpenTextDocumentParams) -> Result<(), String> {
         let document = params.text_document;
-        let Some(path) = self.documents.open(&document.uri, document.text.clone()) else {
+        let Some(path) = self.documents.path_of(&document.uri) else {
             return Ok(());
         };
-        self.live
-            .set_file_text(&path, &document.text)
-            .map(drop)
-            .map_err(|err| format!("{path}: {err}"))
+        if !self.indexes(&path) {
+            return Ok(());
+        }
+        self.documents
+            .open(&document.uri, &path, document.text.clone());
+        let set = self.live.set_file_text(&path, &document.text);
+        if set.is_err() {
+            self.documents.close(&document.uri);
+        }
+        committed(&path, set)
     }
 
+    /// Whether `path` is in the graph, or a file not on disk yet.
+    fn indexes(&self, path: &str) -> bool {
+        let indexed = self
+            .live
+            .with_project(|project| Ok(project.snapshot()?.file_keys(path)?.is_some()));
+        indexed.unwrap_or(false) || !self.live.root().join(path).exists()
+    }
+
+    /// Applies a change to the held text and the graph. A change that does not fit the held
+    /// text means the client and the server disagree: the document is let go (the file's
+    /// text on disk counts again) until the client opens it again, rather than answered
+    /// from a text that drifted.
     fn changed(&mut self, params: lsp_types::DidChangeTextDocumentParams) -> Result<(), String> {
         let uri = params.text_document.uri;
-        let Some((path, edits)) = self
+        let (path, edits) = match self
             .documents
             .change(&uri, params.content_changes, self.encoding)
-            .map_err(|err| format!("{}: {err}", uri.as_str()))?
-        else {
-            return Ok(());
+        {
+            Ok(Some(change)) => change,
+            Ok(None) => return Ok(()),
+            Err(err) => {
+                let released = self.documents.close(&uri).map(|path| {
+                    let closed = self.live.close_file(&path);
+                    committed(&path, closed)
+                });
+                released.transpose()?;
+                return Err(format!(
+                    "{}: {err}; following the file on disk until it is opened again",
+                    uri.as_str()
+                ));
+            }
         };
         if self.live.apply_edit(&path, &edits).is_ok() {
             return Ok(());
         }
-        // The graph's copy of the text went another way (an edit failed earlier): hand it
-        // the whole text the client holds.
+        // The graph's copy of the text went another way (an edit it refused earlier): hand
+        // it the whole text the client holds, which the change just fitted.
         let text = self
             .documents
             .text_of_uri(&uri)
-            .unwrap_or_default()
+            .ok_or_else(|| format!("{path}: not open"))?
             .to_owned();
-        self.live
-            .set_file_text(&path, &text)
-            .map(drop)
-            .map_err(|err| format!("{path}: {err}"))
+        committed(&path, self.live.set_file_text(&path, &text))
     }
 
     fn closed(&mut self, params: lsp_types::DidCloseTextDocumentParams) -> Result<(), String> {
-        let Some(path) = self.documents.close(&params.text_document.uri) else {
-            return Ok(());
-        };
-        self.live
-            .close_file(&path)
-            .map(drop)
-            .map_err(|err| format!("{path}: {err}"))
+        match self.documents.close(&params.text_document.uri) {
+            Some(path) => committed(&path, self.live.close_file(&path)),
+            None => Ok(()),
+        }
     }
+}
+
+/// An update's outcome as a notification handler reports it.
+fn committed(path: &str, outcome: Result<tsgraph::EditOutcome, Error>) -> Result<(), String> {
+    outcome.map(drop).map_err(|err| format!("{path}: {err}"))
 }
 
 fn decode<P: DeserializeOwned>(notification: Notification) -> Result<P, String> {

@@ -13,9 +13,9 @@ use tsgraph::navigate::{Navigator, Symbol, Uses};
 use tsgraph::query::{CollectSink, Query};
 use tsgraph::{Error, SearchOptions};
 
+use super::Server;
 use super::items::{Sources, call_item, id_in, symbol_kind, type_item, use_locations};
 use super::text;
-use super::{Cut, Server};
 
 /// Uses listed per answer at most; a cut answer is reported to the client's log.
 pub(crate) const USES_LIMIT: usize = 1000;
@@ -42,6 +42,25 @@ impl From<String> for Failure {
 
 type Answer<T> = Result<T, Failure>;
 
+/// A hop's answer that the limit cut, to say so in the client's log.
+pub(crate) struct Cut {
+    pub(crate) what: &'static str,
+    pub(crate) id: String,
+    pub(crate) listed: usize,
+    pub(crate) total: usize,
+}
+
+impl Cut {
+    fn of(what: &'static str, symbol: &Symbol, uses: &Uses) -> Option<Cut> {
+        (uses.total > uses.uses.len()).then(|| Cut {
+            what,
+            id: symbol.id.clone(),
+            listed: uses.uses.len(),
+            total: uses.total,
+        })
+    }
+}
+
 impl Server {
     /// The symbols the word at a position names, with the navigator they were found by.
     fn located(&self, nav: &Navigator<'_>, at: &TextDocumentPositionParams) -> Answer<Vec<Symbol>> {
@@ -49,19 +68,18 @@ impl Server {
         let Some(path) = self.documents.path_of(uri) else {
             return Ok(Vec::new());
         };
-        let text = match self.documents.text_of_uri(uri) {
-            Some(text) => text.to_owned(),
-            None => self.documents.text_of(&path).unwrap_or_default(),
-        };
+        let text = self.documents.text_of(&path).unwrap_or_default();
         let line = text::line(&text, at.position.line);
         let byte = self.encoding.byte(line, at.position.character);
         let Some(word) = text::word_at(line, byte) else {
             return Ok(Vec::new());
         };
-        Ok(nav.symbols_at(&path, at.position.line + 1, word)?)
+        Ok(nav.symbols_at(&path, at.position.line.saturating_add(1), word)?)
     }
 
-    /// The node an item stands for: its data's ID, else the symbol at its selection.
+    /// The node an item stands for: its data's ID, else (a client that drops data) the
+    /// symbol at its selection. An ID no longer in the graph is an error, not the symbol now
+    /// at the item's old place.
     fn item_symbol(
         &self,
         nav: &Navigator<'_>,
@@ -69,10 +87,12 @@ impl Server {
         uri: &lsp_types::Uri,
         selection: lsp_types::Range,
     ) -> Answer<Symbol> {
-        if let Some(id) = id_in(data)
-            && let Some(symbol) = nav.symbol(&id)?
-        {
-            return Ok(symbol);
+        if let Some(id) = id_in(data) {
+            return nav.symbol(&id)?.ok_or_else(|| {
+                Failure::Graph(format!(
+                    "{id} is no longer in the graph: prepare the hierarchy again"
+                ))
+            });
         }
         let at = TextDocumentPositionParams {
             text_document: lsp_types::TextDocumentIdentifier { uri: uri.clone() },

@@ -34,6 +34,8 @@ struct Client {
     connection: Connection,
     server: JoinHandle<Result<(), tsgraph::Error>>,
     next: i32,
+    /// The messages the server logged to the client, in order.
+    logged: Vec<String>,
 }
 
 impl Client {
@@ -51,6 +53,7 @@ impl Client {
             connection,
             server,
             next: 0,
+            logged: Vec::new(),
         };
         let init = json!({ "capabilities": { "general": { "positionEncodings": encodings } } });
         let result = client
@@ -69,9 +72,29 @@ impl Client {
         loop {
             match self.connection.receiver.recv().expect("an answer") {
                 Message::Response(response) if response.id == id => return response,
+                Message::Notification(note) if note.method == "window/logMessage" => {
+                    self.logged
+                        .push(note.params["message"].as_str().unwrap_or("").to_owned());
+                }
                 _ => continue,
             }
         }
+    }
+
+    /// The call hierarchy item of `format` (util.ts, line 1).
+    fn format_item(&mut self, root: &Path) -> Value {
+        let at = json!({
+            "textDocument": { "uri": uri(root, "src/util.ts") },
+            "position": { "line": 0, "character": 18 },
+        });
+        let items = self.request("textDocument/prepareCallHierarchy", at);
+        items.result.expect("items")[0].clone()
+    }
+
+    /// The incoming calls of `item`.
+    fn incoming(&mut self, item: &Value) -> Value {
+        let calls = self.request("callHierarchy/incomingCalls", json!({ "item": item }));
+        calls.result.expect("calls")
     }
 
     fn notify(&self, method: &str, params: Value) {
@@ -103,19 +126,9 @@ fn utf8_columns_when_the_client_offers_them() {
     assert_eq!(init["capabilities"]["positionEncoding"], "utf-8");
     assert_eq!(init["capabilities"]["typeHierarchyProvider"], true);
     assert_eq!(init["serverInfo"]["name"], "tsgraph");
-    let at = json!({
-        "textDocument": { "uri": uri(dir.path(), "src/util.ts") },
-        "position": { "line": 0, "character": 18 },
-    });
-    let items = client
-        .request("textDocument/prepareCallHierarchy", at)
-        .result
-        .expect("items");
-    assert_eq!(items[0]["data"]["id"], "src/util.ts:format");
-    let incoming = client
-        .request("callHierarchy/incomingCalls", json!({ "item": items[0] }))
-        .result
-        .expect("calls");
+    let format = client.format_item(dir.path());
+    assert_eq!(format["data"]["id"], "src/util.ts:format");
+    let incoming = client.incoming(&format);
     let line = "  const s = \"größe 📐\"; format(1);";
     let byte = line.find("format(").expect("call") as u64;
     assert_eq!(incoming[0]["from"]["data"]["id"], "src/main.ts:main");
@@ -153,41 +166,50 @@ fn utf16_unless_offered_otherwise_and_edits_count_in_it() {
             }],
         }),
     );
-    let at = json!({
-        "textDocument": { "uri": uri(dir.path(), "src/util.ts") },
-        "position": { "line": 0, "character": 18 },
-    });
-    let items = client
-        .request("textDocument/prepareCallHierarchy", at)
-        .result
-        .expect("items");
-    let incoming = client
-        .request("callHierarchy/incomingCalls", json!({ "item": items[0] }))
-        .result
-        .expect("calls");
+    let format = client.format_item(dir.path());
+    let incoming = client.incoming(&format);
     assert_eq!(
         incoming,
         json!([]),
         "the unsaved edit removed the only call"
     );
+    // A change past the end of the held text: the client and the server disagree, so the
+    // document is let go and the disk's text (which has the call) counts again.
+    client.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": { "uri": main, "version": 3 },
+            "contentChanges": [{
+                "range": { "start": { "line": 40, "character": 0 }, "end": { "line": 40, "character": 0 } },
+                "text": "x",
+            }],
+        }),
+    );
+    let incoming = client.incoming(&format);
+    assert_eq!(
+        incoming[0]["from"]["data"]["id"], "src/main.ts:main",
+        "let go: the disk's text"
+    );
+    assert!(
+        client
+            .logged
+            .iter()
+            .any(|m| m.contains("line 40") && m.contains("until it is opened again")),
+        "{:?}",
+        client.logged
+    );
+    let reopened = json!({ "textDocument": { "uri": main, "languageId": "typescript", "version": 4, "text": "export {};\n" } });
+    client.notify("textDocument/didOpen", reopened);
+    assert_eq!(
+        client.incoming(&format),
+        json!([]),
+        "opened again: the client's text"
+    );
     client.notify(
         "textDocument/didClose",
         json!({ "textDocument": { "uri": main } }),
     );
-    let items = client
-        .request(
-            "textDocument/prepareCallHierarchy",
-            json!({
-                "textDocument": { "uri": uri(dir.path(), "src/util.ts") },
-                "position": { "line": 0, "character": 18 },
-            }),
-        )
-        .result
-        .expect("items");
-    let incoming = client
-        .request("callHierarchy/incomingCalls", json!({ "item": items[0] }))
-        .result
-        .expect("calls");
+    let incoming = client.incoming(&format);
     assert_eq!(
         incoming[0]["from"]["data"]["id"], "src/main.ts:main",
         "closed: the disk's text again"
