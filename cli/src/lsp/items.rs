@@ -225,39 +225,43 @@ fn parts(sources: &mut Sources<'_>, symbol: &Symbol, may_call: bool) -> Result<P
     })
 }
 
+/// A call or type hierarchy item from its parts: the two item types have the same fields
+/// (and the protocol types no common constructor).
+macro_rules! item_from {
+    ($item:ident, $parts:expr) => {{
+        let p = $parts;
+        $item {
+            name: p.name,
+            kind: p.kind,
+            tags: None,
+            detail: p.detail,
+            uri: p.uri,
+            range: p.range,
+            selection_range: p.selection_range,
+            data: p.data,
+        }
+    }};
+}
+
 pub(crate) fn call_item(
     sources: &mut Sources<'_>,
     symbol: &Symbol,
     may_call: bool,
 ) -> Result<CallHierarchyItem, String> {
-    let p = parts(sources, symbol, may_call)?;
-    Ok(CallHierarchyItem {
-        name: p.name,
-        kind: p.kind,
-        tags: None,
-        detail: p.detail,
-        uri: p.uri,
-        range: p.range,
-        selection_range: p.selection_range,
-        data: p.data,
-    })
+    Ok(item_from!(
+        CallHierarchyItem,
+        parts(sources, symbol, may_call)?
+    ))
 }
 
 pub(crate) fn type_item(
     sources: &mut Sources<'_>,
     symbol: &Symbol,
 ) -> Result<TypeHierarchyItem, String> {
-    let p = parts(sources, symbol, false)?;
-    Ok(TypeHierarchyItem {
-        name: p.name,
-        kind: p.kind,
-        tags: None,
-        detail: p.detail,
-        uri: p.uri,
-        range: p.range,
-        selection_range: p.selection_range,
-        data: p.data,
-    })
+    Ok(item_from!(
+        TypeHierarchyItem,
+        parts(sources, symbol, false)?
+    ))
 }
 
 /// A use's ranges as locations in its source's file.

@@ -18,7 +18,8 @@ use std::sync::Arc;
 
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{
-    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, LogMessage, Notification as _,
+    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Exit, LogMessage,
+    Notification as _,
 };
 use lsp_types::request::{
     CallHierarchyIncomingCalls, CallHierarchyOutgoingCalls, CallHierarchyPrepare, References,
@@ -182,6 +183,10 @@ impl Server {
                     }
                     let response = self.answer(request);
                     self.send(response.into());
+                }
+                // The protocol's exit code for an exit without a shutdown first is 1.
+                Message::Notification(notification) if notification.method == Exit::METHOD => {
+                    return Err(protocol_error("the client exited without shutting down"));
                 }
                 Message::Notification(notification) => self.follow(notification),
                 Message::Response(_) => {}

@@ -247,3 +247,13 @@ fn bad_requests_get_protocol_errors_and_unknown_places_get_nothing() {
     }
     client.shut_down();
 }
+
+#[test]
+fn an_exit_without_a_shutdown_is_an_error() {
+    let dir = project();
+    let (client, _) = Client::start(dir.path(), &[]);
+    client.notify("exit", Value::Null);
+    let served = client.server.join().expect("server thread");
+    let err = served.expect_err("the protocol's exit code 1");
+    assert!(err.to_string().contains("without shutting down"), "{err}");
+}
