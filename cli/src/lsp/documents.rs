@@ -72,7 +72,8 @@ impl Documents {
 
     /// The client changed `uri`: applies `changes` in order to the held text and returns the
     /// project path with the same changes as graph edits (`None`: not followed). A change
-    /// that does not fit the held text is an error, and the text is then left unchanged.
+    /// that does not fit the held text is an error; the caller then lets the document go,
+    /// so the changes are applied in place, without a copy to fall back on.
     pub(crate) fn change(
         &mut self,
         uri: &Uri,
@@ -82,21 +83,20 @@ impl Documents {
         let Some(document) = self.open.get_mut(uri.as_str()) else {
             return Ok(None);
         };
-        let mut text = document.text.clone();
+        let text = &mut document.text;
         let mut edits = Vec::with_capacity(changes.len());
         for change in changes {
             let edit = match change.range {
                 None => TextEdit::whole(change.text),
                 Some(range) => {
-                    let start = offset(&text, range.start, encoding)?;
-                    let end = offset(&text, range.end, encoding)?;
+                    let start = offset(text, range.start, encoding)?;
+                    let end = offset(text, range.end, encoding)?;
                     TextEdit::bytes(start..end, change.text)
                 }
             };
-            edit.apply_to(&mut text)?;
+            edit.apply_to(text)?;
             edits.push(edit);
         }
-        document.text = text;
         Ok(Some((document.path.clone(), edits)))
     }
 

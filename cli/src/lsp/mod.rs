@@ -252,13 +252,8 @@ impl Server {
         &self,
         f: impl FnOnce(&Navigator<'_>) -> Result<T, Failure>,
     ) -> Result<T, Failure> {
-        let mut answer = None;
-        self.live.with_project(|project| {
-            let snapshot = project.snapshot()?;
-            answer = Some(f(&Navigator::new(&snapshot)));
-            Ok(())
-        })?;
-        answer.unwrap_or_else(|| Err(Failure::Graph("no answer".to_owned())))
+        let snapshot = self.live.with_project(|project| project.snapshot())?;
+        f(&Navigator::new(&snapshot))
     }
 
     /// Tells the client's log that an answer was cut at the limit.
