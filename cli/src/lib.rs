@@ -24,13 +24,7 @@ use std::io::{self, Read, Write};
 
 use args::Cli;
 
-/// Exit code of a failed command.
-pub const EXIT_ERROR: u8 = 1;
-/// Exit code when the symbol (or file) asked for is ambiguous or unknown.
-pub const EXIT_SYMBOL: u8 = 2;
-/// Exit code of a usage error: an unknown command or option, a missing or invalid argument
-/// (BSD's `EX_USAGE`).
-pub const EXIT_USAGE: u8 = 64;
+pub use tsgraph::{EXIT_ERROR, EXIT_SYMBOL, EXIT_USAGE};
 
 /// The standard streams a command reads and writes.
 pub struct Streams<'a> {
@@ -71,10 +65,9 @@ pub fn run(args: impl IntoIterator<Item = OsString>, streams: &mut Streams<'_>) 
         Err(err) => {
             // Nothing half-written reaches stdout after an error.
             drop(out.into_parts());
-            let code = match err.downcast_ref::<tsgraph::Error>() {
-                Some(e) if e.is_symbol_error() => EXIT_SYMBOL,
-                _ => EXIT_ERROR,
-            };
+            let code = err
+                .downcast_ref::<tsgraph::Error>()
+                .map_or(EXIT_ERROR, tsgraph::Error::exit_code);
             let _ = writeln!(streams.stderr, "tsgraph: {err:#}");
             if json_errors {
                 // The same error, for a program reading stdout.

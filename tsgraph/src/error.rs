@@ -5,6 +5,15 @@ use std::path::PathBuf;
 use serde_json::{Value, json};
 use tsgraph_query::Candidate;
 
+/// The exit code of a failed command (the CLI's; the Node addon's errors carry it as
+/// `exitCode`).
+pub const EXIT_ERROR: u8 = 1;
+/// The exit code when the symbol, file or package asked for is ambiguous or unknown.
+pub const EXIT_SYMBOL: u8 = 2;
+/// The exit code of a usage error: an unknown command or option, a missing or invalid
+/// argument (BSD's `EX_USAGE`).
+pub const EXIT_USAGE: u8 = 64;
+
 /// Why a tsgraph operation failed.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -189,6 +198,16 @@ impl Error {
                 | Error::AmbiguousFile { .. }
                 | Error::PackageNotFound { .. }
         )
+    }
+
+    /// The exit code a front end gives the error: [`EXIT_SYMBOL`] for an unknown or
+    /// ambiguous symbol, file or package, else [`EXIT_ERROR`].
+    pub fn exit_code(&self) -> u8 {
+        if self.is_symbol_error() {
+            EXIT_SYMBOL
+        } else {
+            EXIT_ERROR
+        }
     }
 
     /// The error as JSON: `{"error":{"code","message",…}}` with `code` one of `not_found`

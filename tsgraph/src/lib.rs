@@ -19,6 +19,8 @@
 //! assert!(String::from_utf8(out).unwrap().contains("\"id\":\"a.ts:main\""));
 //! ```
 
+pub mod args;
+pub mod changes;
 mod diff;
 mod error;
 mod live;
@@ -28,7 +30,7 @@ mod request;
 mod snippets;
 mod watch;
 
-pub use error::Error;
+pub use error::{EXIT_ERROR, EXIT_SYMBOL, EXIT_USAGE, Error};
 pub use live::LiveProject;
 pub use project::{Project, STORE_DIR, STORE_FILE, WRITER_WAIT, discover_root};
 pub use request::{

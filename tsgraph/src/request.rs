@@ -43,6 +43,12 @@ impl Format {
             Format::Toon | Format::Text | Format::Mermaid => Some(CLI_MAX_TOKENS),
         }
     }
+
+    /// The token budget the MCP server gives an answer when a call asks for none: agents
+    /// read every format, so every one is bounded.
+    pub const fn mcp_max_tokens(self) -> Option<usize> {
+        Some(MCP_MAX_TOKENS)
+    }
 }
 
 /// The CLI's token budget for TOON, text and Mermaid answers (see

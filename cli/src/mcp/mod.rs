@@ -2,8 +2,6 @@
 //! [`LiveProject`] that a file watcher keeps fresh. Nothing but protocol goes to stdout; logs
 //! go to stderr.
 
-mod params;
-
 use std::io::Write;
 use std::sync::Arc;
 
@@ -15,11 +13,11 @@ use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
 use rmcp::{ErrorData, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 
-use params::{
-    ArgError, ChangeArgs, DepsArgs, FileArgs, NeighborArgs, PathArgs, SearchArgs, SymbolTraversal,
-};
 use tsgraph::Error;
 use tsgraph::LiveProject;
+use tsgraph::args::{
+    ArgError, ChangeArgs, DepsArgs, FileArgs, NeighborArgs, PathArgs, SearchArgs, SymbolTraversal,
+};
 use tsgraph::{Format, Output, QueryRequest};
 
 const INSTRUCTIONS: &str = "tsgraph answers questions about this TypeScript/JavaScript \
@@ -70,7 +68,8 @@ impl GraphServer {
         &self,
         Parameters(args): Parameters<SearchArgs>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.answer(args.request(), args.output()).await
+        self.answer(args.request(), args.output(Format::mcp_max_tokens))
+            .await
     }
 
     #[tool(
@@ -82,7 +81,8 @@ impl GraphServer {
         &self,
         Parameters(args): Parameters<SymbolTraversal>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.answer(args.callers(), args.output()).await
+        self.answer(args.callers(), args.output(Format::mcp_max_tokens))
+            .await
     }
 
     #[tool(
@@ -94,7 +94,8 @@ impl GraphServer {
         &self,
         Parameters(args): Parameters<SymbolTraversal>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.answer(args.callees(), args.output()).await
+        self.answer(args.callees(), args.output(Format::mcp_max_tokens))
+            .await
     }
 
     #[tool(
@@ -106,7 +107,8 @@ impl GraphServer {
         &self,
         Parameters(args): Parameters<SymbolTraversal>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.answer(args.impact(), args.output()).await
+        self.answer(args.impact(), args.output(Format::mcp_max_tokens))
+            .await
     }
 
     #[tool(
@@ -118,7 +120,8 @@ impl GraphServer {
         &self,
         Parameters(args): Parameters<ChangeArgs>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.answer(args.request(), args.output()).await
+        self.answer(args.request(), args.output(Format::mcp_max_tokens))
+            .await
     }
 
     #[tool(
@@ -130,11 +133,7 @@ impl GraphServer {
         &self,
         Parameters(args): Parameters<PathArgs>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.answer(
-            args.request(),
-            Output::new(args.format.unwrap_or_default().into()),
-        )
-        .await
+        self.answer(args.request(), args.output()).await
     }
 
     #[tool(
@@ -146,7 +145,8 @@ impl GraphServer {
         &self,
         Parameters(args): Parameters<NeighborArgs>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.answer(args.request(), args.output()).await
+        self.answer(args.request(), args.output(Format::mcp_max_tokens))
+            .await
     }
 
     #[tool(
@@ -158,7 +158,8 @@ impl GraphServer {
         &self,
         Parameters(args): Parameters<FileArgs>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.answer(args.request(), args.output()).await
+        self.answer(args.request(), args.output(Format::mcp_max_tokens))
+            .await
     }
 
     #[tool(
@@ -170,11 +171,7 @@ impl GraphServer {
         &self,
         Parameters(args): Parameters<DepsArgs>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.answer(
-            args.request(),
-            Output::new(args.format.unwrap_or_default().into()),
-        )
-        .await
+        self.answer(args.request(), args.output()).await
     }
 
     /// Answers a request on a blocking thread (reads may touch the disk). Bad arguments and

@@ -20,18 +20,22 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ),
     // What `tsgraph bench` measures stands on the library, like a front end.
     ("tsgraph-bench-harness", &["tsgraph"]),
-    // The front ends (command line, MCP) stand on the library, never below it.
+    // The front ends (command line, MCP and language servers; the Node addon) stand on the
+    // library, never below it.
     ("tsgraph-cli", &["tsgraph", "tsgraph-bench-harness"]),
+    ("tsgraph-node", &["tsgraph"]),
 ];
 
-/// Crates that only some crates may use: argv, MCP, a terminal progress bar and anyhow belong
-/// to the front ends (`tsgraph-cli`), not the library; tree-sitter belongs to the indexer; redb
+/// Crates that only some crates may use: argv, MCP, LSP, Node-API, a terminal progress bar and
+/// anyhow belong to the front ends (`tsgraph-cli`, `tsgraph-node`), not the library; tree-sitter belongs to the indexer; redb
 /// to the engine.
 const CONFINED: &[(&str, &[&str])] = &[
     // The test crate's helpers (the facts check) are test code, like the benchmarks.
     ("anyhow", &["tsgraph-cli", "tsgraph-bench", "tsgraph-tests"]),
     ("clap", &["tsgraph-cli"]),
     ("rmcp", &["tsgraph-cli"]),
+    ("lsp-server", &["tsgraph-cli"]),
+    ("napi", &["tsgraph-node"]),
     ("indicatif", &["tsgraph-cli"]),
     ("plotters", &["tsgraph-bench-harness"]),
     ("tree-sitter", &["tsgraph-indexer", "tsgraph-bench"]),

@@ -1,22 +1,37 @@
-//! The tools' arguments as an agent sends them (camelCase, as ts-graph-mcp names them), their
-//! JSON schemas, and their translation into [`QueryRequest`]s.
+//! Queries' arguments as JSON front ends take them — the MCP server's tools, the Node
+//! addon's methods — in camelCase as ts-graph-mcp names them, and their translation into
+//! [`QueryRequest`]s and [`Output`]s. One definition serves every such front end, so an
+//! argument means the same and is refused with the same message in each. With the `schema`
+//! feature the argument types also derive their JSON schemas (the MCP tools' input schemas).
+//!
+//! ```
+//! use tsgraph::args::SymbolTraversal;
+//! use tsgraph::{Format, QueryRequest};
+//!
+//! let args: SymbolTraversal =
+//!     serde_json::from_value(serde_json::json!({"symbol": "saveUser", "maxDepth": 2})).unwrap();
+//! assert!(matches!(args.callers().unwrap(), QueryRequest::Callers { .. }));
+//! // No format given: TOON, within the CLI's budget for it.
+//! assert_eq!(args.output(Format::cli_max_tokens).budget.tokens, tsgraph::CLI_MAX_TOKENS);
+//! ```
 
-use rmcp::schemars::{self, JsonSchema};
 use serde::Deserialize;
-use tsgraph::engine::NodeKind;
-use tsgraph::query::{
+use tsgraph_engine::NodeKind;
+use tsgraph_indexer::{Position, TextEdit};
+use tsgraph_query::{
     Direction, EdgeKinds, NeighborOptions, PathOptions, SearchOptions, TraversalOptions,
 };
 
-use tsgraph::{DiffSpec, Format, MCP_MAX_TOKENS, Output, QueryRequest, SymbolArg};
+use crate::request::{DiffSpec, Format, Output, QueryRequest, SymbolArg};
 
 /// The largest value any limit takes.
 const MAX_LIMIT: u32 = 1_000_000;
 
 /// An output format.
-#[derive(Debug, Clone, Copy, Default, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
-pub(crate) enum OutputFormat {
+pub enum OutputFormat {
     /// Compact TOON, the fewest tokens (default).
     #[default]
     Toon,
@@ -40,9 +55,10 @@ impl From<OutputFormat> for Format {
 }
 
 /// Arguments of `get_callers`, `get_callees` and `get_impact`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct SymbolTraversal {
+pub struct SymbolTraversal {
     /// The symbol: a node ID (`src/db/user.ts:saveUser`, `src/services/User.ts:UserService.save`,
     /// or a file path), or a bare or dotted name (`saveUser`, `UserService.save`), matched
     /// exactly, then ignoring case.
@@ -73,9 +89,10 @@ pub(crate) struct SymbolTraversal {
 }
 
 /// Arguments of `get_change_impact`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct ChangeArgs {
+pub struct ChangeArgs {
     /// The change: left out for the working tree and index against HEAD (uncommitted
     /// work), a revision (`main`, `HEAD~3`) for the working tree against it, or `A..B`
     /// between two revisions (the graph should be at B).
@@ -98,7 +115,7 @@ pub(crate) struct ChangeArgs {
 
 impl ChangeArgs {
     /// The request.
-    pub(crate) fn request(&self) -> Result<QueryRequest, ArgError> {
+    pub fn request(&self) -> Result<QueryRequest, ArgError> {
         Ok(QueryRequest::ChangeImpact {
             diff: DiffSpec::parse(self.diff.as_deref()),
             options: traversal_options(self.max_depth, self.max_nodes, &self.edge_kinds)?,
@@ -106,15 +123,22 @@ impl ChangeArgs {
     }
 
     /// How the answer is written.
-    pub(crate) fn output(&self) -> Output {
-        output(self.format, self.max_tokens, self.offset, self.generation)
+    pub fn output(&self, default: DefaultBudget) -> Output {
+        output(
+            self.format,
+            self.max_tokens,
+            self.offset,
+            self.generation,
+            default,
+        )
     }
 }
 
 /// Arguments of `find_path`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct PathArgs {
+pub struct PathArgs {
     /// Where the path starts: a node ID or a bare or dotted name.
     pub from: String,
     /// Where it ends: a node ID or a bare or dotted name.
@@ -137,9 +161,10 @@ pub(crate) struct PathArgs {
 }
 
 /// Which edges `get_neighbors` follows.
-#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
-pub(crate) enum DirectionArg {
+pub enum DirectionArg {
     /// Edges into the symbol.
     In,
     /// Edges out of it.
@@ -149,9 +174,10 @@ pub(crate) enum DirectionArg {
 }
 
 /// Arguments of `get_neighbors`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct NeighborArgs {
+pub struct NeighborArgs {
     /// The center: a node ID or a bare or dotted name.
     pub symbol: String,
     /// A file path or suffix narrowing the name.
@@ -178,9 +204,10 @@ pub(crate) struct NeighborArgs {
 }
 
 /// Arguments of `search_nodes`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct SearchArgs {
+pub struct SearchArgs {
     /// What to find, matched against names and dotted symbol paths ignoring case: a name
     /// (`saveUser`), a prefix (`save*`), a glob (`*Service.save*`, `User?`), or a misspelt
     /// name (fuzzy matching is the fallback). Give this or `topic`.
@@ -216,9 +243,10 @@ pub(crate) struct SearchArgs {
 }
 
 /// Which way `get_package_deps` goes.
-#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
-pub(crate) enum DepsDirectionArg {
+pub enum DepsDirectionArg {
     /// The packages it depends on.
     Out,
     /// The packages that depend on it.
@@ -226,9 +254,10 @@ pub(crate) enum DepsDirectionArg {
 }
 
 /// Arguments of `get_package_deps`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct DepsArgs {
+pub struct DepsArgs {
     /// A package name: a workspace package of the project (`@libs/toolkit`, its package.json
     /// name) or an outside package it imports (`express`).
     pub package: String,
@@ -242,16 +271,16 @@ pub(crate) struct DepsArgs {
 
 impl DepsArgs {
     /// `get_package_deps`.
-    pub(crate) fn request(&self) -> Result<QueryRequest, ArgError> {
+    pub fn request(&self) -> Result<QueryRequest, ArgError> {
         if self.package.trim().is_empty() {
             return Err(ArgError("package must not be empty".into()));
         }
-        let defaults = tsgraph::query::DepsOptions::default();
+        let defaults = tsgraph_query::DepsOptions::default();
         Ok(QueryRequest::Deps {
             package: self.package.clone(),
             direction: match self.direction {
-                None | Some(DepsDirectionArg::Out) => tsgraph::query::DepsDirection::Out,
-                Some(DepsDirectionArg::In) => tsgraph::query::DepsDirection::In,
+                None | Some(DepsDirectionArg::Out) => tsgraph_query::DepsDirection::Out,
+                Some(DepsDirectionArg::In) => tsgraph_query::DepsDirection::In,
             },
             max_depth: limit("maxDepth", self.max_depth, defaults.max_depth)?,
         })
@@ -259,9 +288,10 @@ impl DepsArgs {
 }
 
 /// Arguments of `get_file_symbols`.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct FileArgs {
+pub struct FileArgs {
     /// The file: its path from the project root, or a path suffix naming one file.
     pub file: String,
     /// The answer's token budget (estimated o200k tokens; default 2000, 0 for none). An
@@ -277,16 +307,22 @@ pub(crate) struct FileArgs {
     pub format: Option<OutputFormat>,
 }
 
-/// How an answer is written: its format and its budget (the MCP default when `max_tokens`
-/// is not given, none for 0), from `offset` (at `generation`).
-pub(crate) fn output(
+/// A front end's token budget per format when a call gives no `maxTokens`:
+/// [`Format::cli_max_tokens`] (the CLI's, and the Node addon's) or [`Format::mcp_max_tokens`].
+pub type DefaultBudget = fn(Format) -> Option<usize>;
+
+/// How an answer is written: its format and its budget (`default`'s when `max_tokens` is
+/// not given, none for 0), from `offset` (at `generation`).
+fn output(
     format: Option<OutputFormat>,
     max_tokens: Option<u32>,
     offset: Option<u32>,
     generation: Option<u64>,
+    default: DefaultBudget,
 ) -> Output {
-    Output::new(format.unwrap_or_default().into()).with_max_tokens(
-        (max_tokens.map(|t| t as usize), Some(MCP_MAX_TOKENS)),
+    let format: Format = format.unwrap_or_default().into();
+    Output::new(format).with_max_tokens(
+        (max_tokens.map(|t| t as usize), default(format)),
         offset.unwrap_or(0) as usize,
         generation,
     )
@@ -294,35 +330,141 @@ pub(crate) fn output(
 
 impl SymbolTraversal {
     /// How the answer is written.
-    pub(crate) fn output(&self) -> Output {
-        output(self.format, self.max_tokens, self.offset, self.generation)
+    pub fn output(&self, default: DefaultBudget) -> Output {
+        output(
+            self.format,
+            self.max_tokens,
+            self.offset,
+            self.generation,
+            default,
+        )
     }
 }
 
 impl NeighborArgs {
     /// How the answer is written.
-    pub(crate) fn output(&self) -> Output {
-        output(self.format, self.max_tokens, self.offset, self.generation)
+    pub fn output(&self, default: DefaultBudget) -> Output {
+        output(
+            self.format,
+            self.max_tokens,
+            self.offset,
+            self.generation,
+            default,
+        )
     }
 }
 
 impl FileArgs {
     /// How the answer is written.
-    pub(crate) fn output(&self) -> Output {
-        output(self.format, self.max_tokens, self.offset, self.generation)
+    pub fn output(&self, default: DefaultBudget) -> Output {
+        output(
+            self.format,
+            self.max_tokens,
+            self.offset,
+            self.generation,
+            default,
+        )
     }
 }
 
 impl SearchArgs {
     /// How the answer is written (the facade pages a search by its own offset).
-    pub(crate) fn output(&self) -> Output {
-        output(self.format, self.max_tokens, self.offset, self.generation)
+    pub fn output(&self, default: DefaultBudget) -> Output {
+        output(
+            self.format,
+            self.max_tokens,
+            self.offset,
+            self.generation,
+            default,
+        )
     }
 }
 
 /// Why an argument cannot be used; the message names the argument.
-#[derive(Debug)]
-pub(crate) struct ArgError(pub String);
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ArgError(pub String);
+
+impl ArgError {
+    /// A JSON argument given as text, read into `T`; the error names the argument (`name`)
+    /// and the field at fault.
+    pub fn parse<T: serde::de::DeserializeOwned>(name: &str, text: &str) -> Result<T, ArgError> {
+        serde_json::from_str(text).map_err(|err| ArgError(format!("{name}: {err}")))
+    }
+
+    /// The error as JSON, in the form of [`crate::Error::to_json`]:
+    /// `{"error":{"code":"invalid_argument","message"}}`.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({"error": {"code": "invalid_argument", "message": self.0}})
+    }
+}
+
+/// A change to a file's text as an editor sends it (the Language Server Protocol's
+/// `TextDocumentContentChangeEvent`): the text that replaces `range`, or the whole text when
+/// there is no range.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContentChange {
+    /// The replaced range; none: the whole text.
+    pub range: Option<RangeArg>,
+    /// The new text.
+    pub text: String,
+}
+
+/// A range between two editor positions.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RangeArg {
+    /// Where it starts.
+    pub start: PositionArg,
+    /// Where it ends (excluded).
+    pub end: PositionArg,
+}
+
+/// An editor position: zero-based line, and zero-based column in UTF-16 code units.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PositionArg {
+    /// Zero-based line.
+    pub line: u32,
+    /// Zero-based column, in UTF-16 code units.
+    pub character: u32,
+}
+
+impl ContentChange {
+    /// The change as the indexer's edit.
+    pub fn edit(&self) -> TextEdit {
+        match self.range {
+            None => TextEdit::whole(self.text.clone()),
+            Some(RangeArg { start, end }) => {
+                TextEdit::lines(start.position(), end.position(), self.text.clone())
+            }
+        }
+    }
+}
+
+impl PositionArg {
+    fn position(self) -> Position {
+        Position {
+            line: self.line,
+            character: self.character,
+        }
+    }
+}
+
+impl PathArgs {
+    /// How the answer is written: a path answer is bounded by `k`, not by a budget.
+    pub fn output(&self) -> Output {
+        Output::new(self.format.unwrap_or_default().into())
+    }
+}
+
+impl DepsArgs {
+    /// How the answer is written: a package graph is bounded by `maxDepth`, not by a budget.
+    pub fn output(&self) -> Output {
+        Output::new(self.format.unwrap_or_default().into())
+    }
+}
 
 fn limit(name: &str, value: Option<u32>, default: u32) -> Result<u32, ArgError> {
     match value {
@@ -371,7 +513,7 @@ impl SymbolTraversal {
     }
 
     /// `get_callers`.
-    pub(crate) fn callers(&self) -> Result<QueryRequest, ArgError> {
+    pub fn callers(&self) -> Result<QueryRequest, ArgError> {
         Ok(QueryRequest::Callers {
             symbol: symbol(&self.symbol, &self.file)?,
             options: self.options()?,
@@ -379,7 +521,7 @@ impl SymbolTraversal {
     }
 
     /// `get_callees`.
-    pub(crate) fn callees(&self) -> Result<QueryRequest, ArgError> {
+    pub fn callees(&self) -> Result<QueryRequest, ArgError> {
         Ok(QueryRequest::Callees {
             symbol: symbol(&self.symbol, &self.file)?,
             options: self.options()?,
@@ -387,7 +529,7 @@ impl SymbolTraversal {
     }
 
     /// `get_impact`.
-    pub(crate) fn impact(&self) -> Result<QueryRequest, ArgError> {
+    pub fn impact(&self) -> Result<QueryRequest, ArgError> {
         Ok(QueryRequest::Impact {
             symbol: symbol(&self.symbol, &self.file)?,
             options: self.options()?,
@@ -397,7 +539,7 @@ impl SymbolTraversal {
 
 impl PathArgs {
     /// `find_path`.
-    pub(crate) fn request(&self) -> Result<QueryRequest, ArgError> {
+    pub fn request(&self) -> Result<QueryRequest, ArgError> {
         let defaults = PathOptions::default();
         let k = limit("k", self.k, defaults.k as u32)? as usize;
         if k > PathOptions::MAX_K {
@@ -421,7 +563,7 @@ impl PathArgs {
 
 impl NeighborArgs {
     /// `get_neighbors`.
-    pub(crate) fn request(&self) -> Result<QueryRequest, ArgError> {
+    pub fn request(&self) -> Result<QueryRequest, ArgError> {
         let defaults = NeighborOptions::default();
         Ok(QueryRequest::Neighbors {
             symbol: symbol(&self.symbol, &self.file)?,
@@ -441,7 +583,7 @@ impl NeighborArgs {
 
 impl SearchArgs {
     /// `search_nodes`.
-    pub(crate) fn request(&self) -> Result<QueryRequest, ArgError> {
+    pub fn request(&self) -> Result<QueryRequest, ArgError> {
         let topic = self.topic.as_deref().map(str::trim);
         match (self.query.trim().is_empty(), topic) {
             (true, None) => return Err(ArgError("give query (a pattern) or topic".into())),
@@ -490,7 +632,7 @@ impl SearchArgs {
 
 impl FileArgs {
     /// `get_file_symbols`.
-    pub(crate) fn request(&self) -> Result<QueryRequest, ArgError> {
+    pub fn request(&self) -> Result<QueryRequest, ArgError> {
         if self.file.trim().is_empty() {
             return Err(ArgError("file must not be empty".into()));
         }
@@ -526,6 +668,23 @@ mod tests {
         let args: PathArgs =
             serde_json::from_value(serde_json::json!({"from": "a", "to": "b", "k": 21})).unwrap();
         assert!(args.request().unwrap_err().0.starts_with("k must be"));
+    }
+
+    #[test]
+    fn content_changes_are_ranged_or_whole_and_unknown_fields_are_named() {
+        let changes: Vec<ContentChange> = ArgError::parse(
+            "edits",
+            r#"[{"range": {"start": {"line": 1, "character": 2}, "end": {"line": 1, "character": 4}}, "text": "x"}, {"text": "all"}]"#,
+        )
+        .unwrap();
+        let mut text = "ab\ncdef\n".to_owned();
+        changes[0].edit().apply_to(&mut text).unwrap();
+        assert_eq!(text, "ab\ncdx\n");
+        changes[1].edit().apply_to(&mut text).unwrap();
+        assert_eq!(text, "all");
+        let err = ArgError::parse::<Vec<ContentChange>>("edits", r#"[{"txt": "x"}]"#).unwrap_err();
+        assert!(err.0.starts_with("edits: unknown field `txt`"), "{err}");
+        assert_eq!(err.to_json()["error"]["code"], "invalid_argument");
     }
 
     #[test]
