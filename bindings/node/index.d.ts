@@ -31,8 +31,19 @@ export type NodeKind =
 /** A JSON answer: the CLI's `--format json` object for the question. */
 export type Answer = Record<string, unknown>;
 
-/** The answer in the format asked for: an object for JSON (the default), else text. */
-export type AnswerIn<O> = O extends { format: 'toon' | 'text' | 'mermaid' } ? string : Answer;
+/** The formats answered as text. */
+export type TextFormat = 'toon' | 'text' | 'mermaid';
+
+/**
+ * A query taking options `O` after its positional arguments `A`: an object for JSON (the
+ * default), text for the other formats. Overloads, not a generic, so that an option
+ * misspelt in an object literal is a type error.
+ */
+export interface Query<A extends unknown[], O> {
+  (...args: [...A, options?: O & { format?: 'json' }]): Promise<Answer>;
+  (...args: [...A, options: O & { format: TextFormat }]): Promise<string>;
+  (...args: [...A, options: O]): Promise<Answer | string>;
+}
 
 /** Token budget and paging of an answer. */
 export interface Budget {
@@ -179,12 +190,13 @@ export interface FailedDelta {
 export type Delta = EditDelta | SyncDelta | FailedDelta;
 
 export interface OpenOptions {
-  /** The store file (default `<root>/.tsgraph/graph.redb`). */
+  /** The store file (default `<root>/.tsgraph/graph.redb`); a relative path is the root's. */
   db?: string;
 }
 
 /** A failure, with the CLI's codes. */
 export class TsgraphError extends Error {
+  constructor(body: { code: string; message: string; exitCode: number; [detail: string]: unknown });
   /** `not_found`, `ambiguous`, `file_not_found`, `ambiguous_file`, `package_not_found`, `no_project`, `no_sources`, `invalid_argument` or `error`. */
   code: string;
   /** The CLI's exit code for it: 2 for an unknown or ambiguous symbol, file or package, 64 for a bad argument, else 1. */
@@ -202,26 +214,38 @@ export class Project extends EventEmitter {
   readonly root: string;
   readonly storePath: string;
 
-  search<O extends SearchOptions>(pattern: string, options?: O): Promise<AnswerIn<O>>;
-  topic<O extends SearchOptions>(phrase: string, options?: O): Promise<AnswerIn<O>>;
-  callers<O extends TraversalOptions>(symbol: string, options?: O): Promise<AnswerIn<O>>;
-  callees<O extends TraversalOptions>(symbol: string, options?: O): Promise<AnswerIn<O>>;
-  impact<O extends TraversalOptions>(symbol: string, options?: O): Promise<AnswerIn<O>>;
-  changeImpact<O extends ChangeImpactOptions>(options?: O): Promise<AnswerIn<O>>;
-  path<O extends PathOptions>(from: string, to: string, options?: O): Promise<AnswerIn<O>>;
-  neighbors<O extends NeighborOptions>(symbol: string, options?: O): Promise<AnswerIn<O>>;
-  fileSymbols<O extends Budget>(file: string, options?: O): Promise<AnswerIn<O>>;
-  packageDeps<O extends PackageDepsOptions>(pkg: string, options?: O): Promise<AnswerIn<O>>;
+  /** Symbols whose names match `pattern` (exact, prefix `save*`, glob, or fuzzy). */
+  search: Query<[pattern: string], SearchOptions>;
+  /** Symbols and files whose names share words with `phrase` (`user store`). */
+  topic: Query<[phrase: string], SearchOptions>;
+  /** Who calls `symbol`, transitively. */
+  callers: Query<[symbol: string], TraversalOptions>;
+  /** What `symbol` calls, transitively. */
+  callees: Query<[symbol: string], TraversalOptions>;
+  /** What depends on `symbol`, over every dependency kind. */
+  impact: Query<[symbol: string], TraversalOptions>;
+  /** What a git change breaks. */
+  changeImpact: Query<[], ChangeImpactOptions>;
+  /** How `from` reaches `to`. */
+  path: Query<[from: string, to: string], PathOptions>;
+  /** What is around `symbol`. */
+  neighbors: Query<[symbol: string], NeighborOptions>;
+  /** Everything `file` declares. */
+  fileSymbols: Query<[file: string], Budget>;
+  /** The packages `pkg` depends on, or that depend on it. */
+  packageDeps: Query<[pkg: string], PackageDepsOptions>;
 
+  /** Updates run in the order asked for; a query waits for the updates asked before it. */
   applyEdit(path: string, changes: ContentChange[]): Promise<EditDelta>;
   setFileText(path: string, text: string): Promise<EditDelta>;
   closeFile(path: string): Promise<EditDelta>;
   sync(): Promise<SyncDelta>;
 
   /** Follows the files on disk; each update is a `delta` event. Keeps the process alive until `unwatch` or `close`. */
-  watch(): this;
-  unwatch(): this;
-  close(): void;
+  watch(): Promise<this>;
+  /** No watcher `delta` after this call. */
+  unwatch(): Promise<this>;
+  close(): Promise<void>;
 
   on(event: 'delta', listener: (delta: Delta) => void): this;
   once(event: 'delta', listener: (delta: Delta) => void): this;

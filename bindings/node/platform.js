@@ -4,6 +4,7 @@
 // `@tsgraph/node-<platform>` package whose `os`, `cpu` and `libc` fit (they are optional
 // dependencies, so the others are skipped).
 
+const fs = require('node:fs');
 const path = require('node:path');
 
 /** The platforms packages are built for (see docs/npm-release.md). */
@@ -16,11 +17,23 @@ const PLATFORMS = [
   'win32-x64-msvc',
 ];
 
-/** Whether this Linux runs on musl (no glibc version in Node's own report). */
+/**
+ * Whether this Linux runs on musl: `ldd` says so (as the other napi packages check), else
+ * Node's report has no glibc version. Glibc when neither can tell.
+ */
 function isMusl() {
-  const report = process.report && process.report.getReport();
-  const header = report && (typeof report === 'string' ? JSON.parse(report) : report).header;
-  return !(header && header.glibcVersionRuntime);
+  try {
+    return fs.readFileSync('/usr/bin/ldd', 'utf8').includes('musl');
+  } catch {
+    // No ldd to read: ask Node.
+  }
+  try {
+    const report = process.report && process.report.getReport();
+    const header = report && (typeof report === 'string' ? JSON.parse(report) : report).header;
+    return Boolean(header) && !header.glibcVersionRuntime;
+  } catch {
+    return false;
+  }
 }
 
 /** This machine's platform key, e.g. `linux-x64-gnu`. */

@@ -6,9 +6,10 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 profile="${PROFILE:-debug}"
-release=()
-[ "$profile" = release ] && release=(--release)
-cargo build --locked "${release[@]}" -p tsgraph-cli -p tsgraph-node
+release=""
+[ "$profile" = release ] && release="--release"
+# shellcheck disable=SC2086 # empty, or one flag
+cargo build --locked $release -p tsgraph-cli -p tsgraph-node
 target="$(cd ../.. && pwd)/target/$profile"
 export TSGRAPH_NATIVE="$target/libtsgraph_node.so"
 export TSGRAPH_PROFILE="$profile"

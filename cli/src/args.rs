@@ -198,6 +198,11 @@ pub(crate) enum Command {
         /// Also list every import that resolved to nothing, and every file with parse errors.
         #[arg(long)]
         verbose: bool,
+        /// After an update, list each re-linked file with the rule that re-linked it (its
+        /// text changed, it uses a changed export — which, from where —, it has edges into a
+        /// changed node, …).
+        #[arg(long)]
+        explain: bool,
     },
     /// Measure tsgraph on this project: a fresh index into a temporary store (time by phase,
     /// memory, store size, graph counts), then query latencies over sampled symbols.

@@ -30,6 +30,7 @@ pub(super) fn dispatch(
             rebuild,
             max_file_size,
             verbose,
+            explain,
         } => {
             let root = folder_or_project(cli, dir.as_deref())?;
             let (progress, bar) = super::progress::index_progress();
@@ -58,7 +59,12 @@ pub(super) fn dispatch(
                             write_details(out, summary)?;
                         }
                     }
-                    None => write_sync(out, &sync, project.store().path())?,
+                    None => {
+                        write_sync(out, &sync, project.store().path())?;
+                        if *explain {
+                            write_relinked(out, &sync)?;
+                        }
+                    }
                 }
             }
         }
@@ -610,6 +616,14 @@ fn write_sync(out: &mut dyn Write, sync: &tsgraph::SyncSummary, store: &Path) ->
         )?;
     }
     writeln!(out, "store: {}", store.display())
+}
+
+/// Each file an update re-linked, with why.
+fn write_relinked(out: &mut dyn Write, sync: &tsgraph::SyncSummary) -> io::Result<()> {
+    for (path, reason) in &sync.relinked_files {
+        writeln!(out, "re-linked {path}: {reason}")?;
+    }
+    Ok(())
 }
 
 fn write_summary(out: &mut dyn Write, summary: &IndexSummary, store: &Path) -> io::Result<()> {

@@ -8,11 +8,12 @@
 //! The hash is over structure and names, never over positions or the ids a summary gives its
 //! declarations, so it does not change when code moves or locals are added.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::hash::Hasher;
 
 use xxhash_rust::xxh3::Xxh3;
 
+pub(crate) use crate::export_change::ExportChange;
 use crate::facts::{
     BindingTarget, Decl, DeclId, Expr, ExprId, FileFacts, MODULE_SCOPE, TypeExpr, TypeId,
 };
@@ -61,54 +62,6 @@ struct InterfaceHasher<'f> {
     exposed: Vec<u32>,
 }
 
-/// What changed in what a file exports, between two summaries of it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum ExportChange {
-    /// Anything may have: a script's globals, the modules it re-exports everything from.
-    All,
-    /// These exported names came, went, or changed what they stand for.
-    Names(BTreeSet<String>),
-}
-
-impl ExportChange {
-    /// Nothing changed.
-    pub(crate) fn none() -> ExportChange {
-        ExportChange::Names(BTreeSet::new())
-    }
-
-    /// Whether `name` may have changed.
-    pub(crate) fn contains(&self, name: &str) -> bool {
-        match self {
-            ExportChange::All => true,
-            ExportChange::Names(names) => names.contains(name),
-        }
-    }
-
-    /// Adds `other`'s changes to these; whether anything was new.
-    pub(crate) fn merge(&mut self, other: &ExportChange) -> bool {
-        match (&mut *self, other) {
-            (ExportChange::All, _) => false,
-            (_, ExportChange::All) => {
-                *self = ExportChange::All;
-                true
-            }
-            (ExportChange::Names(mine), ExportChange::Names(theirs)) => {
-                let before = mine.len();
-                mine.extend(theirs.iter().cloned());
-                mine.len() > before
-            }
-        }
-    }
-
-    /// Adds one name; whether it was new.
-    pub(crate) fn add(&mut self, name: &str) -> bool {
-        match self {
-            ExportChange::All => false,
-            ExportChange::Names(names) => names.insert(name.to_owned()),
-        }
-    }
-}
-
 /// What changed in what the file of `old` exports, now that its summary is `new`.
 pub(crate) fn export_change(old: &FileFacts, new: &FileFacts) -> ExportChange {
     let (Some((old_stars, old)), Some((new_stars, new))) = (export_hashes(old), export_hashes(new))
@@ -118,13 +71,17 @@ pub(crate) fn export_change(old: &FileFacts, new: &FileFacts) -> ExportChange {
     if old_stars != new_stars {
         return ExportChange::All;
     }
-    let mut names: BTreeSet<String> = old
+    let mut change = ExportChange::none();
+    for (name, _) in old
         .iter()
         .filter(|(name, hash)| new.get(*name) != Some(*hash))
-        .map(|(name, _)| name.clone())
-        .collect();
-    names.extend(new.keys().filter(|name| !old.contains_key(*name)).cloned());
-    ExportChange::Names(names)
+    {
+        change.add(name);
+    }
+    for name in new.keys().filter(|name| !old.contains_key(*name)) {
+        change.add(name);
+    }
+    change
 }
 
 /// Each exported name's own interface hash (what it reaches, as [`interface_of`] hashes the

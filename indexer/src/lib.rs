@@ -13,6 +13,7 @@
 //! ```
 
 mod decode;
+mod export_change;
 mod extract;
 mod facts;
 mod graph;
@@ -25,6 +26,7 @@ mod options;
 mod persist;
 mod pool;
 mod reach;
+mod relink;
 mod resolve;
 mod state;
 mod summary;
@@ -41,6 +43,8 @@ pub use extract::syntax_errors;
 pub use live::{EditOutcome, LiveIndex, Position, TextEdit, TextRange};
 pub use modules::UnresolvedImport;
 pub use options::{IndexOptions, IndexProgress, ProgressHook};
+pub use reach::ReachRule;
+pub use relink::RelinkReason;
 pub use state::{FileChange, IndexState, StoredGraph, Update};
 pub use summary::{IndexError, IndexSummary, ParseSummary};
 pub use sync::{SyncSummary, sync_project};

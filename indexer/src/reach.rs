@@ -1,28 +1,56 @@
 //! How far a change to what a file exports reaches: which files use a changed name, and
 //! which of those pass the change on to their own importers.
 //!
-//! A file is reached when it imports a changed name, re-exports one, or imports the module
-//! as a namespace and names a changed member of it (or uses the namespace whole). It passes
-//! the change on under the names it re-exports, and wholly when its own interface exposes
-//! the import it was reached through (an export's type, signature or inferred value names
-//! it). The graph only depends on what summaries record, so scanning them is enough.
+//! A file is reached when it imports a changed name, re-exports one, or imports a namespace
+//! (`* as NS` of the module, or a name the module exports as a namespace, as `export * as NS`
+//! does) and names a changed member of it or uses the namespace whole. A namespace that only
+//! gained or changed members it does not name leaves it alone: its code resolves as before.
+//! It passes the change on under the names it re-exports (a namespace's as member changes),
+//! and wholly when its own interface exposes the import it was reached through (an export's
+//! type, signature or inferred value names it). The graph only depends on what summaries record, so scanning them is enough.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
-use crate::facts::{Expr, FileFacts, Name};
-use crate::interface::{ExportChange, Interface};
+use crate::export_change::{ExportChange, NameChange};
+use crate::facts::{ExportTarget, Expr, FileFacts, Name};
+use crate::interface::Interface;
 use crate::resolve::{FileId, ModuleTarget};
 
-/// The files `changes` reach (see the module documentation). `importers` maps each file to
-/// the files importing it.
+/// How a change reached a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Reach {
+    /// The file whose exports changed.
+    pub(crate) from: FileId,
+    /// The rule.
+    pub(crate) rule: ReachRule,
+    /// The changed name it uses (a namespace's member as `NS.member`).
+    pub(crate) name: String,
+}
+
+/// Which rule took a change to an importer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReachRule {
+    /// It imports a changed name.
+    ImportsName,
+    /// It names a changed member of a namespace it imports.
+    NamesMember,
+    /// It uses a namespace whose members changed other than through a member (passes it,
+    /// indexes it, spreads it).
+    UsesNamespace,
+    /// It re-exports a changed name (or everything).
+    Reexports,
+}
+
+/// The files `changes` reach (see the module documentation), each with how the change
+/// first reached it. `importers` maps each file to the files importing it.
 pub(crate) fn dependents<'a>(
     files: &'a [FileFacts],
     modules: &'a [Vec<ModuleTarget>],
     interface: &dyn Fn(FileId) -> &'a Interface,
     importers: &HashMap<FileId, Vec<FileId>>,
     changes: &HashMap<FileId, ExportChange>,
-) -> HashSet<FileId> {
-    let mut out = HashSet::new();
+) -> HashMap<FileId, Reach> {
+    let mut out = HashMap::new();
     let mut known: HashMap<FileId, ExportChange> = changes.clone();
     let mut stack: Vec<(FileId, ExportChange)> =
         changes.iter().map(|(f, c)| (*f, c.clone())).collect();
@@ -33,10 +61,14 @@ pub(crate) fn dependents<'a>(
                 modules: &modules[importer as usize],
                 exposed: &interface(importer).exposed_imports,
             };
-            let Some(passed) = reached.change_from(file, &change) else {
+            let Some((passed, (rule, name))) = reached.change_from(file, &change) else {
                 continue;
             };
-            out.insert(importer);
+            out.entry(importer).or_insert(Reach {
+                from: file,
+                rule,
+                name,
+            });
             let grew = match known.get_mut(&importer) {
                 Some(existing) => existing.merge(&passed),
                 None => {
@@ -63,10 +95,14 @@ struct Importer<'a> {
 
 impl Importer<'_> {
     /// How `change` to the exports of `target` reaches this file: `None` when it uses none
-    /// of the changed names, else what changes in its own exports.
-    fn change_from(&self, target: FileId, change: &ExportChange) -> Option<ExportChange> {
+    /// of the changed names, else what changes in its own exports, and the first use found.
+    fn change_from(
+        &self,
+        target: FileId,
+        change: &ExportChange,
+    ) -> Option<(ExportChange, (ReachRule, String))> {
         let facts = self.facts;
-        let mut reached = false;
+        let mut first: Option<(ReachRule, String)> = None;
         let mut passed = ExportChange::none();
         for (index, import) in facts.imports.iter().enumerate() {
             if self.modules.get(index) != Some(&ModuleTarget::File(target)) {
@@ -74,7 +110,7 @@ impl Importer<'_> {
             }
             if import.reexport_all {
                 // `export *` passes every changed name on.
-                reached = true;
+                first.get_or_insert((ReachRule::Reexports, "*".to_owned()));
                 passed.merge(change);
                 continue;
             }
@@ -83,34 +119,65 @@ impl Importer<'_> {
             let mut used = false;
             for binding in &import.bindings {
                 let imported = facts.name(binding.imported);
-                let uses = if imported == "*" {
-                    exposed || import.reexport || self.uses_members(binding.local, change)
+                let local = facts.name(binding.local);
+                // The members of a namespace that changed: the module's changed names for
+                // `* as NS`, a namespace export's changed members for `{ NS }`.
+                let members = if imported == "*" {
+                    Some(change.as_members())
                 } else {
-                    change.contains(imported)
+                    match change.get(imported) {
+                        None => continue,
+                        Some(NameChange::Whole) => None,
+                        Some(NameChange::Members(members)) => Some(Some(members.clone())),
+                    }
                 };
-                if uses {
-                    used = true;
-                    if import.reexport {
-                        passed.add(facts.name(binding.local));
+                let uses = match &members {
+                    None => Some((ReachRule::ImportsName, imported.to_owned())),
+                    Some(_) if import.reexport => Some((ReachRule::Reexports, local.to_owned())),
+                    Some(members) => self.uses_members(binding.local, members.as_ref()),
+                };
+                let Some(uses) = uses else {
+                    continue;
+                };
+                used = true;
+                first.get_or_insert(uses);
+                if import.reexport {
+                    match members {
+                        None => passed.add(local),
+                        Some(members) => passed.add_members(local, members),
+                    };
+                } else if let Some(members) = members {
+                    // A namespace exported again under a local name passes its change on.
+                    for export in &facts.exports {
+                        if matches!(export.target, ExportTarget::Local(name) if name == binding.local)
+                        {
+                            passed.add_members(facts.name(export.exported), members.clone());
+                        }
                     }
                 }
             }
-            reached |= used;
             if used && !import.reexport && exposed {
                 passed = ExportChange::All;
             }
         }
-        reached.then_some(passed)
+        first.map(|first| (passed, first))
     }
 
-    /// Whether the code uses a changed member of the namespace bound to `local`: a member
-    /// access or a qualified type naming one, or the namespace itself other than through a
-    /// member (passed, indexed, spread).
-    fn uses_members(&self, local: Name, change: &ExportChange) -> bool {
-        let ExportChange::Names(changed) = change else {
-            return true;
-        };
+    /// How the code uses a changed member of the namespace bound to `local` (`changed`;
+    /// `None`: any member): a member access or a qualified type naming one, or the namespace
+    /// itself other than through a member (passed, indexed, spread, exported).
+    fn uses_members(
+        &self,
+        local: Name,
+        changed: Option<&BTreeSet<String>>,
+    ) -> Option<(ReachRule, String)> {
         let facts = self.facts;
+        let namespace = facts.name(local);
+        let whole = || Some((ReachRule::UsesNamespace, namespace.to_owned()));
+        let Some(changed) = changed else {
+            return whole();
+        };
+        let member = |name: &str| Some((ReachRule::NamesMember, format!("{namespace}.{name}")));
         let is_local = |expr: u32| matches!(facts.exprs.get(expr as usize), Some(Expr::Ident { name, .. }) if *name == local);
         // Identifiers naming the namespace that are the object of a member access.
         let mut objects: HashSet<u32> = HashSet::new();
@@ -119,7 +186,7 @@ impl Importer<'_> {
                 && is_local(*object)
             {
                 if changed.contains(facts.name(*name)) {
-                    return true;
+                    return member(facts.name(*name));
                 }
                 objects.insert(*object);
             }
@@ -127,15 +194,24 @@ impl Importer<'_> {
         let bare_expr = (0..facts.exprs.len())
             .filter_map(|i| u32::try_from(i).ok())
             .any(|i| is_local(i) && !objects.contains(&i));
-        bare_expr
-            || facts.types.iter().any(|ty| match ty.reference_parts() {
-                Some((_, path, _)) => {
-                    path.first() == Some(&local)
-                        && path
-                            .get(1)
-                            .is_none_or(|member| changed.contains(facts.name(*member)))
+        if bare_expr {
+            return whole();
+        }
+        for ty in &facts.types {
+            let Some((_, path, _)) = ty.reference_parts() else {
+                continue;
+            };
+            if path.first() != Some(&local) {
+                continue;
+            }
+            match path.get(1) {
+                None => return whole(),
+                Some(name) if changed.contains(facts.name(*name)) => {
+                    return member(facts.name(*name));
                 }
-                None => false,
-            })
+                Some(_) => {}
+            }
+        }
+        None
     }
 }

@@ -23,12 +23,14 @@ use tsgraph_engine::{EdgeKind, Generation, GraphBatch, NodeKind};
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::extract::Extractor;
-use crate::facts::FileFacts;
+use crate::facts::{ExportTarget, FileFacts};
 use crate::graph::{self, FileNodes, Scope};
 use crate::interface::{self, ExportChange, Interface};
 use crate::model::ProjectModel;
 use crate::modules::{self, ImportStats};
 use crate::options::{IndexProgress, ProgressHook};
+use crate::reach::Reach;
+use crate::relink::RelinkReason;
 use crate::resolve::{FileId, Hierarchy, ModuleTarget, Program, ProgramTables, Resolver};
 use crate::summary::{IndexError, IndexSummary};
 use crate::{IndexOptions, persist, pool, walk};
@@ -69,6 +71,8 @@ pub struct Update {
     pub extracted: Vec<String>,
     /// Files re-linked (the extracted ones and their dependents).
     pub relinked: Vec<String>,
+    /// Why each file of `relinked` was, in the same order.
+    pub reasons: Vec<RelinkReason>,
 }
 
 /// A file's new summary, or its removal.
@@ -96,8 +100,8 @@ pub(crate) struct Touched {
     /// that came or went).
     export_changes: HashMap<FileId, ExportChange>,
     /// Every file that uses an export that changed, directly or through importers that pass
-    /// it on.
-    dependents: HashSet<FileId>,
+    /// it on, with how the change reached it.
+    dependents: HashMap<FileId, Reach>,
 }
 
 /// A project's summaries and resolution tables, kept in memory.
@@ -292,7 +296,11 @@ impl IndexState {
     /// (linking a class yields the IMPLEMENTS edges of the members it inherits, which leave
     /// nodes of the base class's file), until every edge of the batch leaves one of its files:
     /// the store keeps a node's edges in one list, which a batch rewrites whole.
-    fn link_closed(&self, relink: &mut BTreeSet<FileId>) -> graph::Linked {
+    fn link_closed(
+        &self,
+        relink: &mut BTreeSet<FileId>,
+        reasons: &mut HashMap<FileId, RelinkReason>,
+    ) -> graph::Linked {
         loop {
             let ids: Vec<FileId> = relink.iter().copied().collect();
             let linked = self.link(Scope::Files(&ids));
@@ -304,8 +312,14 @@ impl IndexState {
             for edge in linked.batch.edges.iter() {
                 if !sources.contains(edge.source.as_str())
                     && let Some(file) = self.file_of_node(&edge.source)
+                    && relink.insert(file)
                 {
-                    relink.insert(file);
+                    reasons.insert(
+                        file,
+                        RelinkReason::EdgesFrom {
+                            node: edge.source.clone(),
+                        },
+                    );
                 }
             }
             if relink.len() == before {
@@ -430,7 +444,7 @@ impl IndexState {
                                     ExportChange::All => {
                                         node_ids(&self.nodes[id as usize]).collect()
                                     }
-                                    ExportChange::Names(_) => self.moved_nodes(id, &nodes),
+                                    ExportChange::Names(_) => self.moved_nodes(id, &nodes, &change),
                                 };
                                 touched.export_changes.insert(id, change);
                                 touched.shape_changed.insert(id);
@@ -532,7 +546,7 @@ impl IndexState {
         // Heritage clauses resolve through names: those of every file whose names may now
         // resolve differently are resolved again.
         let mut relinked: BTreeSet<FileId> = changed.iter().copied().collect();
-        relinked.extend(touched.dependents.iter().copied());
+        relinked.extend(touched.dependents.keys().copied());
         let relinked: Vec<FileId> = relinked.into_iter().collect();
         let rewritten: Vec<FileId> = changed
             .iter()
@@ -561,20 +575,37 @@ impl IndexState {
             dependents,
             ..
         } = touched;
-        let mut relink: BTreeSet<FileId> = extracted.iter().copied().collect();
-        relink.extend(imports_changed);
-        relink.extend(dependents);
+        let mut reasons: HashMap<FileId, RelinkReason> = extracted
+            .iter()
+            .map(|id| (*id, RelinkReason::Changed))
+            .collect();
+        for id in imports_changed {
+            reasons.entry(id).or_insert(RelinkReason::ImportsMoved);
+        }
+        for (id, reach) in dependents {
+            reasons.entry(id).or_insert_with(|| RelinkReason::Uses {
+                from: self.files[reach.from as usize].path.clone(),
+                rule: reach.rule,
+                name: reach.name,
+            });
+        }
         // Files with edges into nodes that moved (dispatch edges to implementations come
         // from callers that need not import the implementation).
         if !old_ids.is_empty() {
-            for path in stored.files_linked_into(&old_ids) {
+            for (path, node) in stored.files_linked_into(&old_ids) {
                 if let Some(id) = self.by_path.get(&path) {
-                    relink.insert(*id);
+                    reasons
+                        .entry(*id)
+                        .or_insert(RelinkReason::EdgeIntoChanged { node });
                 }
             }
         }
-        relink.retain(|id| !self.files[*id as usize].path.is_empty());
-        let mut linked = self.link_closed(&mut relink);
+        let mut relink: BTreeSet<FileId> = reasons
+            .keys()
+            .copied()
+            .filter(|id| !self.files[*id as usize].path.is_empty())
+            .collect();
+        let mut linked = self.link_closed(&mut relink, &mut reasons);
         // Implementations of interface members added or removed: the members' callers gain or
         // lose dispatch edges. An implementation the store already held changes nothing for
         // them (edges into a surviving node keep pointing at it).
@@ -600,14 +631,15 @@ impl IndexState {
             .collect();
         if !targets.is_empty() {
             let before = relink.len();
-            relink.extend(
-                stored
-                    .files_linked_into(&targets)
-                    .iter()
-                    .filter_map(|path| self.by_path.get(path).copied()),
-            );
+            for (path, member) in stored.files_linked_into(&targets) {
+                if let Some(id) = self.by_path.get(&path).copied()
+                    && relink.insert(id)
+                {
+                    reasons.insert(id, RelinkReason::ImplementationsChanged { member });
+                }
+            }
             if relink.len() > before {
-                linked = self.link_closed(&mut relink);
+                linked = self.link_closed(&mut relink, &mut reasons);
             }
         }
         let ids: Vec<FileId> = relink.iter().copied().collect();
@@ -624,6 +656,10 @@ impl IndexState {
             relinked: ids
                 .iter()
                 .map(|id| self.files[*id as usize].path.clone())
+                .collect(),
+            reasons: ids
+                .iter()
+                .map(|id| reasons.remove(id).unwrap_or(RelinkReason::Changed))
                 .collect(),
         }
     }
@@ -698,19 +734,25 @@ impl IndexState {
 
 impl IndexState {
     /// The IDs of file `id`'s nodes that edges from other files may no longer reach as they
-    /// did, now that its nodes are `new`: those that are gone, and every class, interface and
-    /// member (calls dispatch to them from files that do not import them). A function or
+    /// did, now that its nodes are `new` and its exports changed as `change` says: those that
+    /// are gone, and every class, interface and member (calls dispatch to them from files
+    /// that do not import them) but those of a declaration exported only under names whose
+    /// export did not change (its members and heritage are what they were). A function or
     /// variable that stays is reached through its name, and the files whose names changed
     /// meaning are re-linked anyway.
-    fn moved_nodes(&self, id: FileId, new: &FileNodes) -> Vec<String> {
+    fn moved_nodes(&self, id: FileId, new: &FileNodes, change: &ExportChange) -> Vec<String> {
         let facts = &self.files[id as usize];
         let staying: HashSet<&str> = new.iter().map(|(node, _)| node).collect();
+        let unchanged = unchanged_exported_locals(facts, change);
         self.nodes[id as usize]
             .iter()
             .filter(|(node, decls)| {
                 let kind = decls.first().and_then(|d| facts.decl(*d).node);
+                let top = node
+                    .split_once(':')
+                    .map_or("", |(_, symbol)| symbol.split('.').next().unwrap_or(symbol));
                 !staying.contains(node)
-                    || matches!(
+                    || (matches!(
                         kind,
                         Some(
                             NodeKind::Class
@@ -718,11 +760,31 @@ impl IndexState {
                                 | NodeKind::Method
                                 | NodeKind::Property
                         )
-                    )
+                    ) && !unchanged.contains(top))
             })
             .map(|(node, _)| node.to_owned())
             .collect()
     }
+}
+
+/// The module-level names of `facts` that it exports, every one of their exports untouched
+/// by `change`.
+fn unchanged_exported_locals<'f>(facts: &'f FileFacts, change: &ExportChange) -> HashSet<&'f str> {
+    let mut exported: HashSet<&str> = HashSet::new();
+    let mut changed: HashSet<&str> = HashSet::new();
+    for export in &facts.exports {
+        let local = match export.target {
+            ExportTarget::Local(name) => facts.name(name),
+            ExportTarget::Decl(decl) => facts.name(facts.decl(decl).name),
+            ExportTarget::Expr(_) => continue,
+        };
+        exported.insert(local);
+        if change.get(facts.name(export.exported)).is_some() {
+            changed.insert(local);
+        }
+    }
+    exported.retain(|local| !changed.contains(local));
+    exported
 }
 
 fn node_ids(nodes: &FileNodes) -> impl Iterator<Item = String> + '_ {
@@ -732,7 +794,8 @@ fn node_ids(nodes: &FileNodes) -> impl Iterator<Item = String> + '_ {
 /// What an update asks of the graph the store holds before it.
 pub trait StoredGraph {
     /// The files (by path) holding an edge into any node with one of `ids`.
-    fn files_linked_into(&self, ids: &[String]) -> Vec<String>;
+    /// Each with one node of `ids` it has an edge into.
+    fn files_linked_into(&self, ids: &[String]) -> Vec<(String, String)>;
     /// The member IMPLEMENTS edges (implementing member ID, interface member ID) leaving the
     /// nodes of the files at `paths`.
     fn member_implements(&self, paths: &[String]) -> Vec<(String, String)>;

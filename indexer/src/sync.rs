@@ -7,7 +7,7 @@
 //! brought level with the store ([`catch_up`]): another process may have written since, which
 //! the store's generation tells.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -16,6 +16,7 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use crate::facts::FileFacts;
 use crate::model::ProjectModel;
+use crate::relink::RelinkReason;
 use crate::state::{FileChange, IndexState, StoredGraph, Summarised, Update};
 use crate::summary::{IndexError, IndexSummary};
 use crate::{INDEXED_META_KEY, IndexOptions, mark_indexed, persist, pool, walk};
@@ -50,6 +51,8 @@ pub struct SyncSummary {
     pub removed: Vec<String>,
     /// Files re-linked (the changed ones and those whose answers depend on them).
     pub relinked: usize,
+    /// Each re-linked file with why it was (`index --explain` lists them).
+    pub relinked_files: Vec<(String, RelinkReason)>,
     /// The store held no completed index, or the project's configuration changed: the
     /// project was indexed from scratch (this is that index's summary).
     pub full: Option<IndexSummary>,
@@ -183,6 +186,9 @@ fn sync_store_uncompacted(
     let update = kept.apply(disk.changes, &snapshot)?;
     drop(snapshot);
     summary.relinked = update.relinked.len();
+    summary.relinked_files = (update.relinked.iter().cloned())
+        .zip(update.reasons.iter().cloned())
+        .collect();
     // A failed write leaves the store as it was and the state ahead of it: it is dropped
     // (left `None`), to be read again.
     write_update(store, &mut kept, update, root, false)?;
@@ -436,8 +442,8 @@ pub(crate) fn restore(
 
 /// The files (by path) holding edges into the nodes with these IDs.
 impl StoredGraph for Snapshot {
-    fn files_linked_into(&self, ids: &[String]) -> Vec<String> {
-        let mut files = BTreeSet::new();
+    fn files_linked_into(&self, ids: &[String]) -> Vec<(String, String)> {
+        let mut files = BTreeMap::new();
         for id in ids {
             let Ok(Some(key)) = self.key_of(id) else {
                 continue;
@@ -452,7 +458,9 @@ impl StoredGraph for Snapshot {
                 if let Ok(Some(node)) = self.node(edge.other())
                     && let Ok(view) = node.view()
                 {
-                    files.insert(view.file().to_owned());
+                    files
+                        .entry(view.file().to_owned())
+                        .or_insert_with(|| id.clone());
                 }
             }
         }

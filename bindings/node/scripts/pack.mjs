@@ -96,10 +96,12 @@ function stripDebugInfo(file) {
 }
 
 function pack(folder) {
+  // On Windows npm is a .cmd script, which only a shell runs.
   const output = execFileSync('npm', ['pack', '--json', '--pack-destination', out], {
     cwd: folder,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
+    shell: process.platform === 'win32',
   });
   return join(out, JSON.parse(output)[0].filename);
 }

@@ -97,10 +97,22 @@ impl Task for OpenJob {
     }
 }
 
-/// Runs the work once (a task is computed once).
+/// Runs the work once (a task is computed once). A panic becomes a failure: napi calls the
+/// work from a C callback, which a panic must not unwind through (it would abort the
+/// process, an editor's extension host with it).
 fn run<T>(work: &mut Option<Work<T>>) -> napi::Result<T> {
     let work = work
         .take()
         .ok_or_else(|| Failure::internal("a task ran twice").into_napi())?;
-    work().map_err(Failure::into_napi)
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)) {
+        Ok(done) => done.map_err(Failure::into_napi),
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            Err(Failure::internal(&format!("tsgraph failed inside: {what}")).into_napi())
+        }
+    }
 }

@@ -55,21 +55,46 @@ pub fn open(root: String, options: String) -> AsyncTask<OpenJob> {
 #[napi]
 pub struct NativeProject {
     live: Arc<LiveProject>,
-    watcher: Mutex<Option<Watcher>>,
+    /// The watcher, shared with the tasks that start and stop it.
+    watcher: Arc<Mutex<Option<Watcher>>>,
+}
+
+/// Dropping the project may wait for its threads (a watcher's update, a graph file being
+/// built): that happens on a thread of its own, never on the JavaScript thread that
+/// collects the object.
+impl Drop for NativeProject {
+    fn drop(&mut self) {
+        let watcher = self.watcher.lock().take();
+        let live = Arc::clone(&self.live);
+        // The last handle goes with the thread: tasks still running hold their own.
+        let spawned = std::thread::Builder::new()
+            .name("tsgraph-close".into())
+            .spawn(move || {
+                drop(watcher);
+                let mut live = Some(live);
+                // Wait for this object's own handle to go first, so the last one (and the
+                // joins its drop does) is this thread's.
+                while live.as_ref().is_some_and(|l| Arc::strong_count(l) > 1) {
+                    std::thread::sleep(std::time::Duration::from_millis(10));
+                }
+                drop(live.take());
+            });
+        drop(spawned);
+    }
 }
 
 impl NativeProject {
     pub(crate) fn new(live: LiveProject) -> NativeProject {
         NativeProject {
             live: Arc::new(live),
-            watcher: Mutex::new(None),
+            watcher: Arc::new(Mutex::new(None)),
         }
     }
 
     /// Runs `work` with the project on the thread pool; it resolves to its JSON text.
     fn job(
         &self,
-        work: impl FnOnce(&LiveProject) -> Result<String, Failure> + Send + 'static,
+        work: impl FnOnce(&Arc<LiveProject>) -> Result<String, Failure> + Send + 'static,
     ) -> AsyncTask<Job> {
         let live = Arc::clone(&self.live);
         AsyncTask::new(Job::new(move || work(&live)))
@@ -134,26 +159,34 @@ impl NativeProject {
         self.job(|live| Ok(sync_json(&live.sync()?).to_string()))
     }
 
-    /// Starts following the files on disk: `callback` gets each update's JSON text. A
-    /// second call replaces the first's callback.
+    /// Starts following the files on disk (on the thread pool: watching a large tree takes
+    /// a while): `callback` gets each update's JSON text. A second call replaces the first.
     #[napi]
-    pub fn watch(&self, callback: UpdateCallback) -> napi::Result<()> {
-        let report = move |update: &tsgraph::WatchUpdate| {
-            let text = watch_update_json(update).to_string();
-            // Queued for the JavaScript thread; a closing environment drops it.
-            let _ = callback.call(text, ThreadsafeFunctionCallMode::NonBlocking);
-        };
-        let watcher = tsgraph::watch(Arc::clone(&self.live), report)
-            .map_err(|err| Failure::from(err).into_napi())?;
-        // The previous watcher, if any, stops here (its thread is joined).
-        drop(self.watcher.lock().replace(watcher));
-        Ok(())
+    pub fn watch(&self, callback: UpdateCallback) -> AsyncTask<Job> {
+        let slot = Arc::clone(&self.watcher);
+        self.job(move |live| {
+            let report = move |update: &tsgraph::WatchUpdate| {
+                let text = watch_update_json(update).to_string();
+                // Queued for the JavaScript thread; a closing environment drops it.
+                let _ = callback.call(text, ThreadsafeFunctionCallMode::NonBlocking);
+            };
+            let watcher = tsgraph::watch(Arc::clone(live), report)?;
+            // The previous watcher, if any, stops here (its thread is joined).
+            drop(slot.lock().replace(watcher));
+            Ok("null".to_owned())
+        })
     }
 
-    /// Stops following the files on disk (no callback is called after it returns).
+    /// Stops following the files on disk. The watcher stops on the thread pool (an update
+    /// under way finishes first); updates already queued for the JavaScript thread are
+    /// still delivered, so `index.js` ignores what comes after it asked to stop.
     #[napi]
-    pub fn unwatch(&self) {
-        drop(self.watcher.lock().take());
+    pub fn unwatch(&self) -> AsyncTask<Job> {
+        let slot = Arc::clone(&self.watcher);
+        self.job(move |_| {
+            drop(slot.lock().take());
+            Ok("null".to_owned())
+        })
     }
 }
 

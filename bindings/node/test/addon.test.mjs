@@ -102,40 +102,73 @@ test('failures are TsgraphErrors with the CLI codes and their details', async (t
     return true;
   });
   await assert.rejects(project.neighbors('report', { distance: 0 }), /distance must be 1 to/);
-  assert.throws(() => project.callers(42), (err) => err.exitCode === 64 && /symbol must be a string/.test(err.message));
+  await assert.rejects(project.callers(42), (err) => err.exitCode === 64 && /symbol must be a string/.test(err.message));
+  await assert.rejects(project.applyEdit('src/util.ts', 'x'), (err) => err.exitCode === 64 && /changes must be an array/.test(err.message));
   await assert.rejects(
     project.applyEdit('src/report.ts', [{ range: { start: { line: 99, character: 0 }, end: { line: 99, character: 1 } }, text: 'x' }]),
     (err) => err instanceof TsgraphError && err.exitCode === 1,
   );
   await assert.rejects(Project.open(join(fixture(t), 'nowhere')), (err) => err instanceof TsgraphError && err.exitCode === 1);
-  project.close();
-  assert.throws(() => project.setFileText('src/util.ts', ''), /closed/);
+  await project.close();
+  await assert.rejects(project.setFileText('src/util.ts', ''), /closed/);
+  await assert.rejects(project.callers('format'), /closed/);
 });
 
 test('watching turns changes on disk into delta events', async (t) => {
   const dir = fixture(t);
   const project = await Project.open(dir);
   t.after(() => project.close());
-  project.watch();
+  assert.equal(await project.watch(), project);
   const seen = nextDelta(project, (delta) => delta.kind === 'edit' && (delta.paths ?? []).includes('src/extra.ts'));
   writeFileSync(join(dir, 'src/extra.ts'), 'import { label } from "./util";\nexport function extra(): string {\n  return label("x");\n}\n');
   const delta = await seen;
   assert.ok(delta.nodesAdded.some((node) => node.id === 'src/extra.ts:extra'));
   assert.ok(directCallers(await project.callers('label')).includes('src/extra.ts:extra'));
-  project.unwatch();
+
+  // After unwatch, no delta from the watcher, though the graph is still asked.
+  await project.unwatch();
+  let late = 0;
+  project.on('delta', () => late++);
+  writeFileSync(join(dir, 'src/later.ts'), 'export function later(): number { return 1; }\n');
+  await new Promise((done) => setTimeout(done, 600));
+  assert.equal(late, 0, 'no delta after unwatch');
+  assert.equal((await project.search('later')).nodes.length, 0, 'the change on disk was not followed');
+});
+
+test('edits apply in the order they are asked for, and a query sees those asked before it', async (t) => {
+  const project = await Project.open(fixture(t));
+  t.after(() => project.close());
+  // One character at a time, none awaited, as an editor sends keystrokes: line 2 of
+  // util.ts ("  return value.toFixed(2);") grows a call to label before its text.
+  const typed = 'label("k");';
+  const edits = [...typed].map((char, at) =>
+    project.applyEdit('src/util.ts', [
+      { range: { start: { line: 1, character: 2 + at }, end: { line: 1, character: 2 + at } }, text: char },
+    ]),
+  );
+  const callers = await project.callers('label');
+  const outcomes = await Promise.all(edits);
+  assert.equal(outcomes.length, typed.length);
+  assert.deepEqual(directCallers(callers), ['src/report.ts:report', 'src/util.ts:format']);
+  // The same text set whole gives the same graph.
+  const whole = readFileSync(join(project.root, 'src/util.ts'), 'utf8').replace('  return value', `  ${typed}return value`);
+  const set = await project.setFileText('src/util.ts', whole);
+  assert.deepEqual([set.edgesAdded, set.edgesRemoved], [[], []]);
 });
 
 test('queries run side by side with an edit', async (t) => {
   const project = await Project.open(fixture(t));
   t.after(() => project.close());
   const queries = Array.from({ length: 16 }, () => project.callers('format'));
-  const edit = project.setFileText('src/main.ts', 'import { format } from "./util";\nexport function main(): void {\n  console.log(format(2));\n}\n');
+  // The edit drops main's call to format, so an answer tells which state it read.
+  const edit = project.setFileText('src/main.ts', 'export function main(): void {\n  console.log(2);\n}\n');
+  const later = project.callers('format');
   const answers = await Promise.all(queries);
   await edit;
+  const before = ['src/main.ts:main', 'src/report.ts:report'];
   for (const answer of answers) {
-    // Each answer is of one committed state: before the edit, or after it.
-    const callers = directCallers(answer);
-    assert.ok(callers.includes('src/main.ts:main') && callers.includes('src/report.ts:report'), JSON.stringify(callers));
+    // Asked before the edit: each answer is of the state before it.
+    assert.deepEqual(directCallers(answer), before);
   }
-  assert.equal((await project.callers('demo')).nodes.length, 0);
+  assert.deepEqual(directCallers(await later), ['src/report.ts:report'], 'a query asked after the edit sees it');
 });

@@ -6,15 +6,16 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { packageDir, workspace } from './helpers.mjs';
 
-/** The TypeScript release the declarations are checked with, and Node's types for it. */
-const TYPESCRIPT = ['typescript@5.9.3', '@types/node@20.19.43'];
+/** The TypeScript release the declarations are checked with, Node's types for it, and VS
+ * Code's API for the README's extension example. */
+const TYPESCRIPT = ['typescript@5.9.3', '@types/node@20.19.43', '@types/vscode@1.140.0'];
 
 function npm(args, cwd) {
   return execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -62,7 +63,7 @@ test('the packages install from their tarballs and answer there', async (t) => {
   const answer = await project.callers('label');
   await project.applyEdit('src/main.ts', [{ range: { start: { line: 5, character: 2 }, end: { line: 5, character: 2 } }, text: 'label("x");\\n  ' }]);
   const after = await project.callers('label');
-  project.close();
+  await project.close();
   console.log(JSON.stringify([answer.nodes.length, after.nodes.map((node) => node.id)]));
 })().catch((err) => { console.error(err); process.exit(1); });
 `,
@@ -83,9 +84,12 @@ export async function use(): Promise<string> {
   project.on('delta', (delta) => { if (delta.kind === 'edit') console.log(delta.edgesAdded.length); });
   const answer = await project.callers('format', { maxDepth: 2, edgeKinds: ['CALLS'] });
   const toon: string = await project.neighbors('report', { format: 'toon', direction: 'in' });
+  const path = await project.path('main', 'label', { k: 2 });
   const edit: EditDelta = await project.applyEdit('src/main.ts', [{ text: '' }]);
   try { await project.impact('x'); } catch (err) { if (err instanceof TsgraphError) return err.code + err.exitCode; }
-  return String(answer.query) + toon + edit.relinked.join();
+  await project.watch();
+  await project.close();
+  return String(answer.query) + String(path.query) + toon + edit.relinked.join();
 }
 `,
   );
@@ -93,8 +97,31 @@ export async function use(): Promise<string> {
   const flags = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node'];
   const good = spawnSync(process.execPath, [tsc, ...flags, 'consumer.ts'], { cwd: app, encoding: 'utf8' });
   assert.equal(good.status, 0, good.stdout + good.stderr);
-  writeFileSync(join(app, 'wrong.ts'), `import { Project } from 'tsgraph';\nexport const p = Project.open('.').then((p) => p.callers('f', { depth: 2 }));\n`);
-  const wrong = spawnSync(process.execPath, [tsc, ...flags, 'wrong.ts'], { cwd: app, encoding: 'utf8' });
-  assert.notEqual(wrong.status, 0, 'an unknown option is a type error');
-  assert.match(wrong.stdout, /depth/);
+  // The README's VS Code extension compiles against the package and VS Code's API.
+  writeFileSync(join(app, 'extension.ts'), readmeExtension());
+  const extension = spawnSync(process.execPath, [tsc, ...flags, '--types', 'node,vscode', 'extension.ts'], { cwd: app, encoding: 'utf8' });
+  assert.equal(extension.status, 0, extension.stdout + extension.stderr);
+
+  // Misspelt options, a text answer used as an object, a wrong argument: type errors.
+  const mistakes = [
+    ['an unknown option', "p.callers('f', { depth: 2 })", /depth/],
+    ['a misspelt option beside a right one', "p.callers('f', { maxDepht: 2, format: 'json' })", /maxDepht/],
+    ['text used as an object', "p.callers('f', { format: 'toon' }).then((a) => a.nodes)", /nodes/],
+    ['a path without its end', "p.path('a', { k: 2 })", /./],
+  ];
+  for (const [what, call, message] of mistakes) {
+    writeFileSync(join(app, 'wrong.ts'), `import { Project } from 'tsgraph';\nexport const run = Project.open('.').then((p) => ${call});\n`);
+    const wrong = spawnSync(process.execPath, [tsc, ...flags, 'wrong.ts'], { cwd: app, encoding: 'utf8' });
+    assert.notEqual(wrong.status, 0, `${what} is a type error`);
+    assert.match(wrong.stdout, message, what);
+  }
 });
+
+/** The TypeScript block of the README's "Use from a VS Code extension" section. */
+function readmeExtension() {
+  const readme = readFileSync(join(workspace, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Use from a VS Code extension'));
+  const block = /```ts\n([\s\S]*?)```/.exec(section);
+  assert.ok(block, 'the README has the extension example');
+  return block[1];
+}

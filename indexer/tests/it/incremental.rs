@@ -34,7 +34,7 @@ enum Edit {
 }
 
 const MODULES: u8 = 6;
-const TEMPLATES: u8 = 9;
+const TEMPLATES: u8 = 10;
 
 fn path_of(n: u8) -> String {
     format!("src/m{n}.ts")
@@ -123,6 +123,18 @@ fn module_source(n: u8, template: u8, alias: bool, extra_body: usize) -> String 
              function helper{n}(): number {{\n{body}  prev.use{prev}();\n  return prev.helper{prev}();\n}}\n\
              {export}\
              export function use{n}(): number {{ return helper{n}(); }}\n"
+        ),
+        // Members of namespaces the previous module exports — a barrel's `export * as`, or a
+        // namespace import exported again — in calls, heritage and a qualified type: a
+        // namespace that gains or loses members these do not name leaves this module alone.
+        9 => format!(
+            "import {{ ns{prev}, space{prev} }} from './m{prev}';\n\
+             import * as inner{n} from './m{prev}';\n\
+             export {{ inner{n} as space{n} }};\n\
+             function helper{n}(): number {{\n{body}  space{prev}.use{back}();\n  return ns{prev}.helper{back}();\n}}\n\
+             {export}\
+             export class Impl{n} implements ns{prev}.Shape{back} {{ area() {{ return helper{n}(); }} }}\n\
+             export function use{n}(s: ns{prev}.Shape{back}): number {{ return s.area(); }}\n"
         ),
         _ => format!(
             "import {{ use{prev} }} from './m{prev}';\n\
@@ -604,4 +616,107 @@ fn index_files(
 fn touch(path: &std::path::Path) {
     let text = std::fs::read_to_string(path).expect("read");
     std::fs::write(path, format!("{text}// touched\n")).expect("edit");
+}
+
+/// effect's shape: a module imported as a namespace by files whose exports' types name its
+/// interface, re-exported as a namespace by a barrel that other files import. An export
+/// nobody names re-links the module and the barrel only; one a file names reaches that file,
+/// and `relinked_files` says through which rule.
+#[test]
+fn an_export_nobody_names_reaches_no_namespace_importer() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("project");
+    std::fs::create_dir_all(root.join("src")).expect("folder");
+    let files = [
+        (
+            "src/Hash.ts",
+            "export interface Hash { hash(): number }\n\
+             export const symbol = Symbol.for('hash');\n\
+             export function hash(value: unknown): number { return 0; }\n",
+        ),
+        (
+            "src/index.ts",
+            "export * as Hash from './Hash';\nexport * as Equal from './Equal';\n",
+        ),
+        (
+            "src/Equal.ts",
+            "import * as Hash from './Hash';\n\
+             export class Point implements Hash.Hash { hash(): number { return Hash.hash(this); } }\n\
+             export function equals(a: Hash.Hash, b: Hash.Hash): boolean { return a.hash() === b.hash(); }\n",
+        ),
+        (
+            "src/user.ts",
+            "import { Hash, Equal } from './index';\n\
+             export function check(p: Hash.Hash): boolean { return Equal.equals(p, p) && Hash.hash(p) > 0; }\n",
+        ),
+    ];
+    let (kept, options) = index_files(dir.path(), &root, &files);
+    let hash = root.join("src/Hash.ts");
+    let text = std::fs::read_to_string(&hash).expect("read");
+    std::fs::write(
+        &hash,
+        format!("{text}export function appended(): number {{ return 1; }}\n"),
+    )
+    .expect("edit");
+    let synced = sync_project(&root, &kept, &options).expect("sync");
+    let relinked: Vec<(&str, String)> = synced
+        .relinked_files
+        .iter()
+        .map(|(path, reason)| (path.as_str(), reason.to_string()))
+        .collect();
+    assert_eq!(
+        relinked,
+        [
+            ("src/Hash.ts", "its text changed".to_owned()),
+            (
+                "src/index.ts",
+                "it re-exports `Hash` of src/Hash.ts".to_owned()
+            ),
+        ]
+    );
+    // A file that names the new export is reached, through the barrel's namespace.
+    let user = root.join("src/user.ts");
+    std::fs::write(
+        &user,
+        "import { Hash } from './index';\nexport function late(): number { return Hash.appended(); }\n",
+    )
+    .expect("edit");
+    sync_project(&root, &kept, &options).expect("sync");
+    std::fs::write(
+        &hash,
+        format!("{text}export function appended(): number {{ return 2; }}\nexport function other(): number {{ return 3; }}\n"),
+    )
+    .expect("edit");
+    let synced = sync_project(&root, &kept, &options).expect("sync");
+    let paths: Vec<&str> = synced
+        .relinked_files
+        .iter()
+        .map(|(p, _)| p.as_str())
+        .collect();
+    assert_eq!(
+        paths,
+        ["src/Hash.ts", "src/index.ts"],
+        "`appended` kept its interface"
+    );
+    std::fs::write(
+        &hash,
+        format!("{text}export function appended(x: string): string {{ return x; }}\n"),
+    )
+    .expect("edit");
+    let synced = sync_project(&root, &kept, &options).expect("sync");
+    let user_reason = synced
+        .relinked_files
+        .iter()
+        .find(|(path, _)| path == "src/user.ts")
+        .map(|(_, reason)| reason.to_string());
+    assert_eq!(
+        user_reason.as_deref(),
+        Some("it names `Hash.appended` of src/index.ts")
+    );
+    let fresh = Store::open_or_create(dir.path().join("fresh.redb")).expect("store");
+    index_project(&root, &fresh, &options).expect("fresh index");
+    assert_eq!(
+        dump(&kept.snapshot().expect("snapshot")),
+        dump(&fresh.snapshot().expect("snapshot"))
+    );
 }
