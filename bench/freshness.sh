@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Edit → answer in fresh processes (issue 23's freshness targets): on a copy of a project
+# already indexed, ROUNDS times append an exported function to FILE, then time `tsgraph
+# index` (which re-links what the edit reaches) and a `tsgraph callers` query, each a new
+# process; print each round, the medians, and a full rebuild's time for scale.
+#
+#   bench/freshness.sh BIN PROJECT FILE SYMBOL [ROUNDS]
+#   bench/freshness.sh target/release/tsgraph bench/corpus/effect@4.1.0 src/Hash.ts hash
+#   bench/freshness.sh target/release/tsgraph /work/gen1m-t packages/core/src/index.ts now
+#
+# The project is copied to a temporary folder (its store too, when it has one); the copy is
+# indexed first if it has none.
+set -euo pipefail
+bin="$(realpath "$1")"
+source="$2"
+file="$3"
+symbol="$4"
+rounds="${5:-5}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+cp -r "$source" "$work/project"
+cd "$work/project"
+"$bin" index >/dev/null 2>&1
+# A build from before `index --explain` still says how many files it re-linked.
+explain=""
+"$bin" index --help | grep -q -- --explain && explain="--explain"
+
+ms() { echo $(( ($2 - $1) / 1000000 )); }
+median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+
+: >"$work/index.txt"
+: >"$work/answer.txt"
+for round in $(seq 1 "$rounds"); do
+  printf '\nexport function appendedByBench%s(): number { return %s; }\n' "$round" "$round" >>"$file"
+  start=$(date +%s%N)
+  "$bin" index $explain >"$work/out.txt" 2>&1
+  indexed=$(date +%s%N)
+  "$bin" callers "$symbol" --file "$file" >/dev/null 2>&1 || true
+  answered=$(date +%s%N)
+  relinked=$(grep -oE '[0-9]+ files re-linked' "$work/out.txt" | grep -oE '^[0-9]+' || echo 0)
+  echo "round $round: index $(ms "$start" "$indexed") ms, callers $(ms "$indexed" "$answered") ms, edit → answer $(ms "$start" "$answered") ms; $relinked files re-linked"
+  ms "$start" "$indexed" >>"$work/index.txt"
+  ms "$start" "$answered" >>"$work/answer.txt"
+done
+echo "median: index $(median <"$work/index.txt") ms, edit → answer $(median <"$work/answer.txt") ms"
+grep '^re-linked ' "$work/out.txt" | head -10
+start=$(date +%s%N)
+"$bin" index --rebuild >/dev/null 2>&1
+echo "full rebuild: $(ms "$start" "$(date +%s%N)") ms"
