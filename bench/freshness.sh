@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Edit → answer in fresh processes (issue 23's freshness targets): on a copy of a project
 # already indexed, ROUNDS times append an exported function to FILE, then time `tsgraph
-# index` (which re-links what the edit reaches) and a `tsgraph callers` query, each a new
-# process; print each round, the medians, and a full rebuild's time for scale.
+# index` (which re-links what the edit reaches) and `tsgraph callers` of the new function
+# (which fails unless the edit reached the graph), each a new process; print each round,
+# the medians, and a full rebuild's time for scale.
 #
-#   bench/freshness.sh BIN PROJECT FILE SYMBOL [ROUNDS]
-#   bench/freshness.sh target/release/tsgraph bench/corpus/effect@4.1.0 src/Hash.ts hash
-#   bench/freshness.sh target/release/tsgraph /work/gen1m-t packages/core/src/index.ts now
+#   bench/freshness.sh BIN PROJECT FILE [ROUNDS]
+#   bench/freshness.sh target/release/tsgraph bench/corpus/effect@4.1.0 src/Hash.ts
+#   bench/freshness.sh target/release/tsgraph /work/gen1m-t packages/core/src/index.ts
 #
 # The project is copied to a temporary folder (its store too, when it has one); the copy is
 # indexed first if it has none.
@@ -14,8 +15,7 @@ set -euo pipefail
 bin="$(realpath "$1")"
 source="$2"
 file="$3"
-symbol="$4"
-rounds="${5:-5}"
+rounds="${4:-5}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cp -r "$source" "$work/project"
@@ -35,7 +35,10 @@ for round in $(seq 1 "$rounds"); do
   start=$(date +%s%N)
   "$bin" index $explain >"$work/out.txt" 2>&1
   indexed=$(date +%s%N)
-  "$bin" callers "$symbol" --file "$file" >/dev/null 2>&1 || true
+  if ! "$bin" callers "appendedByBench$round" --file "$file" >/dev/null 2>"$work/err.txt"; then
+    echo "round $round: the new function is not in the graph: $(cat "$work/err.txt")" >&2
+    exit 1
+  fi
   answered=$(date +%s%N)
   relinked=$(grep -oE '[0-9]+ files re-linked' "$work/out.txt" | grep -oE '^[0-9]+' || echo 0)
   echo "round $round: index $(ms "$start" "$indexed") ms, callers $(ms "$indexed" "$answered") ms, edit → answer $(ms "$start" "$answered") ms; $relinked files re-linked"

@@ -84,6 +84,23 @@ pub(crate) fn export_change(old: &FileFacts, new: &FileFacts) -> ExportChange {
     change
 }
 
+/// A hash of every class and interface of the file, exported or not, with its heritage and
+/// members (as [`interface_of`] hashes them): when it is the same for two summaries, calls
+/// through those classes and interfaces dispatch as they did.
+pub(crate) fn classes_hash(facts: &FileFacts) -> u64 {
+    let mut hasher = InterfaceHasher::new(facts);
+    for (index, decl) in facts.decls.iter().enumerate() {
+        if matches!(
+            decl.node,
+            Some(tsgraph_engine::NodeKind::Class | tsgraph_engine::NodeKind::Interface)
+        ) {
+            hasher.decl(DeclId::try_from(index).unwrap_or(DeclId::MAX), 0);
+        }
+    }
+    hasher.declarations_wanted();
+    hasher.state.finish()
+}
+
 /// Each exported name's own interface hash (what it reaches, as [`interface_of`] hashes the
 /// whole), and a hash of the modules re-exported whole; none for a script, whose every
 /// declaration is a global.

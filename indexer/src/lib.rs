@@ -50,8 +50,15 @@ pub use summary::{IndexError, IndexSummary, ParseSummary};
 pub use sync::{SyncSummary, sync_project};
 pub use walk::is_source_path;
 
-/// The metadata key that marks a store as fully indexed (see [`is_indexed`]).
+/// The metadata key that marks a store as fully indexed (see [`is_indexed`]); it holds the
+/// [`INDEXER_VERSION`] the index was made with.
 pub const INDEXED_META_KEY: &str = "indexed";
+
+/// The version of extraction and linking an index is made with. A store indexed by another
+/// version is indexed again from scratch at its next sync, so that its graph is the one this
+/// version gives the project (not old edges kept until their files change): bump it with
+/// every change to the graph a project gives.
+pub const INDEXER_VERSION: &[u8] = b"2";
 
 /// Whether `store` holds a completed index (an empty store, or one whose first index failed
 /// part-way, does not).
@@ -92,7 +99,7 @@ pub(crate) fn indexed_meta(root: &Path) -> [(String, Vec<u8>); 2] {
             "project_root".to_owned(),
             root.to_string_lossy().as_bytes().to_vec(),
         ),
-        (INDEXED_META_KEY.to_owned(), b"1".to_vec()),
+        (INDEXED_META_KEY.to_owned(), INDEXER_VERSION.to_vec()),
     ]
 }
 

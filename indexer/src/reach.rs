@@ -131,9 +131,22 @@ impl Importer<'_> {
                         Some(NameChange::Members(members)) => Some(Some(members.clone())),
                     }
                 };
+                // A namespace exported again from this module's scope (`export { ns as
+                // space }`, `export default ns`): its change passes on under those names.
+                let exported_again: Vec<&str> = match &members {
+                    Some(_) if !import.reexport => facts
+                        .exports
+                        .iter()
+                        .filter(|e| matches!(e.target, ExportTarget::Local(name) if name == binding.local))
+                        .map(|e| facts.name(e.exported))
+                        .collect(),
+                    _ => Vec::new(),
+                };
                 let uses = match &members {
                     None => Some((ReachRule::ImportsName, imported.to_owned())),
-                    Some(_) if import.reexport => Some((ReachRule::Reexports, local.to_owned())),
+                    Some(_) if import.reexport || !exported_again.is_empty() => {
+                        Some((ReachRule::Reexports, local.to_owned()))
+                    }
                     Some(members) => self.uses_members(binding.local, members.as_ref()),
                 };
                 let Some(uses) = uses else {
@@ -141,17 +154,17 @@ impl Importer<'_> {
                 };
                 used = true;
                 first.get_or_insert(uses);
-                if import.reexport {
-                    match members {
-                        None => passed.add(local),
-                        Some(members) => passed.add_members(local, members),
-                    };
-                } else if let Some(members) = members {
-                    // A namespace exported again under a local name passes its change on.
-                    for export in &facts.exports {
-                        if matches!(export.target, ExportTarget::Local(name) if name == binding.local)
-                        {
-                            passed.add_members(facts.name(export.exported), members.clone());
+                match members {
+                    None if import.reexport => {
+                        passed.add(local);
+                    }
+                    None => {}
+                    Some(members) if import.reexport => {
+                        passed.add_members(local, members);
+                    }
+                    Some(members) => {
+                        for exported in exported_again {
+                            passed.add_members(exported, members.clone());
                         }
                     }
                 }
@@ -194,7 +207,15 @@ impl Importer<'_> {
         let bare_expr = (0..facts.exprs.len())
             .filter_map(|i| u32::try_from(i).ok())
             .any(|i| is_local(i) && !objects.contains(&i));
-        if bare_expr {
+        // A destructuring's source is the object of its properties' member accesses and the
+        // value of a rest element (`const { a, ...rest } = ns` gives `rest` the whole
+        // namespace): a declaration whose value is the namespace uses it whole.
+        let a_value = facts
+            .decls
+            .iter()
+            .filter_map(|decl| decl.init.get())
+            .any(is_local);
+        if bare_expr || a_value {
             return whole();
         }
         for ty in &facts.types {

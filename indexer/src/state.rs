@@ -19,11 +19,11 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Instant;
 
-use tsgraph_engine::{EdgeKind, Generation, GraphBatch, NodeKind};
+use tsgraph_engine::{EdgeKind, Generation, GraphBatch, NodeFlags, NodeKind};
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::extract::Extractor;
-use crate::facts::{ExportTarget, FileFacts};
+use crate::facts::{DeclId, DeclKind, ExportTarget, FileFacts};
 use crate::graph::{self, FileNodes, Scope};
 use crate::interface::{self, ExportChange, Interface};
 use crate::model::ProjectModel;
@@ -31,7 +31,7 @@ use crate::modules::{self, ImportStats};
 use crate::options::{IndexProgress, ProgressHook};
 use crate::reach::Reach;
 use crate::relink::RelinkReason;
-use crate::resolve::{FileId, Hierarchy, ModuleTarget, Program, ProgramTables, Resolver};
+use crate::resolve::{DeclRef, FileId, Hierarchy, ModuleTarget, Program, ProgramTables, Resolver};
 use crate::summary::{IndexError, IndexSummary};
 use crate::{IndexOptions, persist, pool, walk};
 
@@ -102,6 +102,10 @@ pub(crate) struct Touched {
     /// Every file that uses an export that changed, directly or through importers that pass
     /// it on, with how the change reached it.
     dependents: HashMap<FileId, Reach>,
+    /// Extracted files whose classes and interfaces (exported or not) changed shape, or that
+    /// are new: a class of theirs may now override an abstract member of a base class
+    /// elsewhere, whose callers then dispatch to it.
+    classes_changed: HashSet<FileId>,
 }
 
 /// A project's summaries and resolution tables, kept in memory.
@@ -434,6 +438,12 @@ impl IndexState {
                         Some(id) => {
                             // Computed from the old summary, before it is replaced.
                             let old_hash = self.interface(id).hash;
+                            let classes_kept = old_hash != UNKNOWN_SHAPE
+                                && interface::classes_hash(&self.files[id as usize])
+                                    == interface::classes_hash(&facts);
+                            if !classes_kept {
+                                touched.classes_changed.insert(id);
+                            }
                             if old_hash != interface.hash {
                                 let change = if old_hash == UNKNOWN_SHAPE {
                                     ExportChange::All
@@ -444,7 +454,14 @@ impl IndexState {
                                     ExportChange::All => {
                                         node_ids(&self.nodes[id as usize]).collect()
                                     }
-                                    ExportChange::Names(_) => self.moved_nodes(id, &nodes, &change),
+                                    // Classes and interfaces that kept their shape: dispatch
+                                    // to their members is as it was.
+                                    ExportChange::Names(_) if classes_kept => {
+                                        self.moved_nodes(id, &nodes, &change)
+                                    }
+                                    ExportChange::Names(_) => {
+                                        self.moved_nodes(id, &nodes, &ExportChange::All)
+                                    }
                                 };
                                 touched.export_changes.insert(id, change);
                                 touched.shape_changed.insert(id);
@@ -463,6 +480,7 @@ impl IndexState {
                             self.interfaces.push(OnceLock::from(interface));
                             self.modules.push(Vec::new());
                             touched.added.push(id);
+                            touched.classes_changed.insert(id);
                             touched.files_came_or_went = true;
                             touched.shape_changed.insert(id);
                             id
@@ -513,12 +531,19 @@ impl IndexState {
             }
         }
         // A file that came or went, or whose imports resolve elsewhere now, may export anything
-        // differently (what it re-exports is another module's).
-        for id in touched.shape_changed.iter().chain(&touched.imports_changed) {
+        // differently (what it re-exports is another module's); and what others' edges reach
+        // in a changed file whose imports moved may have moved with them.
+        for id in &touched.shape_changed {
             touched
                 .export_changes
                 .entry(*id)
                 .or_insert(ExportChange::All);
+        }
+        for id in &touched.imports_changed {
+            let was = touched.export_changes.insert(*id, ExportChange::All);
+            if matches!(was, Some(ExportChange::Names(_))) {
+                touched.old_ids.extend(node_ids(&self.nodes[*id as usize]));
+            }
         }
         if !touched.export_changes.is_empty() {
             touched.dependents = crate::reach::dependents(
@@ -573,8 +598,12 @@ impl IndexState {
             old_ids,
             imports_changed,
             dependents,
+            classes_changed,
             ..
         } = touched;
+        // Abstract members of the base classes of changed classes: their callers dispatch to
+        // the overrides below them, which may have come.
+        let abstract_members = self.abstract_members_above(&classes_changed);
         let mut reasons: HashMap<FileId, RelinkReason> = extracted
             .iter()
             .map(|id| (*id, RelinkReason::Changed))
@@ -597,6 +626,15 @@ impl IndexState {
                     reasons
                         .entry(*id)
                         .or_insert(RelinkReason::EdgeIntoChanged { node });
+                }
+            }
+        }
+        if !abstract_members.is_empty() {
+            for (path, member) in stored.files_linked_into(&abstract_members) {
+                if let Some(id) = self.by_path.get(&path) {
+                    reasons
+                        .entry(*id)
+                        .or_insert(RelinkReason::ImplementationsChanged { member });
                 }
             }
         }
@@ -764,6 +802,49 @@ impl IndexState {
             })
             .map(|(node, _)| node.to_owned())
             .collect()
+    }
+}
+
+impl IndexState {
+    /// The node IDs of the abstract methods of every base class, transitively, of the classes
+    /// declared in `files`.
+    fn abstract_members_above(&self, files: &HashSet<FileId>) -> Vec<String> {
+        let mut bases: BTreeSet<DeclRef> = BTreeSet::new();
+        for &file in files {
+            let facts = &self.files[file as usize];
+            for (index, decl) in facts.decls.iter().enumerate() {
+                if decl.kind != DeclKind::Class {
+                    continue;
+                }
+                let mut class = DeclRef::new(file, DeclId::try_from(index).unwrap_or(DeclId::MAX));
+                // Bounded: a cycle of bases is an error in the source, not a reason to loop.
+                for _ in 0..64 {
+                    let Some(base) = self.hierarchy.base(class) else {
+                        break;
+                    };
+                    if !bases.insert(base) {
+                        break;
+                    }
+                    class = base;
+                }
+            }
+        }
+        let mut members = Vec::new();
+        for base in bases {
+            let facts = &self.files[base.file as usize];
+            let nodes = &self.nodes[base.file as usize];
+            for (index, decl) in facts.decls.iter().enumerate() {
+                let id = DeclId::try_from(index).unwrap_or(DeclId::MAX);
+                if decl.path_parent == base.decl
+                    && decl.kind == DeclKind::Method
+                    && decl.node_flags & NodeFlags::ABSTRACT != 0
+                    && let Some(node) = nodes.node_of(id)
+                {
+                    members.push(nodes.id(node).to_owned());
+                }
+            }
+        }
+        members
     }
 }
 

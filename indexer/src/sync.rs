@@ -19,7 +19,7 @@ use crate::model::ProjectModel;
 use crate::relink::RelinkReason;
 use crate::state::{FileChange, IndexState, StoredGraph, Summarised, Update};
 use crate::summary::{IndexError, IndexSummary};
-use crate::{INDEXED_META_KEY, IndexOptions, mark_indexed, persist, pool, walk};
+use crate::{INDEXED_META_KEY, INDEXER_VERSION, IndexOptions, mark_indexed, persist, pool, walk};
 
 /// The metadata key of the project model's fingerprint.
 pub(crate) const MODEL_META_KEY: &str = "model_fingerprint";
@@ -122,7 +122,8 @@ fn sync_store_uncompacted(
     let walked = walk::walk(root, options.max_file_size);
     let paths: Vec<&str> = walked.files.iter().map(|f| f.relative.as_str()).collect();
     let snapshot = store.snapshot()?;
-    let indexed = snapshot.meta(INDEXED_META_KEY)?.is_some();
+    // An index made by another version of the indexer counts as none: it is made again.
+    let indexed = snapshot.meta(INDEXED_META_KEY)?.as_deref() == Some(INDEXER_VERSION);
     // The configuration is read again only when a configuration file changed on disk (by its
     // stamp), and the project is indexed afresh only when what it says changed.
     let configs = config_stamp(&walked.configs);

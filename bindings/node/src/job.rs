@@ -1,7 +1,7 @@
 //! Work done on libuv's thread pool for a promise: a query or an update resolves to JSON
 //! text, an open to a [`NativeProject`]; a failure rejects with its JSON (see [`Failure`]).
 
-use napi::bindgen_prelude::Task;
+use napi::bindgen_prelude::{ToNapiValue, TypeName};
 use napi::{Env, Status};
 use serde_json::{Value, json};
 use tsgraph::LiveProject;
@@ -51,49 +51,41 @@ fn with_exit_code(mut error: Value, code: u8) -> Failure {
 
 type Work<T> = Box<dyn FnOnce() -> Result<T, Failure> + Send>;
 
+/// Work on the thread pool whose result `T` becomes the JavaScript value `J` on the
+/// JavaScript thread.
+pub struct Task<T, J> {
+    work: Option<Work<T>>,
+    to_js: fn(T) -> J,
+}
+
 /// Work that resolves to JSON (or answer) text.
-pub struct Job(Option<Work<String>>);
-
-impl Job {
-    pub(crate) fn new(work: impl FnOnce() -> Result<String, Failure> + Send + 'static) -> Job {
-        Job(Some(Box::new(work)))
-    }
-}
-
-impl Task for Job {
-    type Output = String;
-    type JsValue = String;
-
-    fn compute(&mut self) -> napi::Result<String> {
-        run(&mut self.0)
-    }
-
-    fn resolve(&mut self, _env: Env, output: String) -> napi::Result<String> {
-        Ok(output)
-    }
-}
+pub(crate) type Job = Task<String, String>;
 
 /// Opening a project, which resolves to the project.
-pub struct OpenJob(Option<Work<LiveProject>>);
+pub(crate) type OpenJob = Task<LiveProject, NativeProject>;
 
-impl OpenJob {
+impl<T, J> Task<T, J> {
     pub(crate) fn new(
-        work: impl FnOnce() -> Result<LiveProject, Failure> + Send + 'static,
-    ) -> OpenJob {
-        OpenJob(Some(Box::new(work)))
+        work: impl FnOnce() -> Result<T, Failure> + Send + 'static,
+        to_js: fn(T) -> J,
+    ) -> Task<T, J> {
+        Task {
+            work: Some(Box::new(work)),
+            to_js,
+        }
     }
 }
 
-impl Task for OpenJob {
-    type Output = LiveProject;
-    type JsValue = NativeProject;
+impl<T: Send + 'static, J: ToNapiValue + TypeName> napi::Task for Task<T, J> {
+    type Output = T;
+    type JsValue = J;
 
-    fn compute(&mut self) -> napi::Result<LiveProject> {
-        run(&mut self.0)
+    fn compute(&mut self) -> napi::Result<T> {
+        run(&mut self.work)
     }
 
-    fn resolve(&mut self, _env: Env, live: LiveProject) -> napi::Result<NativeProject> {
-        Ok(NativeProject::new(live))
+    fn resolve(&mut self, _env: Env, output: T) -> napi::Result<J> {
+        Ok((self.to_js)(output))
     }
 }
 

@@ -44,11 +44,14 @@ struct OpenOptions {
 /// (indexing it when it never was); resolves to a [`NativeProject`].
 #[napi]
 pub fn open(root: String, options: String) -> AsyncTask<OpenJob> {
-    AsyncTask::new(OpenJob::new(move || {
-        let options: OpenOptions = ArgError::parse("options", &options)?;
-        let db = options.db.as_deref().map(std::path::Path::new);
-        Ok(LiveProject::open(&root, db, IndexOptions::default())?)
-    }))
+    AsyncTask::new(OpenJob::new(
+        move || {
+            let options: OpenOptions = ArgError::parse("options", &options)?;
+            let db = options.db.as_deref().map(std::path::Path::new);
+            Ok(LiveProject::open(&root, db, IndexOptions::default())?)
+        },
+        NativeProject::new,
+    ))
 }
 
 /// An open project.
@@ -97,7 +100,7 @@ impl NativeProject {
         work: impl FnOnce(&Arc<LiveProject>) -> Result<String, Failure> + Send + 'static,
     ) -> AsyncTask<Job> {
         let live = Arc::clone(&self.live);
-        AsyncTask::new(Job::new(move || work(&live)))
+        AsyncTask::new(Job::new(move || work(&live), |text| text))
     }
 }
 

@@ -119,7 +119,14 @@ impl<'t> Lower<'t, '_, '_> {
     fn push_import(&mut self, import: Import, ctx: &Ctx, type_only: bool) {
         let index = u32::try_from(self.out.imports.len()).unwrap_or(u32::MAX);
         if !import.reexport {
-            let spaces = if type_only { space::TYPE } else { space::ALL };
+            // `import type` binds the type and the namespace meanings (`import type * as
+            // core` then `core.Def`; `import type { Chat }` then `Chat.Message`), never the
+            // value.
+            let spaces = if type_only {
+                space::TYPE | space::NAMESPACE
+            } else {
+                space::ALL
+            };
             for (j, binding) in import.bindings.iter().enumerate() {
                 let j = u32::try_from(j).unwrap_or(u32::MAX);
                 self.bind_target(

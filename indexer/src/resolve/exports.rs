@@ -177,12 +177,27 @@ fn file_id(index: usize) -> FileId {
 fn own_exports(file: FileId, facts: &FileFacts, modules: &[Vec<ModuleTarget>]) -> ExportTable {
     let mut table = ExportTable::default();
     for export in &facts.exports {
+        let exported = facts.name(export.exported);
         let entry = match export.target {
             ExportTarget::Local(name) => ExportEntry::Local { file, name },
-            ExportTarget::Decl(decl) => ExportEntry::Decl(DeclRef::new(file, decl)),
+            ExportTarget::Decl(decl) => {
+                let name = facts.decl(decl).name;
+                // Two exported declarations of one name (an interface and a const, a class
+                // and a namespace): the name stands for both, each in its space.
+                let shared = match table.get(exported) {
+                    Some(ExportEntry::Decl(other)) => facts.decl(other.decl).name == name,
+                    Some(ExportEntry::Local { name: other, .. }) => *other == name,
+                    _ => false,
+                };
+                if shared {
+                    ExportEntry::Local { file, name }
+                } else {
+                    ExportEntry::Decl(DeclRef::new(file, decl))
+                }
+            }
             ExportTarget::Expr(expr) => ExportEntry::Expr { file, expr },
         };
-        table.insert(facts.name(export.exported).into(), entry);
+        table.insert(exported.into(), entry);
     }
     for (i, import) in facts.imports.iter().enumerate() {
         if !import.reexport || import.reexport_all {

@@ -720,3 +720,154 @@ fn an_export_nobody_names_reaches_no_namespace_importer() {
         dump(&fresh.snapshot().expect("snapshot"))
     );
 }
+
+/// A module before and after it gains an export.
+const M: &str = "export function a(): number { return 1; }\n";
+const M_GROWN: &str =
+    "export function a(): number { return 1; }\nexport function b(): number { return 2; }\n";
+
+/// A namespace import only exported again (`export { ns as space }`, `export default ns`),
+/// then used through the new name: the new member reaches its user.
+#[test]
+fn a_namespace_exported_again_passes_member_changes_on() {
+    let (m, m_grown) = (M, M_GROWN);
+    check_files(
+        &[
+            ("src/m.ts", m),
+            (
+                "src/mid.ts",
+                "import * as inner from './m';\nexport { inner as space };\n",
+            ),
+            (
+                "src/user.ts",
+                "import { space } from './mid';\nexport function f() { return space.b(); }\n",
+            ),
+            (
+                "src/dflt.ts",
+                "import * as inner from './m';\nexport default inner;\n",
+            ),
+            (
+                "src/user2.ts",
+                "import S from './dflt';\nexport function g() { return S.b(); }\n",
+            ),
+        ],
+        &[("src/m.ts", Some(m_grown))],
+    );
+}
+
+/// A rest element takes the namespace whole.
+#[test]
+fn a_namespace_destructured_with_a_rest_element_is_used_whole() {
+    let (m, m_grown) = (M, M_GROWN);
+    check_files(
+        &[
+            ("src/m.ts", m),
+            (
+                "src/user.ts",
+                "import * as ns from './m';\nconst { a, ...rest } = ns;\nexport function f() { a(); return rest.b(); }\n",
+            ),
+        ],
+        &[("src/m.ts", Some(m_grown))],
+    );
+}
+
+/// A changed file whose import resolves elsewhere in the same update (its base class comes
+/// with it): what others reach through its class moves with it.
+#[test]
+fn a_changed_file_whose_imports_move_counts_as_changed_whole() {
+    check_files(
+        &[
+            (
+                "src/f.ts",
+                "import { Base } from './base';\nexport class C extends Base {}\n",
+            ),
+            (
+                "src/user.ts",
+                "import { C } from './f';\nexport function g(c: C) { return c.one(); }\n",
+            ),
+        ],
+        &[
+            (
+                "src/f.ts",
+                Some(
+                    "import { Base } from './base';\nexport class C extends Base {}\nexport const z = 1;\n",
+                ),
+            ),
+            (
+                "src/base.ts",
+                Some("export class Base { one() { return 1; } }\n"),
+            ),
+        ],
+    );
+}
+
+/// A subclass added beside an abstract class: calls through the abstract member now dispatch
+/// to it.
+#[test]
+fn a_subclass_added_beside_an_abstract_class_reaches_its_callers() {
+    check_files(
+        &[
+            (
+                "src/shape.ts",
+                "export abstract class Shape { abstract area(): number }\n",
+            ),
+            (
+                "src/y.ts",
+                "import { Shape } from './shape';\nexport function f(s: Shape) { return s.area(); }\n",
+            ),
+        ],
+        &[(
+            "src/shape.ts",
+            Some(
+                "export abstract class Shape { abstract area(): number }\nexport class Square extends Shape { area() { return 1; } }\n",
+            ),
+        )],
+    );
+}
+
+/// A subclass added in a file of its own: calls through the abstract member of its base
+/// class, in another file, now dispatch to it.
+#[test]
+fn a_subclass_added_in_another_file_reaches_the_callers_of_its_base() {
+    check_files(
+        &[
+            (
+                "src/shape.ts",
+                "export abstract class Shape { abstract area(): number }\n",
+            ),
+            (
+                "src/y.ts",
+                "import { Shape } from './shape';\nexport function f(s: Shape) { return s.area(); }\n",
+            ),
+        ],
+        &[(
+            "src/square.ts",
+            Some(
+                "import { Shape } from './shape';\nexport class Square extends Shape { area() { return 1; } }\n",
+            ),
+        )],
+    );
+    // Not exported, in a file whose interface stays as it was.
+    check_files(
+        &[
+            (
+                "src/shape.ts",
+                "export abstract class Shape { abstract area(): number }\n",
+            ),
+            (
+                "src/y.ts",
+                "import { Shape } from './shape';\nexport function f(s: Shape) { return s.area(); }\n",
+            ),
+            (
+                "src/make.ts",
+                "import { Shape } from './shape';\nexport function make(): number { return 1; }\n",
+            ),
+        ],
+        &[(
+            "src/make.ts",
+            Some(
+                "import { Shape } from './shape';\nclass Hidden extends Shape { area() { return 2; } }\nexport function make(): number { return new Hidden().area(); }\n",
+            ),
+        )],
+    );
+}

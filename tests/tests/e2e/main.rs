@@ -21,5 +21,6 @@ mod store_errors;
 mod store_size;
 mod tools;
 mod topic_docs;
+mod type_positions;
 mod unresolved;
 mod watch;

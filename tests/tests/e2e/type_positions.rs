@@ -1,0 +1,69 @@
+//! Names in type positions resolve as the checker resolves them: through type-only imports
+//! used as qualifiers, and to the type meaning of an imported name that is also a value or a
+//! namespace (tests/fixtures/type-positions).
+
+use std::collections::BTreeSet;
+
+use tsgraph::Project;
+use tsgraph_tests::fixture;
+
+/// Edges of one kind, `SOURCE -> TARGET`, of the fixture indexed afresh.
+fn edges(kind: &str) -> BTreeSet<String> {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let project = Project::open(
+        fixture("type-positions"),
+        Some(&dir.path().join("graph.redb")),
+    )
+    .expect("open");
+    project.index(&Default::default()).expect("index");
+    let mut out = Vec::new();
+    project.export(&mut out).expect("export");
+    String::from_utf8(out)
+        .expect("UTF-8")
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).expect("JSON line"))
+        .filter(|v| v["type"] == "edge" && v["kind"] == kind)
+        .map(|v| {
+            format!(
+                "{} -> {}",
+                v["source"].as_str().unwrap_or(""),
+                v["target"].as_str().unwrap_or("")
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn type_only_imports_resolve_as_qualifiers() {
+    let uses = edges("USES_TYPE");
+    for edge in [
+        "src/types-only.ts:describe -> src/core.ts:Def",
+        "src/types-only.ts:describe -> src/core.ts:Chat.Message",
+    ] {
+        assert!(uses.contains(edge), "missing {edge}: {uses:#?}");
+    }
+}
+
+#[test]
+fn an_imported_name_with_a_value_meaning_resolves_to_its_type_in_type_positions() {
+    let implements = edges("IMPLEMENTS");
+    assert!(
+        implements.contains("src/both.ts:Square -> src/core.ts:Shape~Interface"),
+        "{implements:#?}"
+    );
+    let uses = edges("USES_TYPE");
+    for edge in [
+        "src/both.ts:measure -> src/core.ts:Shape~Interface",
+        // Point's namespace is not a node: the interface has the plain ID.
+        "src/both.ts:measure -> src/core.ts:Point",
+        // Chat's namespace comes after its interface.
+        "src/both.ts:measure -> src/core.ts:Chat",
+    ] {
+        assert!(uses.contains(edge), "missing {edge}: {uses:#?}");
+    }
+    let calls = edges("CALLS");
+    assert!(
+        calls.contains("src/both.ts:measure -> src/core.ts:Shape.area"),
+        "{calls:#?}"
+    );
+}
