@@ -121,6 +121,8 @@ byte_enum! {
         Expression = 6 => "expression",
         /// In an `extends` or `implements` clause (type arguments of a base).
         Heritage = 7 => "heritage",
+        /// In a type alias's definition (`type Handler = (req: Request) => Response`).
+        Alias = 8 => "alias",
     }
 }
 

@@ -341,11 +341,16 @@ impl<'t> Lower<'t, '_, '_> {
             |this, decl, inner| {
                 if let Some(value) = field(node, f.value) {
                     let ty = if this.k(value) == K::ObjectType {
-                        // `type Options = { … }`: its members are addressable as `Options.member`.
+                        // `type Options = { … }`: its members are addressable as `Options.member`,
+                        // and each names its own types.
                         this.type_members(value, decl, inner, true);
                         this.push_type(TypeExpr::Decl(decl))
                     } else {
-                        this.type_expr(value, inner)
+                        let ty = this.type_expr(value, inner);
+                        // Every type the definition names: `impact` of a type reaches the
+                        // aliases built on it.
+                        this.type_use(decl, ty, UseContext::Alias);
+                        ty
                     };
                     this.decl_mut(decl).ty = Some(ty).into();
                 }

@@ -67,3 +67,22 @@ fn an_imported_name_with_a_value_meaning_resolves_to_its_type_in_type_positions(
         "{calls:#?}"
     );
 }
+
+#[test]
+fn a_type_alias_uses_the_types_its_definition_names() {
+    let uses = edges("USES_TYPE");
+    for edge in [
+        "src/core.ts:Handler -> src/core.ts:Def",
+        "src/core.ts:Handler -> src/core.ts:Shape~Interface",
+        "src/core.ts:Either -> src/core.ts:Def",
+        "src/core.ts:Either -> src/core.ts:Chat",
+        "src/core.ts:Options.def -> src/core.ts:Def",
+    ] {
+        assert!(uses.contains(edge), "missing {edge}: {uses:#?}");
+    }
+    // The member names it; the alias that owns the member does not as well.
+    assert!(
+        !uses.contains("src/core.ts:Options -> src/core.ts:Def"),
+        "{uses:#?}"
+    );
+}
