@@ -498,8 +498,13 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
                 self.bind(ctx.scope, name, space::VALUE, decl);
                 self.export_own(ctx, name, decl);
                 let type_ann = field(declarator, f.type_);
-                let declared = type_ann.map(|t| self.type_annotation(t, ctx));
+                let declared =
+                    type_ann.map(|t| self.type_annotation(t, &annotation_ctx(ctx, decl)));
                 self.decl_mut(decl).ty = declared.into();
+                if let Some(declared) = declared {
+                    let from = self.node_owner(decl);
+                    self.type_use(from, declared, UseContext::Variable);
+                }
                 self.function_value(function, ctx, Some(decl));
                 if let Some(declared) = declared {
                     self.decl_mut(decl).context = Some(crate::facts::Context::Typed(declared));
@@ -525,7 +530,7 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
                 self.bind(ctx.scope, name, space::VALUE, decl);
                 self.export_own(ctx, name, decl);
                 if let Some(type_node) = field(declarator, f.type_) {
-                    let ty = self.type_annotation(type_node, ctx);
+                    let ty = self.type_annotation(type_node, &annotation_ctx(ctx, decl));
                     self.decl_mut(decl).ty = Some(ty).into();
                     self.decl_mut(decl).type_text =
                         self.display_text(&annotation(Some(type_node), self.src));
@@ -1054,4 +1059,14 @@ pub(super) fn is_expression(kind: K) -> bool {
             | K::JsxSelfClosingElement
             | K::SpreadElement
     )
+}
+
+/// The context the type annotation of `decl` is lowered in: the signatures and type literals
+/// written in it belong to `decl`, so the types they name are credited to it (or to the node
+/// that owns it), not to what encloses it.
+pub(super) fn annotation_ctx(ctx: &Ctx, decl: DeclId) -> Ctx {
+    Ctx {
+        path_parent: decl,
+        ..*ctx
+    }
 }

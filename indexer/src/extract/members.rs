@@ -4,7 +4,7 @@
 use tree_sitter::Node;
 use tsgraph_engine::{NodeFlags, NodeKind, UseContext};
 
-use super::lower::{Ctx, Lower, is_expression};
+use super::lower::{Ctx, Lower, annotation_ctx, is_expression};
 use super::signature::{annotation, modifiers, string_value};
 use crate::facts::{
     Context, DeclId, DeclKind, Expr, ExprId, List, Name, OptIndex, ScopeKind, TypeExpr, space,
@@ -230,7 +230,7 @@ impl<'t> Lower<'t, '_, '_> {
                         let graph = named.then_some(NodeKind::Property);
                         let decl = self.declare(DeclKind::Field, name, member, ctx, graph);
                         if let Some(type_node) = field(member, f.type_) {
-                            let ty = self.type_annotation(type_node, ctx);
+                            let ty = self.type_annotation(type_node, &annotation_ctx(ctx, decl));
                             self.decl_mut(decl).ty = Some(ty).into();
                             self.decl_mut(decl).type_text =
                                 self.display_text(&annotation(Some(type_node), self.src));
@@ -416,7 +416,8 @@ impl<'t> Lower<'t, '_, '_> {
                     let (flags, _) = modifiers(member, self.src);
                     self.decl_mut(decl).node_flags |= flags;
                     if let Some(type_node) = field(member, f.type_) {
-                        let ty = self.type_annotation(type_node, &member_ctx);
+                        let ty =
+                            self.type_annotation(type_node, &annotation_ctx(&member_ctx, decl));
                         self.decl_mut(decl).ty = Some(ty).into();
                         self.decl_mut(decl).type_text =
                             self.display_text(&annotation(Some(type_node), self.src));

@@ -86,3 +86,24 @@ fn a_type_alias_uses_the_types_its_definition_names() {
         "{uses:#?}"
     );
 }
+
+#[test]
+fn a_signature_in_an_annotation_is_credited_to_what_it_annotates() {
+    let uses = edges("USES_TYPE");
+    for edge in [
+        "src/core.ts:run -> src/core.ts:Def",
+        "src/core.ts:run -> src/core.ts:Chat",
+        "src/core.ts:Config.enhance -> src/core.ts:Shape~Interface",
+        "src/core.ts:Config.enhance -> src/core.ts:Def",
+    ] {
+        assert!(uses.contains(edge), "missing {edge}: {uses:#?}");
+    }
+    // Neither the module nor the interface that owns the property.
+    for edge in [
+        "src/core.ts -> src/core.ts:Def",
+        "src/core.ts:Config -> src/core.ts:Shape~Interface",
+        "src/core.ts:Config -> src/core.ts:Def",
+    ] {
+        assert!(!uses.contains(edge), "wrongly {edge}: {uses:#?}");
+    }
+}
