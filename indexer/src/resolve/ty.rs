@@ -966,12 +966,18 @@ impl<'a> Resolver<'_, 'a> {
             .resolve_name(file, scope, *first, first_space)?
             .symbol;
         let facts = self.program.file(file);
-        for segment in rest {
+        for (index, segment) in rest.iter().enumerate() {
             let text = facts.name(*segment);
+            // A qualifier names a namespace (or a value holding one); the last segment a type:
+            // an exported name with both meanings (`interface File` and `namespace File`)
+            // stands for the one the position asks for.
+            let space = if index + 1 == rest.len() {
+                space::TYPE
+            } else {
+                space::NAMESPACE | space::VALUE
+            };
             symbol = match symbol {
-                Symbol::Module(module) => {
-                    self.program.resolve_export(module, text, space::ALL, 0)?
-                }
+                Symbol::Module(module) => self.program.resolve_export(module, text, space, 0)?,
                 Symbol::Decl(decl) => {
                     let d = self.program.decl(decl);
                     let member = d.members().iter().find(|m| {

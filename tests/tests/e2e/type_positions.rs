@@ -39,6 +39,9 @@ fn type_only_imports_resolve_as_qualifiers() {
     for edge in [
         "src/types-only.ts:describe -> src/core.ts:Def",
         "src/types-only.ts:describe -> src/core.ts:Chat.Message",
+        // `core.File.Info`: File's namespace meaning; `core.File`: its interface.
+        "src/qualified.ts:stat -> src/core.ts:File.Info",
+        "src/qualified.ts:stat -> src/core.ts:File",
     ] {
         assert!(uses.contains(edge), "missing {edge}: {uses:#?}");
     }
