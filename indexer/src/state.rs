@@ -619,22 +619,24 @@ impl IndexState {
             });
         }
         // Files with edges into nodes that moved (dispatch edges to implementations come
-        // from callers that need not import the implementation).
-        if !old_ids.is_empty() {
-            for (path, node) in stored.files_linked_into(&old_ids) {
-                if let Some(id) = self.by_path.get(&path) {
-                    reasons
-                        .entry(*id)
-                        .or_insert(RelinkReason::EdgeIntoChanged { node });
-                }
+        // from callers that need not import the implementation), and into abstract members
+        // that may have gained overrides.
+        let linked_into = [
+            (
+                old_ids,
+                (|node| RelinkReason::EdgeIntoChanged { node }) as fn(String) -> _,
+            ),
+            (abstract_members, |member| {
+                RelinkReason::ImplementationsChanged { member }
+            }),
+        ];
+        for (ids, reason) in linked_into {
+            if ids.is_empty() {
+                continue;
             }
-        }
-        if !abstract_members.is_empty() {
-            for (path, member) in stored.files_linked_into(&abstract_members) {
+            for (path, node) in stored.files_linked_into(&ids) {
                 if let Some(id) = self.by_path.get(&path) {
-                    reasons
-                        .entry(*id)
-                        .or_insert(RelinkReason::ImplementationsChanged { member });
+                    reasons.entry(*id).or_insert_with(|| reason(node));
                 }
             }
         }

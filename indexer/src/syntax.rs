@@ -169,6 +169,7 @@ kinds! {
     OptionalType = "optional_type",
     RestType = "rest_type",
     TypePredicateAnnotation = "type_predicate_annotation",
+    TypePredicate = "type_predicate",
     AssertsAnnotation = "asserts_annotation",
     TemplateLiteralType = "template_literal_type",
     IndexTypeQuery = "index_type_query",

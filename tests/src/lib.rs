@@ -106,3 +106,23 @@ pub fn cli_in(project: &Path, args: &[&str]) -> (u8, String, String) {
         String::from_utf8(stderr).expect("UTF-8 stderr"),
     )
 }
+
+/// The edges of one kind of an indexed project, as `SOURCE -> TARGET`, read from its JSON-lines
+/// export.
+pub fn edges_of(project: &tsgraph::Project, kind: &str) -> std::collections::BTreeSet<String> {
+    let mut out = Vec::new();
+    project.export(&mut out).expect("export");
+    String::from_utf8(out)
+        .expect("UTF-8")
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).expect("JSON line"))
+        .filter(|v| v["type"] == "edge" && v["kind"] == kind)
+        .map(|v| {
+            format!(
+                "{} -> {}",
+                v["source"].as_str().unwrap_or(""),
+                v["target"].as_str().unwrap_or("")
+            )
+        })
+        .collect()
+}

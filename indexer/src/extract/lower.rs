@@ -830,6 +830,9 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
             self.decl_mut(decl).ret = Some(ty).into();
             self.decl_mut(decl).type_text = self.display_text(&annotation(Some(ret), self.src));
             self.type_use(use_from, ty, UseContext::Return);
+            if let Some(narrowed) = self.predicate_type(ret, &inner) {
+                self.type_use(use_from, narrowed, UseContext::Return);
+            }
         }
         if let Some(body) = field(node, f.body) {
             if self.k(body) == K::StatementBlock {

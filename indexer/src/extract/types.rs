@@ -9,6 +9,19 @@ use crate::syntax::{K, field};
 
 impl<'t> Lower<'t, '_, '_> {
     /// A `: T` annotation (or a bare type node).
+    /// The type a predicate annotation (`x is Foo`) narrows to: the return is a boolean, and
+    /// the narrowed type is named in the signature all the same.
+    pub(super) fn predicate_type(&mut self, node: Node<'t>, ctx: &Ctx) -> Option<TypeId> {
+        if self.k(node) != K::TypePredicateAnnotation {
+            return None;
+        }
+        let predicate = Self::named_children(node)
+            .into_iter()
+            .find(|child| self.k(*child) == K::TypePredicate)?;
+        let narrowed = field(predicate, self.f.type_)?;
+        Some(self.type_expr(narrowed, ctx))
+    }
+
     pub(super) fn type_annotation(&mut self, node: Node<'t>, ctx: &Ctx) -> TypeId {
         match self.k(node) {
             K::TypeAnnotation | K::TypePredicateAnnotation | K::AssertsAnnotation => {

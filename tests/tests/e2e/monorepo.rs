@@ -17,21 +17,7 @@ fn indexed(name: &str) -> (tempfile::TempDir, Project, tsgraph::IndexSummary) {
 
 /// Edges of one kind as `SOURCE -> TARGET`.
 fn edges(project: &Project, kind: &str) -> BTreeSet<String> {
-    let mut out = Vec::new();
-    project.export(&mut out).expect("export");
-    String::from_utf8(out)
-        .expect("UTF-8")
-        .lines()
-        .map(|line| serde_json::from_str::<serde_json::Value>(line).expect("JSON line"))
-        .filter(|v| v["type"] == "edge" && v["kind"] == kind)
-        .map(|v| {
-            format!(
-                "{} -> {}",
-                v["source"].as_str().unwrap_or(""),
-                v["target"].as_str().unwrap_or("")
-            )
-        })
-        .collect()
+    tsgraph_tests::edges_of(project, kind)
 }
 
 /// The node IDs a query answers with (JSON format).

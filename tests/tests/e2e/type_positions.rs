@@ -16,21 +16,7 @@ fn edges(kind: &str) -> BTreeSet<String> {
     )
     .expect("open");
     project.index(&Default::default()).expect("index");
-    let mut out = Vec::new();
-    project.export(&mut out).expect("export");
-    String::from_utf8(out)
-        .expect("UTF-8")
-        .lines()
-        .map(|line| serde_json::from_str::<serde_json::Value>(line).expect("JSON line"))
-        .filter(|v| v["type"] == "edge" && v["kind"] == kind)
-        .map(|v| {
-            format!(
-                "{} -> {}",
-                v["source"].as_str().unwrap_or(""),
-                v["target"].as_str().unwrap_or("")
-            )
-        })
-        .collect()
+    tsgraph_tests::edges_of(&project, kind)
 }
 
 #[test]
@@ -61,6 +47,8 @@ fn an_imported_name_with_a_value_meaning_resolves_to_its_type_in_type_positions(
         "src/both.ts:measure -> src/core.ts:Point",
         // Chat's namespace comes after its interface.
         "src/both.ts:measure -> src/core.ts:Chat",
+        // `value is Shape`: the type a predicate narrows to.
+        "src/both.ts:isShape -> src/core.ts:Shape~Interface",
     ] {
         assert!(uses.contains(edge), "missing {edge}: {uses:#?}");
     }
