@@ -7,7 +7,8 @@ use tsgraph_engine::{NodeFlags, NodeKind, UseContext};
 use super::lower::{Ctx, Lower, annotation_ctx, is_expression};
 use super::signature::{annotation, modifiers, string_value};
 use crate::facts::{
-    Context, DeclId, DeclKind, Expr, ExprId, List, Name, OptIndex, ScopeKind, TypeExpr, space,
+    Context, DeclId, DeclKind, Expr, ExprId, List, Name, OptIndex, ScopeKind, TypeExpr, TypeId,
+    space,
 };
 use crate::syntax::{K, field};
 
@@ -119,6 +120,7 @@ impl<'t> Lower<'t, '_, '_> {
                             K::ImplementsClause => {
                                 for ty in Self::named_children(clause) {
                                     let ty = self.type_expr(ty, &class_ctx);
+                                    self.heritage_arguments(use_from, ty);
                                     self.decl_mut(decl).heritage_mut().implements.push(ty);
                                 }
                             }
@@ -299,6 +301,21 @@ impl<'t> Lower<'t, '_, '_> {
         self.push_expr(Expr::Decl(decl))
     }
 
+    /// The type arguments of a base in a heritage clause (`extends Schema<TextDef>`,
+    /// `implements Repo<User>`) are types the declaration uses; the base itself is its EXTENDS
+    /// or IMPLEMENTS edge.
+    fn heritage_arguments(&mut self, from: DeclId, base: TypeId) {
+        let arguments: Vec<TypeId> = self
+            .out
+            .ty(base)
+            .reference_parts()
+            .map(|(_, _, arguments)| arguments.to_vec())
+            .unwrap_or_default();
+        for argument in arguments {
+            self.type_use(from, argument, UseContext::Heritage);
+        }
+    }
+
     // ---------------------------------------------------------------- interfaces, types
 
     pub(super) fn interface_declaration(&mut self, node: Node<'t>, ctx: &Ctx) {
@@ -315,8 +332,10 @@ impl<'t> Lower<'t, '_, '_> {
             |this, decl, inner| {
                 for child in Self::named_children(node) {
                     if this.k(child) == K::ExtendsTypeClause {
+                        let use_from = this.node_owner(decl);
                         for base in Self::named_children(child) {
                             let ty = this.type_expr(base, inner);
+                            this.heritage_arguments(use_from, ty);
                             this.decl_mut(decl).heritage_mut().extends_types.push(ty);
                         }
                     }

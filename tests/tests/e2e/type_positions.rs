@@ -98,3 +98,24 @@ fn a_signature_in_an_annotation_is_credited_to_what_it_annotates() {
         assert!(!uses.contains(edge), "wrongly {edge}: {uses:#?}");
     }
 }
+
+#[test]
+fn the_type_arguments_of_a_heritage_clause_are_uses() {
+    let uses = edges("USES_TYPE");
+    for edge in [
+        "src/core.ts:DefBox -> src/core.ts:Def",
+        "src/core.ts:ChatBox -> src/core.ts:Chat",
+    ] {
+        assert!(uses.contains(edge), "missing {edge}: {uses:#?}");
+    }
+    let extends = edges("EXTENDS");
+    assert!(
+        extends.contains("src/core.ts:DefBox -> src/core.ts:Box"),
+        "{extends:#?}"
+    );
+    let implements = edges("IMPLEMENTS");
+    assert!(
+        implements.contains("src/core.ts:ChatBox -> src/core.ts:Box"),
+        "{implements:#?}"
+    );
+}
