@@ -242,6 +242,19 @@ pub(crate) enum Command {
         #[command(flatten)]
         live: LiveArgs,
     },
+    /// Serve a web page on 127.0.0.1 to look at the graph: search, callers and callees as
+    /// trees, impact, paths and neighbourhoods drawn, live as files change (syncs at start,
+    /// then watches). Prints the page's address with a one-time token; logs go to stderr.
+    Ui {
+        #[command(flatten)]
+        live: LiveArgs,
+        /// The port (default: a free one the system picks).
+        #[arg(long)]
+        port: Option<u16>,
+        /// Open the page in the default browser.
+        #[arg(long)]
+        open: bool,
+    },
     /// Functions and methods that call SYMBOL, transitively (a class: per method).
     Callers {
         #[command(flatten)]

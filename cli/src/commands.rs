@@ -99,6 +99,7 @@ pub(super) fn dispatch(
         Command::Watch { live } => watch(cli, live, out, stderr)?,
         Command::Mcp { live } => mcp(cli, live, stderr)?,
         Command::Lsp { live } => lsp(cli, live)?,
+        Command::Ui { live, port, open } => ui(cli, live, *port, *open, out, stderr)?,
         Command::Callers {
             symbol,
             limits,
@@ -591,6 +592,25 @@ fn lsp(cli: &Cli, args: &LiveArgs) -> anyhow::Result<()> {
     };
     crate::lsp::serve(connection, setup, Box::new(io::stderr()))?;
     io_threads.join().context("closing the LSP connection")?;
+    Ok(())
+}
+
+/// `ui`: the web page's server, until the process is stopped. Its address goes to `out`,
+/// first and alone, so a program that started it can read it.
+fn ui(
+    cli: &Cli,
+    args: &LiveArgs,
+    port: Option<u16>,
+    open: bool,
+    out: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let live = open_live(cli, args, stderr)?;
+    let options = crate::ui::Options {
+        port: port.unwrap_or(0),
+        open,
+    };
+    crate::ui::serve(live, &options, out, Box::new(io::stderr()))?;
     Ok(())
 }
 

@@ -1,5 +1,5 @@
 //! The `tsgraph` command's front ends on the tsgraph library: the command line (parsing,
-//! dispatch, printing and exit codes) and the MCP server. `main.rs` only hands [`run`] the
+//! dispatch, printing and exit codes), the MCP server, the language server and the web UI. `main.rs` only hands [`run`] the
 //! process's arguments and standard streams, so tests can run the whole CLI in-process.
 //!
 //! ```
@@ -18,6 +18,7 @@ mod commands;
 pub mod lsp;
 pub mod mcp;
 mod progress;
+pub mod ui;
 
 use std::ffi::OsString;
 use std::io::{self, Read, Write};

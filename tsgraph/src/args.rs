@@ -380,6 +380,82 @@ impl SearchArgs {
     }
 }
 
+/// The query kinds [`query`] takes, in the Node addon's and the web UI's names.
+pub const QUERY_KINDS: [&str; 9] = [
+    "search",
+    "callers",
+    "callees",
+    "impact",
+    "changeImpact",
+    "path",
+    "neighbors",
+    "fileSymbols",
+    "packageDeps",
+];
+
+/// A query's request and how its answer is written, from its kind (one of
+/// [`QUERY_KINDS`]) and the JSON text of its arguments (the MCP tool's), within `default`'s
+/// budget when the arguments give none.
+///
+/// ```
+/// use tsgraph::{Format, QueryRequest};
+///
+/// let (request, output) =
+///     tsgraph::args::query("callers", r#"{"symbol":"saveUser","format":"json"}"#, Format::cli_max_tokens).unwrap();
+/// assert!(matches!(request, QueryRequest::Callers { .. }));
+/// assert_eq!(output.format, Format::Json);
+/// let err = tsgraph::args::query("callerz", "{}", Format::cli_max_tokens).unwrap_err();
+/// assert!(err.0.contains("unknown query kind `callerz`"));
+/// ```
+pub fn query(
+    kind: &str,
+    args: &str,
+    default: DefaultBudget,
+) -> Result<(QueryRequest, Output), ArgError> {
+    let (request, output) = match kind {
+        "search" => {
+            let args: SearchArgs = ArgError::parse(kind, args)?;
+            (args.request()?, args.output(default))
+        }
+        "callers" | "callees" | "impact" => {
+            let args: SymbolTraversal = ArgError::parse(kind, args)?;
+            let request = match kind {
+                "callers" => args.callers()?,
+                "callees" => args.callees()?,
+                _ => args.impact()?,
+            };
+            (request, args.output(default))
+        }
+        "changeImpact" => {
+            let args: ChangeArgs = ArgError::parse(kind, args)?;
+            (args.request()?, args.output(default))
+        }
+        "path" => {
+            let args: PathArgs = ArgError::parse(kind, args)?;
+            (args.request()?, args.output())
+        }
+        "neighbors" => {
+            let args: NeighborArgs = ArgError::parse(kind, args)?;
+            (args.request()?, args.output(default))
+        }
+        "fileSymbols" => {
+            let args: FileArgs = ArgError::parse(kind, args)?;
+            (args.request()?, args.output(default))
+        }
+        "packageDeps" => {
+            let args: DepsArgs = ArgError::parse(kind, args)?;
+            (args.request()?, args.output())
+        }
+        other => {
+            return Err(ArgError(format!(
+                "unknown query kind `{other}` (one of {})",
+                QUERY_KINDS.join(", ")
+            )));
+        }
+    };
+    Ok((request, output))
+}
+
 /// Why an argument cannot be used; the message names the argument.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]

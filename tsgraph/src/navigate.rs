@@ -25,6 +25,12 @@ pub struct Symbol {
     pub lines: (u32, u32),
     /// Its parameters and type as declared (`(id: string): User`), empty when it has none.
     pub signature: String,
+    /// Its module (the folder of its nearest module marker, `.` for the root).
+    pub module: String,
+    /// Its package (the package.json name), empty outside any.
+    pub package: String,
+    /// Whether its file exports it.
+    pub exported: bool,
 }
 
 /// The other end of an edge, with the lines where the use is written.
@@ -196,6 +202,29 @@ impl<'s> Navigator<'s> {
         self.outgoing(id, &CALL_KINDS, limit)
     }
 
+    /// How many calls (and renders) reach `id` directly, counted without reading the callers.
+    pub fn count_calls_in(&self, id: &str) -> Result<usize, Error> {
+        self.count_calls(id, true)
+    }
+
+    /// How many symbols `id` calls (or renders) directly, counted without reading them.
+    pub fn count_calls_out(&self, id: &str) -> Result<usize, Error> {
+        self.count_calls(id, false)
+    }
+
+    fn count_calls(&self, id: &str, incoming: bool) -> Result<usize, Error> {
+        let key = self.key(id)?;
+        let list = if incoming {
+            self.snapshot.in_edges(key)?
+        } else {
+            self.snapshot.out_edges(key)?
+        };
+        Ok(list
+            .edges()?
+            .filter(|edge| CALL_KINDS.contains(&edge.kind()))
+            .count())
+    }
+
     /// What `id` extends or implements.
     pub fn supertypes(&self, id: &str, limit: usize) -> Result<Uses, Error> {
         self.outgoing(id, &TYPE_KINDS, limit)
@@ -306,6 +335,9 @@ impl<'s> Navigator<'s> {
             file: node.file().to_owned(),
             lines: (node.start_line(), node.end_line()),
             signature: signature(&node),
+            module: node.module().to_owned(),
+            package: node.package().to_owned(),
+            exported: node.exported(),
         })
     }
 }

@@ -18,6 +18,7 @@ use tsgraph_query::{
 use crate::error::Error;
 use crate::request::{ExportFormat, Format, Output, QueryRequest, SymbolArg};
 use crate::snippets::ConfinedSource;
+use tsgraph_encoders::graph::SnippetSource as _;
 
 /// The folder, inside the project, that holds the store by default.
 pub const STORE_DIR: &str = ".tsgraph";
@@ -182,6 +183,30 @@ impl Project {
                 suggestions,
             }),
         }
+    }
+
+    /// `count` lines of the project file `file` (relative to the root) from line `first`
+    /// (one-based), fewer at the end of the file. A path that resolves outside the project
+    /// root, through `..` or a symbolic link, is refused (`PermissionDenied`), like the
+    /// source lines of `--snippets`.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir().unwrap();
+    /// std::fs::write(dir.path().join("a.ts"), "one\ntwo\nthree\n").unwrap();
+    /// let project = tsgraph::Project::open(dir.path(), None).unwrap();
+    /// assert_eq!(project.source_lines("a.ts", 2, 5).unwrap(), ["two", "three"]);
+    /// assert!(project.source_lines("../outside.ts", 1, 1).is_err());
+    /// ```
+    pub fn source_lines(&self, file: &str, first: u32, count: u32) -> Result<Vec<String>, Error> {
+        let source = ConfinedSource::new(&self.root)?;
+        let mut lines = Vec::new();
+        source
+            .lines(file, first, count, &mut lines)
+            .map_err(|source| Error::Io {
+                path: self.root.clone(),
+                source,
+            })?;
+        Ok(lines)
     }
 
     /// Answers `request`, writing the result in `format` into `out`.

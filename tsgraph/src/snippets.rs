@@ -1,7 +1,7 @@
 //! Source lines for `--snippets`, read only from files inside the project root.
 
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use tsgraph_encoders::graph::SnippetSource;
 
@@ -25,12 +25,17 @@ impl ConfinedSource {
 
 impl SnippetSource for ConfinedSource {
     fn lines(&self, file: &str, first: u32, count: u32, out: &mut Vec<String>) -> io::Result<()> {
+        // Refused before the file system is asked, so that no answer tells whether a path
+        // outside the root exists; a symbolic link out of the root is refused below.
+        let stays_inside = Path::new(file)
+            .components()
+            .all(|part| matches!(part, Component::Normal(_) | Component::CurDir));
+        if !stays_inside {
+            return Err(outside(file));
+        }
         let path = self.root.join(file).canonicalize()?;
         if !path.starts_with(&self.root) {
-            return Err(io::Error::new(
-                io::ErrorKind::PermissionDenied,
-                format!("{file} is outside the project root"),
-            ));
+            return Err(outside(file));
         }
         let bytes = std::fs::read(&path)?;
         let text = String::from_utf8_lossy(&bytes);
@@ -39,6 +44,13 @@ impl SnippetSource for ConfinedSource {
         out.extend(text.lines().skip(skip).take(take).map(str::to_owned));
         Ok(())
     }
+}
+
+fn outside(file: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::PermissionDenied,
+        format!("{file} is outside the project root"),
+    )
 }
 
 #[cfg(test)]

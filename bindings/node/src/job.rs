@@ -15,11 +15,6 @@ use crate::NativeProject;
 pub(crate) struct Failure(Value);
 
 impl Failure {
-    /// An argument that cannot be used; `message` names it.
-    pub(crate) fn argument(message: impl Into<String>) -> Failure {
-        Failure::from(ArgError(message.into()))
-    }
-
     /// A failure of the addon itself.
     pub(crate) fn internal(message: &str) -> Failure {
         Failure(json!({"code": "error", "message": message, "exitCode": tsgraph::EXIT_ERROR}))

@@ -19,12 +19,9 @@ use napi::{Status, bindgen_prelude::AsyncTask};
 use napi_derive::napi;
 use parking_lot::Mutex;
 use serde::Deserialize;
-use tsgraph::args::{
-    ArgError, ChangeArgs, ContentChange, DepsArgs, FileArgs, NeighborArgs, PathArgs, SearchArgs,
-    SymbolTraversal,
-};
+use tsgraph::args::{ArgError, ContentChange};
 use tsgraph::changes::{outcome_json, sync_json, watch_update_json};
-use tsgraph::{Format, IndexOptions, LiveProject, Output, QueryRequest, Watcher};
+use tsgraph::{Format, IndexOptions, LiveProject, Watcher};
 
 use job::{Failure, Job, OpenJob};
 
@@ -125,7 +122,7 @@ impl NativeProject {
     #[napi]
     pub fn query(&self, kind: String, args: String) -> AsyncTask<Job> {
         self.job(move |live| {
-            let (request, output) = request(&kind, &args)?;
+            let (request, output) = tsgraph::args::query(&kind, &args, Format::cli_max_tokens)?;
             let mut answer = Vec::new();
             live.query_with(&request, &output, &mut answer)?;
             String::from_utf8(answer).map_err(|_| Failure::internal("an answer was not UTF-8"))
@@ -191,46 +188,4 @@ impl NativeProject {
             Ok("null".to_owned())
         })
     }
-}
-
-/// A query's request and how its answer is written, from its kind and JSON arguments.
-fn request(kind: &str, args: &str) -> Result<(QueryRequest, Output), Failure> {
-    let budget = Format::cli_max_tokens;
-    let (request, output) = match kind {
-        "search" => {
-            let args: SearchArgs = ArgError::parse(kind, args)?;
-            (args.request()?, args.output(budget))
-        }
-        "callers" | "callees" | "impact" => {
-            let args: SymbolTraversal = ArgError::parse(kind, args)?;
-            let request = match kind {
-                "callers" => args.callers()?,
-                "callees" => args.callees()?,
-                _ => args.impact()?,
-            };
-            (request, args.output(budget))
-        }
-        "changeImpact" => {
-            let args: ChangeArgs = ArgError::parse(kind, args)?;
-            (args.request()?, args.output(budget))
-        }
-        "path" => {
-            let args: PathArgs = ArgError::parse(kind, args)?;
-            (args.request()?, args.output())
-        }
-        "neighbors" => {
-            let args: NeighborArgs = ArgError::parse(kind, args)?;
-            (args.request()?, args.output(budget))
-        }
-        "fileSymbols" => {
-            let args: FileArgs = ArgError::parse(kind, args)?;
-            (args.request()?, args.output(budget))
-        }
-        "packageDeps" => {
-            let args: DepsArgs = ArgError::parse(kind, args)?;
-            (args.request()?, args.output())
-        }
-        other => return Err(Failure::argument(format!("unknown query kind `{other}`"))),
-    };
-    Ok((request, output))
 }

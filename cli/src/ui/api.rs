@@ -1,0 +1,297 @@
+//! The page's API: reads only. Queries as the CLI answers them, the call tree, a symbol's
+//! details with its source lines, source lines by file, and graph updates as server-sent
+//! events. A bad argument is a 400 naming it, an unknown symbol or file a 404, a path
+//! outside the project a 403; the body is always the library's JSON error.
+
+use std::convert::Infallible;
+use std::io::ErrorKind;
+
+use axum::Json;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::{StatusCode, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tokio_stream::StreamExt;
+use tokio_stream::wrappers::BroadcastStream;
+use tsgraph::args::ArgError;
+use tsgraph::navigate::{Navigator, Symbol, Uses};
+use tsgraph::{Error, Format, Project, SymbolArg};
+
+use super::AppState;
+use super::tree::{TreeArgs, call_tree};
+
+/// The most source lines one answer holds.
+const MAX_SOURCE_LINES: u32 = 2_000;
+/// The most supertypes or subtypes a symbol's details list.
+const LISTED_TYPES: usize = 50;
+
+/// Why a request failed, as the answer says it.
+pub(crate) enum Failure {
+    Argument(ArgError),
+    Graph(Error),
+    Internal(String),
+}
+
+impl From<ArgError> for Failure {
+    fn from(err: ArgError) -> Failure {
+        Failure::Argument(err)
+    }
+}
+
+impl From<Error> for Failure {
+    fn from(err: Error) -> Failure {
+        Failure::Graph(err)
+    }
+}
+
+impl From<QueryRejection> for Failure {
+    fn from(err: QueryRejection) -> Failure {
+        Failure::Argument(ArgError(err.body_text()))
+    }
+}
+
+impl IntoResponse for Failure {
+    fn into_response(self) -> Response {
+        let (status, body) = match self {
+            Failure::Argument(err) => (StatusCode::BAD_REQUEST, err.to_json()),
+            Failure::Graph(err) => (status_of(&err), err.to_json()),
+            Failure::Internal(message) => (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                json!({"error": {"code": "error", "message": message}}),
+            ),
+        };
+        (status, Json(body)).into_response()
+    }
+}
+
+/// The HTTP status of a library error: its exit code's meaning, and for a file the reason
+/// it could not be read.
+fn status_of(err: &Error) -> StatusCode {
+    if let Error::Io { source, .. } = err {
+        match source.kind() {
+            ErrorKind::PermissionDenied => return StatusCode::FORBIDDEN,
+            ErrorKind::NotFound => return StatusCode::NOT_FOUND,
+            _ => {}
+        }
+    }
+    match err.exit_code() {
+        tsgraph::EXIT_SYMBOL => StatusCode::NOT_FOUND,
+        tsgraph::EXIT_USAGE => StatusCode::BAD_REQUEST,
+        _ => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+/// Runs `work` with a read-only project on the latest graph, off the server's threads.
+async fn with_project<T: Send + 'static>(
+    state: &AppState,
+    work: impl FnOnce(&Project) -> Result<T, Failure> + Send + 'static,
+) -> Result<T, Failure> {
+    let live = state.live.clone();
+    tokio::task::spawn_blocking(move || {
+        let mut outcome = None;
+        let read = live.with_project(|project| {
+            outcome = Some(work(project));
+            Ok(())
+        });
+        match (read, outcome) {
+            (Err(err), _) => Err(Failure::Graph(err)),
+            (Ok(()), Some(result)) => result,
+            (Ok(()), None) => Err(Failure::Internal("no answer".into())),
+        }
+    })
+    .await
+    .map_err(|err| Failure::Internal(format!("the request's task failed: {err}")))?
+}
+
+/// `GET /api/info`: the project's name and root.
+pub(crate) async fn info(State(state): State<AppState>) -> Json<Value> {
+    let root = state.live.root();
+    let name = root
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    Json(json!({"name": name, "root": root.display().to_string()}))
+}
+
+/// The arguments of a query: the JSON text the Node addon and the MCP tools take.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct QueryParams {
+    args: Option<String>,
+}
+
+/// `GET /api/query/{kind}?args={json}`: the answer the CLI gives, in the format asked for
+/// (TOON by default) and within the CLI's budget for it unless `maxTokens` says otherwise.
+pub(crate) async fn query(
+    State(state): State<AppState>,
+    Path(kind): Path<String>,
+    params: Result<Query<QueryParams>, QueryRejection>,
+) -> Result<Response, Failure> {
+    let Query(params) = params?;
+    let args = params.args.unwrap_or_else(|| "{}".to_owned());
+    let (request, output) = tsgraph::args::query(&kind, &args, Format::cli_max_tokens)?;
+    let content_type = match output.format {
+        Format::Json => "application/json",
+        _ => "text/plain; charset=utf-8",
+    };
+    let answer = with_project(&state, move |project| {
+        let mut answer = Vec::new();
+        project.query_with(&request, &output, &mut answer)?;
+        Ok(answer)
+    })
+    .await?;
+    Ok(([(header::CONTENT_TYPE, content_type)], answer).into_response())
+}
+
+/// `GET /api/tree?symbol=…&direction=callers|callees&depth=…&limit=…`: see
+/// [`call_tree`].
+pub(crate) async fn tree(
+    State(state): State<AppState>,
+    args: Result<Query<TreeArgs>, QueryRejection>,
+) -> Result<Json<Value>, Failure> {
+    let Query(args) = args?;
+    let bounds = args.bounds()?;
+    let tree = with_project(&state, move |project| {
+        let snapshot = project.snapshot()?;
+        let nav = Navigator::new(&snapshot);
+        let root = resolve(project, &nav, &args.symbol)?;
+        Ok(call_tree(&nav, &root, bounds)?)
+    })
+    .await?;
+    Ok(Json(tree))
+}
+
+/// The symbol `text` names: a node ID, else a name as the CLI resolves it.
+fn resolve(project: &Project, nav: &Navigator<'_>, text: &str) -> Result<Symbol, Error> {
+    if let Some(symbol) = nav.symbol(text)? {
+        return Ok(symbol);
+    }
+    let key = project.resolve(nav.snapshot(), &SymbolArg::new(text))?;
+    let id = match nav.snapshot().node(key)? {
+        Some(guard) => guard.view()?.id().to_owned(),
+        None => text.to_owned(),
+    };
+    nav.symbol(&id)?.ok_or_else(|| Error::SymbolNotFound {
+        symbol: text.to_owned(),
+        file: None,
+        suggestions: Vec::new(),
+        elsewhere: Vec::new(),
+    })
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SymbolParams {
+    id: String,
+}
+
+/// `GET /api/symbol?id=…`: a symbol's kind, signature, file and lines, module and package,
+/// its source lines (from the project's file, at most 2000), how many calls reach it and
+/// leave it, and its supertypes and subtypes.
+pub(crate) async fn symbol(
+    State(state): State<AppState>,
+    params: Result<Query<SymbolParams>, QueryRejection>,
+) -> Result<Json<Value>, Failure> {
+    let Query(params) = params?;
+    let details = with_project(&state, move |project| {
+        let snapshot = project.snapshot()?;
+        let nav = Navigator::new(&snapshot);
+        let symbol = resolve(project, &nav, &params.id)?;
+        let (first, last) = symbol.lines;
+        let wanted = last.saturating_sub(first) + 1;
+        let count = wanted.min(MAX_SOURCE_LINES);
+        let lines = project.source_lines(&symbol.file, first, count)?;
+        let supertypes = nav.supertypes(&symbol.id, LISTED_TYPES)?;
+        let subtypes = nav.subtypes(&symbol.id, LISTED_TYPES)?;
+        Ok(json!({
+            "symbol": {
+                "id": symbol.id,
+                "name": symbol.name,
+                "kind": symbol.kind.as_str(),
+                "file": symbol.file,
+                "startLine": first,
+                "endLine": last,
+                "signature": symbol.signature,
+                "module": symbol.module,
+                "package": symbol.package,
+                "exported": symbol.exported,
+            },
+            "source": {"first": first, "lines": lines, "cut": wanted > count},
+            "callers": nav.count_calls_in(&symbol.id)?,
+            "callees": nav.count_calls_out(&symbol.id)?,
+            "supertypes": uses_json(&supertypes),
+            "subtypes": uses_json(&subtypes),
+        }))
+    })
+    .await?;
+    Ok(Json(details))
+}
+
+fn uses_json(uses: &Uses) -> Value {
+    let listed: Vec<Value> = uses
+        .uses
+        .iter()
+        .map(|used| {
+            json!({
+                "id": used.symbol.id,
+                "name": used.symbol.name,
+                "kind": used.symbol.kind.as_str(),
+                "edge": used.kind.as_str(),
+            })
+        })
+        .collect();
+    json!({"total": uses.total, "listed": listed})
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SourceParams {
+    file: String,
+    first: Option<u32>,
+    count: Option<u32>,
+}
+
+/// `GET /api/source?file=…&first=…&count=…`: lines of a project file (from line 1, 100 by
+/// default, at most 2000); a path outside the project root is refused.
+pub(crate) async fn source(
+    State(state): State<AppState>,
+    params: Result<Query<SourceParams>, QueryRejection>,
+) -> Result<Json<Value>, Failure> {
+    let Query(params) = params?;
+    let first = params.first.unwrap_or(1).max(1);
+    let count = params.count.unwrap_or(100);
+    if !(1..=MAX_SOURCE_LINES).contains(&count) {
+        return Err(ArgError(format!(
+            "count must be 1 to {MAX_SOURCE_LINES}, not {count}"
+        ))
+        .into());
+    }
+    let lines = with_project(&state, move |project| {
+        Ok(project.source_lines(&params.file, first, count)?)
+    })
+    .await?;
+    Ok(Json(json!({"first": first, "lines": lines})))
+}
+
+/// `GET /api/events`: each graph update as an `update` event whose data is its JSON; a
+/// page that fell behind gets a `lagged` event (it asks its view again).
+pub(crate) async fn events(
+    State(state): State<AppState>,
+) -> Sse<impl tokio_stream::Stream<Item = Result<Event, Infallible>>> {
+    let stream = BroadcastStream::new(state.updates.subscribe()).map(|update| {
+        Ok(match update {
+            Ok(json) => Event::default().event("update").data(&*json),
+            Err(_) => Event::default().event("lagged").data("{}"),
+        })
+    });
+    Sse::new(stream).keep_alive(KeepAlive::default())
+}
+
+/// Any other path.
+pub(crate) async fn not_found() -> Response {
+    let body = json!({"error": {"code": "not_found", "message": "no such page or API"}});
+    (StatusCode::NOT_FOUND, Json(body)).into_response()
+}
