@@ -1,6 +1,6 @@
 //! Source lines for `--snippets`, read only from files inside the project root.
 
-use std::io;
+use std::io::{self, Read};
 use std::path::{Component, Path, PathBuf};
 
 use tsgraph_encoders::graph::SnippetSource;
@@ -37,7 +37,17 @@ impl SnippetSource for ConfinedSource {
         if !path.starts_with(&self.root) {
             return Err(outside(file));
         }
-        let bytes = std::fs::read(&path)?;
+        // Not a pipe or a device, which could block the reader or never end.
+        if !std::fs::metadata(&path)?.is_file() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{file} is not a regular file"),
+            ));
+        }
+        let mut bytes = Vec::new();
+        std::fs::File::open(&path)?
+            .take(MAX_SOURCE_BYTES)
+            .read_to_end(&mut bytes)?;
         let text = String::from_utf8_lossy(&bytes);
         let skip = usize::try_from(first.saturating_sub(1)).unwrap_or(usize::MAX);
         let take = usize::try_from(count).unwrap_or(usize::MAX);
@@ -45,6 +55,10 @@ impl SnippetSource for ConfinedSource {
         Ok(())
     }
 }
+
+/// The most bytes of one file read for its lines: a source file that large is not indexed
+/// anyway (the default size limit is 1 MiB).
+const MAX_SOURCE_BYTES: u64 = 64 * 1024 * 1024;
 
 fn outside(file: &str) -> io::Error {
     io::Error::new(
@@ -72,5 +86,38 @@ mod tests {
         let err = source.lines("../secret.ts", 1, 1, &mut out).unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::PermissionDenied);
         assert!(out.is_empty());
+        // Refused before the file system is asked: a missing outside file answers the same.
+        let err = source.lines("../missing.ts", 1, 1, &mut out).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::PermissionDenied);
+        let absolute = dir.path().join("secret.ts");
+        let err = source
+            .lines(&absolute.to_string_lossy(), 1, 1, &mut out)
+            .unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::PermissionDenied);
+        assert!(out.is_empty());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_out_of_the_root_and_a_folder_are_refused() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path().join("project");
+        std::fs::create_dir_all(root.join("src")).expect("mkdir");
+        std::fs::write(dir.path().join("secret.ts"), "secret\n").expect("write");
+        std::fs::write(root.join("src/a.ts"), "inside\n").expect("write");
+        std::os::unix::fs::symlink(dir.path().join("secret.ts"), root.join("src/out.ts"))
+            .expect("link");
+        std::os::unix::fs::symlink(root.join("src/a.ts"), root.join("src/in.ts")).expect("link");
+        let source = ConfinedSource::new(&root).expect("root");
+        let mut out = Vec::new();
+        let err = source.lines("src/out.ts", 1, 1, &mut out).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::PermissionDenied);
+        let err = source.lines("src", 1, 1, &mut out).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
+        assert!(out.is_empty());
+        source
+            .lines("src/in.ts", 1, 1, &mut out)
+            .expect("a link inside");
+        assert_eq!(out, ["inside"]);
     }
 }

@@ -25,6 +25,17 @@ use super::tree::{TreeArgs, call_tree};
 
 /// The most source lines one answer holds.
 const MAX_SOURCE_LINES: u32 = 2_000;
+/// The query kinds the page asks (`changeImpact`, which runs git, is not among them).
+const PAGE_KINDS: [&str; 8] = [
+    "search",
+    "callers",
+    "callees",
+    "impact",
+    "path",
+    "neighbors",
+    "fileSymbols",
+    "packageDeps",
+];
 /// The most supertypes or subtypes a symbol's details list.
 const LISTED_TYPES: usize = 50;
 
@@ -84,12 +95,18 @@ fn status_of(err: &Error) -> StatusCode {
     }
 }
 
-/// Runs `work` with a read-only project on the latest graph, off the server's threads.
+/// Runs `work` with a read-only project on the latest graph, off the server's threads, a
+/// few at a time (more wait their turn).
 async fn with_project<T: Send + 'static>(
     state: &AppState,
     work: impl FnOnce(&Project) -> Result<T, Failure> + Send + 'static,
 ) -> Result<T, Failure> {
     let live = state.live.clone();
+    let _turn = state
+        .readers
+        .acquire()
+        .await
+        .map_err(|_| Failure::Internal("the server is stopping".into()))?;
     tokio::task::spawn_blocking(move || {
         let mut outcome = None;
         let read = live.with_project(|project| {
@@ -131,6 +148,13 @@ pub(crate) async fn query(
     params: Result<Query<QueryParams>, QueryRejection>,
 ) -> Result<Response, Failure> {
     let Query(params) = params?;
+    if !PAGE_KINDS.contains(&kind.as_str()) {
+        let message = format!(
+            "the page does not ask `{kind}` queries (one of {})",
+            PAGE_KINDS.join(", ")
+        );
+        return Err(ArgError(message).into());
+    }
     let args = params.args.unwrap_or_else(|| "{}".to_owned());
     let (request, output) = tsgraph::args::query(&kind, &args, Format::cli_max_tokens)?;
     let content_type = match output.format {
@@ -189,8 +213,9 @@ pub(crate) struct SymbolParams {
 }
 
 /// `GET /api/symbol?id=…`: a symbol's kind, signature, file and lines, module and package,
-/// its source lines (from the project's file, at most 2000), how many calls reach it and
-/// leave it, and its supertypes and subtypes.
+/// its source lines (from the project's file, at most 2000; `error` says why when the file
+/// cannot be read now), how many calls reach it and leave it, and its supertypes and
+/// subtypes.
 pub(crate) async fn symbol(
     State(state): State<AppState>,
     params: Result<Query<SymbolParams>, QueryRejection>,
@@ -201,9 +226,14 @@ pub(crate) async fn symbol(
         let nav = Navigator::new(&snapshot);
         let symbol = resolve(project, &nav, &params.id)?;
         let (first, last) = symbol.lines;
-        let wanted = last.saturating_sub(first) + 1;
+        let wanted = last.saturating_sub(first).saturating_add(1);
         let count = wanted.min(MAX_SOURCE_LINES);
-        let lines = project.source_lines(&symbol.file, first, count)?;
+        let source = match project.source_lines(&symbol.file, first, count) {
+            Ok(lines) => json!({"first": first, "lines": lines, "cut": wanted > count}),
+            Err(err) => {
+                json!({"first": first, "lines": [], "cut": false, "error": err.to_string()})
+            }
+        };
         let supertypes = nav.supertypes(&symbol.id, LISTED_TYPES)?;
         let subtypes = nav.subtypes(&symbol.id, LISTED_TYPES)?;
         Ok(json!({
@@ -219,7 +249,7 @@ pub(crate) async fn symbol(
                 "package": symbol.package,
                 "exported": symbol.exported,
             },
-            "source": {"first": first, "lines": lines, "cut": wanted > count},
+            "source": source,
             "callers": nav.count_calls_in(&symbol.id)?,
             "callees": nav.count_calls_out(&symbol.id)?,
             "supertypes": uses_json(&supertypes),
@@ -254,8 +284,10 @@ pub(crate) struct SourceParams {
     count: Option<u32>,
 }
 
-/// `GET /api/source?file=…&first=…&count=…`: lines of a project file (from line 1, 100 by
-/// default, at most 2000); a path outside the project root is refused.
+/// `GET /api/source?file=…&first=…&count=…`: lines of a file the graph indexed (from line
+/// 1, 100 by default, at most 2000). A path outside the project root is refused before the
+/// file system is asked (403); any other file, indexed or not (`.env`, the store), is not
+/// served (404).
 pub(crate) async fn source(
     State(state): State<AppState>,
     params: Result<Query<SourceParams>, QueryRejection>,
@@ -269,7 +301,25 @@ pub(crate) async fn source(
         ))
         .into());
     }
+    if params.file.is_empty() {
+        return Err(ArgError("file must not be empty".into()).into());
+    }
     let lines = with_project(&state, move |project| {
+        let snapshot = project.snapshot()?;
+        let outside = std::path::Path::new(&params.file)
+            .components()
+            .any(|part| !matches!(part, std::path::Component::Normal(_)));
+        if !outside
+            && snapshot
+                .file_keys(&params.file)
+                .map_err(Error::from)?
+                .is_none()
+        {
+            return Err(Failure::Graph(Error::FileNotFound {
+                file: params.file.clone(),
+                suggestions: Vec::new(),
+            }));
+        }
         Ok(project.source_lines(&params.file, first, count)?)
     })
     .await?;

@@ -7,7 +7,11 @@
 //!   the session cookie (HttpOnly, SameSite=Strict) and is sent on to the page without the
 //!   token. The token is spent then: a copy of the address left in a log or a history is of
 //!   no use. Every other request without the cookie is refused, so permalinks work in the
-//!   browser that opened the page, and no other site's page can make the browser ask.
+//!   browser that opened the page. The cookie is named after the port: browsers share
+//!   cookies between the ports of a host, and two servers must not overwrite each other's.
+//! - SameSite counts every port of 127.0.0.1 as one site, so a page served on another port
+//!   could make the browser send the cookie. A request a browser marks as coming from
+//!   another origin (`Sec-Fetch-Site`, `Origin`) is refused.
 //! - Every answer carries a Content-Security-Policy: scripts and styles from the server
 //!   only, no `eval`, no inline script or style, no frames, connections to the server only.
 
@@ -20,8 +24,8 @@ use parking_lot::Mutex;
 
 use super::AppState;
 
-/// The session cookie's name.
-const COOKIE: &str = "tsgraph_ui";
+/// The prefix of the session cookie's name (the port follows).
+const COOKIE_PREFIX: &str = "tsgraph_ui_";
 
 /// The page's Content-Security-Policy. Cytoscape.js sets the size and position of the
 /// elements it draws in through the CSSOM (`element.style`), which CSP does not govern;
@@ -33,6 +37,8 @@ base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 /// The secrets of one server: the token printed once and the cookie it is exchanged for.
 pub(crate) struct Session {
     port: u16,
+    /// The cookie's name: [`COOKIE_PREFIX`] and the port.
+    cookie_name: String,
     /// None once spent.
     token: Mutex<Option<String>>,
     cookie: String,
@@ -43,6 +49,7 @@ impl Session {
     pub(crate) fn new(port: u16) -> std::io::Result<Session> {
         Ok(Session {
             port,
+            cookie_name: format!("{COOKIE_PREFIX}{port}"),
             token: Mutex::new(Some(secret()?)),
             cookie: secret()?,
         })
@@ -60,6 +67,23 @@ impl Session {
             return false;
         };
         port.parse::<u16>() == Ok(self.port) && matches!(name, "127.0.0.1" | "localhost")
+    }
+
+    /// Whether a browser says the request comes from another origin: a page of another site
+    /// or of another port of this host. A request no browser marked (a typed address, a
+    /// program) passes; the cookie still decides.
+    fn cross_origin(&self, headers: &HeaderMap) -> bool {
+        let site = headers.get("sec-fetch-site").and_then(|v| v.to_str().ok());
+        if site.is_some_and(|site| !matches!(site, "same-origin" | "none")) {
+            return true;
+        }
+        match headers.get(header::ORIGIN).map(|v| v.to_str()) {
+            None => false,
+            Some(Ok(origin)) => origin
+                .strip_prefix("http://")
+                .is_none_or(|host| !self.host_allowed(host)),
+            Some(Err(_)) => true,
+        }
     }
 
     /// Spends the token: true the first time `token` is the one printed.
@@ -82,13 +106,13 @@ impl Session {
             .filter_map(|value| value.to_str().ok())
             .flat_map(|value| value.split(';'))
             .filter_map(|pair| pair.trim().split_once('='))
-            .any(|(name, value)| name == COOKIE && same_secret(&self.cookie, value))
+            .any(|(name, value)| name == self.cookie_name && same_secret(&self.cookie, value))
     }
 
     fn set_cookie(&self) -> String {
         format!(
-            "{COOKIE}={}; Path=/; HttpOnly; SameSite=Strict",
-            self.cookie
+            "{}={}; Path=/; HttpOnly; SameSite=Strict",
+            self.cookie_name, self.cookie
         )
     }
 }
@@ -131,6 +155,10 @@ pub(crate) async fn check(State(state): State<AppState>, request: Request, next:
             session.port, session.port
         );
         return secured(refusal(StatusCode::FORBIDDEN, &message));
+    }
+    if session.cross_origin(request.headers()) {
+        let message = "refused: a request from another origin";
+        return secured(refusal(StatusCode::FORBIDDEN, message));
     }
     if let Some(token) = token_of(request.uri()) {
         if request.uri().path() == "/" && session.exchange(token) {
@@ -218,7 +246,7 @@ mod tests {
         assert!(!session.admits(&headers));
         headers.insert(
             header::COOKIE,
-            HeaderValue::from_static("other=1; tsgraph_ui=nope"),
+            HeaderValue::from_static("other=1; tsgraph_ui_4321=nope"),
         );
         assert!(!session.admits(&headers));
         let cookie = session.set_cookie();
@@ -236,5 +264,29 @@ mod tests {
         let (a, b) = (session(), session());
         assert_ne!(a.cookie, b.cookie);
         assert_ne!(a.entry_url(), b.entry_url());
+        let other_port = Session::new(4322).expect("random source");
+        assert_ne!(a.cookie_name, other_port.cookie_name);
+    }
+
+    #[test]
+    fn requests_a_browser_marks_as_from_elsewhere_are_told_apart() {
+        let session = session();
+        let mut headers = HeaderMap::new();
+        assert!(!session.cross_origin(&headers), "a program's request");
+        for (site, origin, cross) in [
+            ("same-origin", Some("http://127.0.0.1:4321"), false),
+            ("none", None, false),
+            ("same-site", Some("http://127.0.0.1:8080"), true),
+            ("cross-site", Some("https://evil.example"), true),
+            ("same-origin", Some("http://127.0.0.1:8080"), true),
+            ("same-origin", Some("null"), true),
+        ] {
+            headers.clear();
+            headers.insert("sec-fetch-site", HeaderValue::from_static(site));
+            if let Some(origin) = origin {
+                headers.insert(header::ORIGIN, HeaderValue::from_static(origin));
+            }
+            assert_eq!(session.cross_origin(&headers), cross, "{site} {origin:?}");
+        }
     }
 }

@@ -45,7 +45,12 @@ pub(crate) struct AppState {
     pub(crate) session: Arc<Session>,
     /// Each graph update as the JSON text of [`tsgraph::changes::watch_update_json`].
     pub(crate) updates: broadcast::Sender<Arc<str>>,
+    /// Turns to read the graph: a burst of requests waits rather than taking every thread.
+    pub(crate) readers: Arc<tokio::sync::Semaphore>,
 }
+
+/// Requests that read the graph at once.
+const READERS: usize = 4;
 
 /// Graph updates kept for a page that reads them late; one further behind is told to
 /// reload its view.
@@ -96,6 +101,7 @@ pub fn serve(
         live,
         session,
         updates,
+        readers: Arc::new(tokio::sync::Semaphore::new(READERS)),
     };
     let app = router(state);
     runtime

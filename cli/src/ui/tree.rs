@@ -8,11 +8,14 @@
 //! page asks again below a node to go deeper), at most `limit` children per node (`total`
 //! tells how many there are), and at most [`MAX_TREE_NODES`] nodes in all (`cut`).
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use tsgraph::Error;
 use tsgraph::args::ArgError;
-use tsgraph::navigate::{Navigator, Symbol, Use};
+use tsgraph::navigate::{Navigator, Symbol, Use, Uses};
 
 /// The most levels one answer expands.
 pub(crate) const MAX_DEPTH: u32 = 3;
@@ -46,7 +49,8 @@ pub(crate) struct TreeArgs {
     pub(crate) limit: Option<u32>,
 }
 
-/// The bounds of one tree.
+/// The bounds of one tree, and what it read once (a symbol reached along several branches
+/// is read once however often it is listed).
 pub(crate) struct Bounds {
     direction: Direction,
     depth: u32,
@@ -55,11 +59,18 @@ pub(crate) struct Bounds {
     room: usize,
     /// Set when `room` ran out.
     cut: bool,
+    /// One hop from each symbol expanded (at most `limit` listed).
+    hops: HashMap<String, Arc<Uses>>,
+    /// The hop counts of symbols not expanded.
+    counts: HashMap<String, usize>,
 }
 
 impl TreeArgs {
     /// The bounds asked for; a value out of range is refused, naming the argument.
     pub(crate) fn bounds(&self) -> Result<Bounds, ArgError> {
+        if self.symbol.trim().is_empty() {
+            return Err(ArgError("symbol must not be empty".into()));
+        }
         let depth = self.depth.unwrap_or(2);
         if !(1..=MAX_DEPTH).contains(&depth) {
             return Err(ArgError(format!(
@@ -78,6 +89,8 @@ impl TreeArgs {
             limit: limit as usize,
             room: MAX_TREE_NODES,
             cut: false,
+            hops: HashMap::new(),
+            counts: HashMap::new(),
         })
     }
 }
@@ -115,10 +128,7 @@ fn expand(
 ) -> Result<Value, Error> {
     let mut node = symbol_json(symbol);
     if level > bounds.depth || bounds.room == 0 {
-        let total = match bounds.direction {
-            Direction::Callers => nav.count_calls_in(&symbol.id)?,
-            Direction::Callees => nav.count_calls_out(&symbol.id)?,
-        };
+        let total = bounds.count(nav, &symbol.id)?;
         // Within the depth asked for, a branch left unlisted for want of room is a cut.
         if level <= bounds.depth && total > 0 {
             bounds.cut = true;
@@ -126,18 +136,15 @@ fn expand(
         node.insert("total".into(), json!(total));
         return Ok(Value::Object(node));
     }
-    let listed = bounds.limit.min(bounds.room);
-    let hop = match bounds.direction {
-        Direction::Callers => nav.calls_in(&symbol.id, listed)?,
-        Direction::Callees => nav.calls_out(&symbol.id, listed)?,
-    };
-    if hop.total > hop.uses.len() && listed < bounds.limit {
+    let hop = bounds.hop(nav, &symbol.id)?;
+    let listed = &hop.uses[..hop.uses.len().min(bounds.room)];
+    if listed.len() < hop.uses.len() {
         bounds.cut = true;
     }
-    bounds.room -= hop.uses.len();
+    bounds.room -= listed.len();
     node.insert("total".into(), json!(hop.total));
-    let mut children = Vec::with_capacity(hop.uses.len());
-    for used in &hop.uses {
+    let mut children = Vec::with_capacity(listed.len());
+    for used in listed {
         let mut child = if ancestors.contains(&used.symbol.id) {
             let mut child = symbol_json(&used.symbol);
             child.insert("cycle".into(), json!(true));
@@ -156,6 +163,37 @@ fn expand(
     }
     node.insert("children".into(), Value::Array(children));
     Ok(Value::Object(node))
+}
+
+impl Bounds {
+    /// One hop from `id`, read once per tree.
+    fn hop(&mut self, nav: &Navigator<'_>, id: &str) -> Result<Arc<Uses>, Error> {
+        if let Some(hop) = self.hops.get(id) {
+            return Ok(Arc::clone(hop));
+        }
+        let hop = Arc::new(match self.direction {
+            Direction::Callers => nav.calls_in(id, self.limit)?,
+            Direction::Callees => nav.calls_out(id, self.limit)?,
+        });
+        self.hops.insert(id.to_owned(), Arc::clone(&hop));
+        Ok(hop)
+    }
+
+    /// How many a hop from `id` holds, counted once per tree.
+    fn count(&mut self, nav: &Navigator<'_>, id: &str) -> Result<usize, Error> {
+        if let Some(hop) = self.hops.get(id) {
+            return Ok(hop.total);
+        }
+        if let Some(count) = self.counts.get(id) {
+            return Ok(*count);
+        }
+        let count = match self.direction {
+            Direction::Callers => nav.count_calls_in(id)?,
+            Direction::Callees => nav.count_calls_out(id)?,
+        };
+        self.counts.insert(id.to_owned(), count);
+        Ok(count)
+    }
 }
 
 fn symbol_json(symbol: &Symbol) -> Map<String, Value> {

@@ -31,7 +31,10 @@ function element(id: string): HTMLElement {
   return found;
 }
 
-/** Shows the view the address names; a later call wins over one still loading. */
+/**
+ * Shows the view the address names. Each showing draws into an element of its own, put in
+ * place at once: a slower answer to an older address lands in an element no longer shown.
+ */
 let rendering = 0;
 async function render(): Promise<void> {
   const ticket = ++rendering;
@@ -42,16 +45,17 @@ async function render(): Promise<void> {
   if (route.view === 'search' && document.activeElement !== search) search.value = route.params.get('q') ?? '';
   view.dataset.view = route.view || 'home';
   view.dataset.ready = 'false';
+  const body = h('div', { class: 'view-body' });
+  replace(view, body);
   if (!show) {
-    replace(view, h('h1', {}, 'Look at the code graph'),
+    replace(body, h('h1', {}, 'Look at the code graph'),
       h('p', {}, 'Search for a symbol above, then open its callers, callees, impact, neighbourhood or a path to another symbol. Every view has its own address: bookmark it or share it within this session.'));
-    view.dataset.ready = 'true';
-    return;
-  }
-  try {
-    await show(view, route.params);
-  } catch (error) {
-    replace(view, errorBox(error));
+  } else {
+    try {
+      await show(body, route.params);
+    } catch (error) {
+      replace(body, errorBox(error));
+    }
   }
   if (ticket === rendering) view.dataset.ready = 'true';
 }
@@ -105,13 +109,21 @@ function wireLive(): void {
   const events = new EventSource('/api/events');
   let updates = 0;
   events.addEventListener('open', () => (live.textContent = 'live'));
-  events.addEventListener('error', () => (live.textContent = 'reconnecting…'));
+  events.addEventListener('error', () => {
+    // A refused stream (the server restarted: a new session) is not retried by the browser.
+    live.textContent = events.readyState === EventSource.CLOSED
+      ? 'not live: start tsgraph ui again and open the address it prints'
+      : 'reconnecting…';
+  });
+  // Updates in a burst (a save touching several files) show the view once.
+  let pending: number | undefined;
   const refresh = (text: string) => {
     updates += 1;
     note.hidden = false;
     note.dataset.updates = String(updates);
     replace(note, h('b', {}, 'Graph updated: '), text, ' — the view shows the new graph.');
-    void render();
+    window.clearTimeout(pending);
+    pending = window.setTimeout(() => void render(), 150);
   };
   events.addEventListener('update', (event) => {
     let update: Record<string, unknown> = {};

@@ -85,7 +85,10 @@ export function cliAnswer(project, args) {
 /** A request to the server on 127.0.0.1:`port` with exactly these headers (Host included). */
 export function requestRaw(port, path, headers = {}, method = 'GET') {
   return new Promise((resolvePromise, reject) => {
-    const req = request({ host: '127.0.0.1', port: Number(port), path, method, headers: { Host: `127.0.0.1:${port}`, ...headers } }, (res) => {
+    const all = { Host: `127.0.0.1:${port}`, ...headers };
+    // An undefined Host: none is sent at all.
+    const sent = Object.fromEntries(Object.entries(all).filter(([, value]) => value !== undefined));
+    const req = request({ host: '127.0.0.1', port: Number(port), path, method, headers: sent, setHost: false }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk) => (body += chunk));

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { cliAnswer, fixtureCopy, hubProject, requestRaw, startUi, writeProject } from './support.mjs';
 
@@ -71,6 +71,10 @@ describe('tsgraph ui on the basic fixture', { skip }, () => {
 
   before(async () => {
     project = fixtureCopy('basic');
+    // Files the page must never serve: a link to a file outside the project, a secret.
+    writeFileSync(join(project, '..', 'secret.ts'), 'export const secret = "outside";\n');
+    symlinkSync(join(project, '..', 'secret.ts'), join(project, 'src', 'leak.ts'));
+    writeFileSync(join(project, '.env'), 'TOKEN=secret\n');
     ui = await startUi(project);
     browser = await launch();
     session = await newPage(browser);
@@ -86,7 +90,7 @@ describe('tsgraph ui on the basic fixture', { skip }, () => {
     const { page, context } = session;
     assert.equal(new URL(page.url()).search, '', 'the token is not left in the address bar');
     const cookies = await context.cookies();
-    const cookie = cookies.find((c) => c.name === 'tsgraph_ui');
+    const cookie = cookies.find((c) => c.name === `tsgraph_ui_${new URL(ui.url).port}`);
     assert.ok(cookie, 'session cookie set');
     assert.equal(cookie.httpOnly, true);
     assert.equal(cookie.sameSite, 'Strict');
@@ -95,16 +99,21 @@ describe('tsgraph ui on the basic fixture', { skip }, () => {
 
   test('requests without the cookie, with a spent token or a foreign Host are refused', async () => {
     const base = new URL(ui.url);
-    const plain = await requestRaw(base.port, '/api/info');
-    assert.equal(plain.status, 401, plain.body);
-    const page = await requestRaw(base.port, '/');
-    assert.equal(page.status, 401, 'the page itself needs the session');
+    for (const path of ['/api/info', '/', '/assets/app.js', '/api/events', '/api/query/search?args=%7B%22query%22%3A%22x%22%7D']) {
+      const plain = await requestRaw(base.port, path);
+      assert.equal(plain.status, 401, `${path} without the session: ${plain.body}`);
+    }
     const spent = await requestRaw(base.port, `/${base.search}`);
     assert.equal(spent.status, 403, 'a token works once');
     assert.match(spent.body, /works once/);
     const cookie = (await session.context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
-    const rebound = await requestRaw(base.port, '/api/info', { Host: `attacker.example:${base.port}`, Cookie: cookie });
-    assert.equal(rebound.status, 403, 'DNS rebinding: a foreign Host is refused');
+    for (const host of [`attacker.example:${base.port}`, `LOCALHOST:${base.port}`, `127.0.0.1.:${base.port}`,
+      `[::1]:${base.port}`, '127.0.0.1', `127.0.0.1:${Number(base.port) + 1}`, undefined]) {
+      const rebound = await requestRaw(base.port, '/api/info', { Host: host, Cookie: cookie });
+      assert.equal(rebound.status, 403, `DNS rebinding: Host ${host} is refused`);
+    }
+    const fromElsewhere = await requestRaw(base.port, '/api/info', { Cookie: cookie, 'Sec-Fetch-Site': 'same-site', Origin: 'http://127.0.0.1:1' });
+    assert.equal(fromElsewhere.status, 403, 'a page on another port of the host is refused');
     const posted = await requestRaw(base.port, '/api/query/callers', { Cookie: cookie }, 'POST');
     assert.equal(posted.status, 405, 'the API only reads');
     const admitted = await requestRaw(base.port, '/api/info', { Cookie: cookie });
@@ -120,9 +129,11 @@ describe('tsgraph ui on the basic fixture', { skip }, () => {
     await page.goto(new URL(ui.url).origin);
     const statuses = await page.evaluate(async () => {
       const ask = (file) => fetch(`/api/source?file=${encodeURIComponent(file)}`).then((r) => r.status);
-      return [await ask('../outside.ts'), await ask('/etc/passwd'), await ask('src/../../basic/src/main.ts'), await ask('src/main.ts')];
+      return [await ask('../outside.ts'), await ask('/etc/passwd'), await ask('src/../../basic/src/main.ts'), await ask('src/main.ts'),
+        await ask('src/leak.ts'), await ask('.env'), await ask('.tsgraph/graph.redb')];
     });
-    assert.deepEqual(statuses, [403, 403, 403, 200]);
+    // A link out of the project, a file the graph does not index, the store: none is served.
+    assert.deepEqual(statuses, [403, 403, 403, 200, 404, 404, 404]);
     const outside = await requestRaw(new URL(ui.url).port, '/assets/..%2F..%2F..%2FCargo.toml', {
       Cookie: (await session.context.cookies()).map((c) => `${c.name}=${c.value}`).join('; '),
     });
@@ -162,7 +173,7 @@ describe('tsgraph ui on the basic fixture', { skip }, () => {
     await page.waitForFunction(() => !document.querySelector('#results a.symbol[data-id="src/db/user.ts:saveUser"]'));
     await page.uncheck('input[data-kind="Method"]');
     await hit.click();
-    await ready(page, '#view');
+    await ready(page, '#view[data-view="symbol"]');
     assert.match(await page.textContent('#source'), /export async function saveUser\(user: User\)/);
     assert.match(await page.textContent('.facts'), /basic-app/);
     assert.match(await page.textContent('.signature'), /saveUser\(user: User\): Promise<void>/);
@@ -184,21 +195,52 @@ describe('tsgraph ui on the basic fixture', { skip }, () => {
 
   test('the copy buttons give the CLI answer to the same question', async () => {
     const { page } = session;
-    await page.goto(`${new URL(ui.url).origin}/#/callers?id=${encodeURIComponent('src/db/user.ts:saveUser')}`);
-    await ready(page, '#tree');
-    for (const format of ['toon', 'json', 'mermaid']) {
-      await page.click(`button[data-format="${format}"]`);
-      await page.waitForFunction((f) => document.getElementById('copy-status')?.textContent?.startsWith(f.toUpperCase()), format);
-      const shown = await page.textContent('#copied');
-      const cli = cliAnswer(project, ['callers', 'src/db/user.ts:saveUser', '--max-depth', '2', '--format', format]);
-      assert.equal(shown, cli, `copy as ${format} is the CLI's answer`);
+    const id = (text) => encodeURIComponent(text);
+    const views = [
+      [`#/callers?id=${id('src/db/user.ts:saveUser')}`, '#tree', ['callers', 'src/db/user.ts:saveUser', '--max-depth', '2']],
+      [`#/callees?id=${id('src/api/handlers.ts:route')}`, '#tree', ['callees', 'src/api/handlers.ts:route', '--max-depth', '2']],
+      [`#/impact?id=${id('src/db/user.ts:saveUser')}`, '#impact', ['impact', 'src/db/user.ts:saveUser', '--max-depth', '100']],
+      ['#/path?from=route&to=saveUser&k=2', '#path', ['path', 'src/api/handlers.ts:route', 'src/db/user.ts:saveUser', '--k', '2']],
+      [`#/neighbors?id=${id('src/db/user.ts:saveUser')}&distance=2`, '#neighbors',
+        ['neighbors', 'src/db/user.ts:saveUser', '--distance', '2', '--direction', 'both', '--max-nodes', '300']],
+      ['#/deps?package=basic-app', '#deps', ['deps', 'basic-app', '--direction', 'out']],
+      ['#/search?q=save*&kinds=Function,Method&exported=true', '#results .copybar',
+        ['search', 'save*', '--kind', 'function', '--kind', 'method', '--exported', '--limit', '50']],
+    ];
+    const quoted = (word) => (/^[A-Za-z0-9_./:@-]+$/.test(word) ? word : `'${word}'`);
+    for (const [fragment, readySelector, args] of views) {
+      await page.goto(`${new URL(ui.url).origin}/${fragment}`);
+      await page.waitForSelector(readySelector.includes(' ') ? readySelector : `${readySelector}[data-ready="true"]`);
+      assert.equal(await page.textContent('.copybar .command'), ['tsgraph', ...args.map(quoted)].join(' '), `${fragment}: the command shown`);
+      for (const format of ['toon', 'json', 'mermaid']) {
+        await page.click(`button[data-format="${format}"]`);
+        await page.waitForFunction((f) => document.getElementById('copy-status')?.textContent?.startsWith(f.toUpperCase()), format);
+        const shown = await page.textContent('#copied');
+        const cli = cliAnswer(project, [...args, '--format', format]);
+        assert.equal(shown, cli, `${fragment}: copy as ${format} is the CLI's answer`);
+      }
+    }
+  });
+
+  test('two servers on one machine keep their own sessions', async () => {
+    const other = await startUi(fixtureCopy('basic'));
+    try {
+      const { page } = session;
+      const second = await session.context.newPage();
+      await second.goto(other.url);
+      await second.waitForFunction(() => document.getElementById('project')?.textContent !== '');
+      const statuses = await Promise.all([page, second].map((p) => p.evaluate(() => fetch('/api/info').then((r) => r.status))));
+      assert.deepEqual(statuses, [200, 200], 'neither cookie overwrote the other');
+      await second.close();
+    } finally {
+      other.stop();
     }
   });
 
   test('a path between two symbols is drawn', async () => {
     const { page } = session;
     await page.goto(`${new URL(ui.url).origin}/#/symbol?id=${encodeURIComponent('src/api/handlers.ts:route')}`);
-    await ready(page, '#view');
+    await ready(page, '#view[data-view="symbol"]');
     await page.click('#to-path');
     await page.fill('#field-to', 'src/db/user.ts:saveUser');
     await page.click('#path-go');
@@ -265,7 +307,7 @@ describe('a 500-caller hub', { skip }, () => {
     const { page, problems } = await newPage(browser);
     await page.goto(ui.url);
     await page.goto(`${new URL(ui.url).origin}/#/symbol?id=${encodeURIComponent('src/hub.ts:hub')}`);
-    await ready(page, '#view');
+    await ready(page, '#view[data-view="symbol"]');
     const measured = await page.evaluate(async () => {
       window.__longTasks.length = 0;
       const start = performance.now();

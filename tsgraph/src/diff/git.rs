@@ -69,10 +69,12 @@ pub(crate) fn diff(root: &Path, spec: &DiffSpec) -> Result<String, Error> {
     Ok(String::from_utf8_lossy(&out).into_owned())
 }
 
-/// Refuses a revision git could take for an option (`--output=…`) or that is not one
-/// revision (`A...B`, `A..`).
+/// Refuses a revision git could take for an option (`--output=…`), that is not one
+/// revision (`A...B`, `A..`), or that names a tree or a path rather than a commit
+/// (`HEAD:dir`, `:/message`, spaces and control characters).
 fn revision(rev: &str) -> Result<(), Error> {
-    if rev.starts_with('-') || rev.contains("..") || rev.is_empty() {
+    let odd = |c: char| c == ':' || c.is_whitespace() || c.is_control();
+    if rev.starts_with('-') || rev.contains("..") || rev.is_empty() || rev.contains(odd) {
         return Err(Error::Git {
             args: format!("diff {rev}"),
             message: "give one revision (`main`, `HEAD~2`) or two as A..B".to_owned(),
@@ -90,4 +92,28 @@ pub(crate) fn show(root: &Path, rev: &str, path: &str) -> Result<Option<Vec<u8>>
     }
     // `REV:./path` is relative to the folder git runs in, the project root.
     git(root, &["show", &format!("{rev}:./{path}")]).map(Some)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::revision;
+
+    #[test]
+    fn only_one_commit_revision_is_taken() {
+        for good in ["main", "HEAD~2", "v1.0.0", "origin/main", "abc123^"] {
+            assert!(revision(good).is_ok(), "{good}");
+        }
+        for bad in [
+            "",
+            "--output=/tmp/x",
+            "A..B",
+            "A...B",
+            "HEAD:../sibling",
+            ":/fix",
+            "main extra",
+            "main\n",
+        ] {
+            assert!(revision(bad).is_err(), "{bad:?}");
+        }
+    }
 }

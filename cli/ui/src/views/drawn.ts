@@ -104,7 +104,7 @@ export async function neighborsView(view: HTMLElement, params: URLSearchParams):
       onchange: (event: Event) => go(link('neighbors', { id: answer.center.id, distance, direction, maxNodes, [name]: (event.target as HTMLSelectElement).value })),
     }, ...values.map((v) => h('option', { value: v, selected: v === chosen }, v)));
     replace(body,
-      h('p', {}, 'Around ', symbolLink(answer.center), ' — distance ', choose('distance', ['1', '2', '3'], String(distance)),
+      h('p', {}, 'Around ', symbolLink(answer.center), ' — distance ', choose('distance', ['1', '2', '3', '4', '5'], String(distance)),
         ' direction ', choose('direction', ['both', 'in', 'out'], direction)),
       h('p', { class: 'summary' }, figure(answer.nodes.length, 'nodes'), figure(answer.edges.length, 'edges'),
         answer.truncated ? h('span', { class: 'figure cut' }, `cut at ${maxNodes} nodes`) : null),

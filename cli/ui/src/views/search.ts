@@ -17,12 +17,12 @@ interface SearchAnswer {
 /** The search's arguments from the view's parameters. */
 function argsOf(params: URLSearchParams): Record<string, unknown> {
   const kinds = (params.get('kinds') ?? '').split(',').filter((k) => KINDS.includes(k));
-  const exported = params.get('exported');
+  // Exported only, as `--exported` asks: the CLI has no way to ask for the others alone.
   return {
     query: params.get('q') ?? '',
     ...(kinds.length > 0 ? { kinds } : {}),
     ...(params.get('file') ? { file: params.get('file') } : {}),
-    ...(exported === 'true' || exported === 'false' ? { exported: exported === 'true' } : {}),
+    ...(params.get('exported') === 'true' ? { exported: true } : {}),
     limit: numberParam(params, 'limit', 50, 1, 1000),
   };
 }
@@ -67,7 +67,6 @@ function filters(params: URLSearchParams): HTMLElement {
   },
   h('option', { value: '' }, 'exported or not'),
   h('option', { value: 'true', selected: params.get('exported') === 'true' }, 'exported only'),
-  h('option', { value: 'false', selected: params.get('exported') === 'false' }, 'unexported only'),
   );
   return h('div', { class: 'filters' }, ...kindBoxes, file, exported);
 }

@@ -15,7 +15,7 @@ interface SymbolDetails {
     id: string; name: string; kind: string; file: string; startLine: number; endLine: number;
     signature: string; module: string; package: string; exported: boolean;
   };
-  source: { first: number; lines: string[]; cut: boolean };
+  source: { first: number; lines: string[]; cut: boolean; error?: string };
   callers: number;
   callees: number;
   supertypes: TypeUses;
@@ -33,7 +33,8 @@ function typeList(title: string, uses: TypeUses): HTMLElement | null {
 
 /** The source lines with their numbers. */
 function sourceBlock(details: SymbolDetails): HTMLElement {
-  const { first, lines, cut } = details.source;
+  const { first, lines, cut, error } = details.source;
+  if (error) return h('section', {}, h('h2', {}, 'Source'), h('p', { class: 'error' }, `The source cannot be read now: ${error}`));
   const code = h('pre', { class: 'source', id: 'source' });
   lines.forEach((line, i) => {
     code.append(h('span', { class: 'line' }, h('span', { class: 'number' }, String(first + i)), line), '\n');
