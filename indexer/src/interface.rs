@@ -488,6 +488,12 @@ impl<'f> InterfaceHasher<'f> {
             }
             TypeExpr::This { .. } => self.tag(47),
             TypeExpr::Opaque => self.tag(48),
+            TypeExpr::Mentions(parts) => {
+                self.tag(49);
+                for part in parts {
+                    self.ty(*part, depth + 1);
+                }
+            }
         }
     }
 }

@@ -174,6 +174,8 @@ kinds! {
     TemplateLiteralType = "template_literal_type",
     IndexTypeQuery = "index_type_query",
     ConditionalType = "conditional_type",
+    InferType = "infer_type",
+    MappedTypeClause = "mapped_type_clause",
 }
 
 /// Field names the extractor reads, as ids.

@@ -225,7 +225,20 @@ impl<'t> Lower<'t, '_, '_> {
                         let graph = named.then_some(NodeKind::Method);
                         let decl = self.declare(DeclKind::Method, name, member, ctx, graph);
                         self.decl_mut(decl).this_owner = Some(class).into();
+                        // `handle: Handler = (e) => …`: the annotation is a type the method
+                        // uses, and the function's context, as for an annotated `const`.
+                        let declared = field(member, f.type_)
+                            .map(|t| self.type_annotation(t, &annotation_ctx(ctx, decl)));
+                        self.decl_mut(decl).ty = declared.into();
+                        if let Some(declared) = declared {
+                            let from = self.node_owner(decl);
+                            self.type_use(from, declared, UseContext::Property);
+                        }
                         self.function_value_in(function, ctx, decl, named);
+                        if let Some(declared) = declared {
+                            self.decl_mut(decl).context =
+                                Some(crate::facts::Context::Typed(declared));
+                        }
                         decl
                     }
                     _ => {
@@ -264,10 +277,7 @@ impl<'t> Lower<'t, '_, '_> {
             K::IndexSignature => {
                 let name = self.intern_static("[]");
                 let decl = self.declare(DeclKind::IndexSig, name, member, ctx, None);
-                if let Some(ty) = field(member, f.type_) {
-                    let ty = self.type_annotation(ty, ctx);
-                    self.decl_mut(decl).ty = Some(ty).into();
-                }
+                self.index_signature(decl, member, ctx);
                 self.decl_mut(class).lists.push(List::Members, decl);
                 Some(decl)
             }
@@ -475,15 +485,22 @@ impl<'t> Lower<'t, '_, '_> {
                 K::IndexSignature => {
                     let name = self.intern_static("[]");
                     let decl = self.declare(DeclKind::IndexSig, name, member, &member_ctx, None);
-                    if let Some(ty) = field(member, f.type_) {
-                        let ty = self.type_annotation(ty, &member_ctx);
-                        self.decl_mut(decl).ty = Some(ty).into();
-                    }
+                    self.index_signature(decl, member, &member_ctx);
                     decl
                 }
                 _ => continue,
             };
             self.decl_mut(owner).lists.push(List::Members, decl);
+        }
+    }
+
+    /// An index signature's value type (a mapped one's names, see
+    /// [`Lower::index_signature_type`]), a use of the declaration holding it.
+    fn index_signature(&mut self, decl: DeclId, member: Node<'t>, ctx: &Ctx) {
+        if let Some(ty) = self.index_signature_type(member, ctx) {
+            self.decl_mut(decl).ty = Some(ty).into();
+            let from = self.node_owner(decl);
+            self.type_use(from, ty, UseContext::Property);
         }
     }
 

@@ -4,7 +4,9 @@
 use tree_sitter::Node;
 
 use super::lower::{Ctx, Lower};
-use crate::facts::{DeclKind, Expr, Name, Prim, TypeExpr, TypeId};
+use thin_vec::ThinVec;
+
+use crate::facts::{DeclKind, Expr, Name, Prim, ScopeKind, TypeExpr, TypeId, space};
 use crate::syntax::{K, field};
 
 impl<'t> Lower<'t, '_, '_> {
@@ -215,8 +217,90 @@ impl<'t> Lower<'t, '_, '_> {
                 self.push_type(TypeExpr::Indexed { object, key })
             }
             K::ThisType => self.push_type(TypeExpr::This { scope: ctx.scope }),
+            K::ConditionalType => self.conditional_type(node, ctx),
+            K::InferType => self.infer_type(node, ctx),
+            K::IndexTypeQuery => {
+                // `keyof T`: a use of T.
+                let parts = Self::named_children(node)
+                    .into_iter()
+                    .map(|part| self.type_expr(part, ctx))
+                    .collect();
+                self.push_type(TypeExpr::Mentions(parts))
+            }
             _ => self.push_type(TypeExpr::Opaque),
         }
+    }
+
+    /// `A extends B ? C : D`: the four types it names. An `infer X` in `B` declares `X` for
+    /// `B` and `C` only, in a scope of their own, so that `X` never names an outer type.
+    fn conditional_type(&mut self, node: Node<'t>, ctx: &Ctx) -> TypeId {
+        let f = self.f;
+        let mut parts = ThinVec::new();
+        if let Some(checked) = field(node, f.left) {
+            parts.push(self.type_expr(checked, ctx));
+        }
+        let inferred = self.new_scope(ctx.scope, ScopeKind::TypeParams, ctx.path_parent);
+        let with_inferred = Ctx {
+            scope: inferred,
+            ..*ctx
+        };
+        if let Some(extends) = field(node, f.right) {
+            parts.push(self.type_expr(extends, &with_inferred));
+        }
+        if let Some(then) = field(node, f.consequence) {
+            parts.push(self.type_expr(then, &with_inferred));
+        }
+        if let Some(otherwise) = field(node, f.alternative) {
+            parts.push(self.type_expr(otherwise, ctx));
+        }
+        self.push_type(TypeExpr::Mentions(parts))
+    }
+
+    /// `infer X` (or `infer X extends C`): declares `X` as a type parameter in the
+    /// conditional's scope. Its constraint, like any type parameter's, is not a use (as the
+    /// checker counts them).
+    fn infer_type(&mut self, node: Node<'t>, ctx: &Ctx) -> TypeId {
+        if let Some(name_node) = Self::named_children(node).into_iter().next() {
+            let name = self.name_of(name_node);
+            let range = self.range.take();
+            let decl = self.declare(DeclKind::TypeParam, name, name_node, ctx, None);
+            self.range = range;
+            self.bind(ctx.scope, name, space::TYPE, decl);
+        }
+        self.push_type(TypeExpr::Opaque)
+    }
+
+    /// The type of an index signature's values. A mapped one (`[K in keyof T as N]: V`)
+    /// declares `K` for `N` and `V` and names what its constraint, `N` and `V` name.
+    pub(super) fn index_signature_type(&mut self, member: Node<'t>, ctx: &Ctx) -> Option<TypeId> {
+        let f = self.f;
+        let value = field(member, f.type_);
+        let Some(clause) = Self::named_children(member)
+            .into_iter()
+            .find(|c| self.k(*c) == K::MappedTypeClause)
+        else {
+            return value.map(|v| self.type_annotation(v, ctx));
+        };
+        let mut parts = ThinVec::new();
+        if let Some(constraint) = field(clause, f.type_) {
+            parts.push(self.type_expr(constraint, ctx));
+        }
+        let scope = self.new_scope(ctx.scope, ScopeKind::TypeParams, ctx.path_parent);
+        let inner = Ctx { scope, ..*ctx };
+        if let Some(name_node) = field(clause, f.name) {
+            let name = self.name_of(name_node);
+            let range = self.range.take();
+            let decl = self.declare(DeclKind::TypeParam, name, name_node, &inner, None);
+            self.range = range;
+            self.bind(scope, name, space::TYPE, decl);
+        }
+        if let Some(renamed) = field(clause, f.alias) {
+            parts.push(self.type_expr(renamed, &inner));
+        }
+        if let Some(value) = value {
+            parts.push(self.type_annotation(value, &inner));
+        }
+        Some(self.push_type(TypeExpr::Mentions(parts)))
     }
 
     /// `a.b.C` as its segments.

@@ -499,8 +499,12 @@ pub(crate) enum TypeExpr {
     This {
         scope: ScopeId,
     },
-    /// Anything the evaluator does not look into (conditional, mapped, template types…).
+    /// Anything the evaluator does not look into (template literal types, import types…).
     Opaque,
+    /// A type the evaluator does not look into either — a conditional type, a mapped type,
+    /// `keyof` — with the types it names, which are its uses
+    /// (`impact` of a type reaches the conditional and mapped types built on it).
+    Mentions(ThinVec<TypeId>),
 }
 
 impl TypeExpr {

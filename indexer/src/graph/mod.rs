@@ -682,7 +682,10 @@ impl<'p, 'a> Builder<'p, 'a> {
                     self.named_types(file, facts, *arg, out, depth + 1);
                 }
             }
-            TypeExpr::Union(parts) | TypeExpr::Intersection(parts) | TypeExpr::Tuple(parts) => {
+            TypeExpr::Union(parts)
+            | TypeExpr::Intersection(parts)
+            | TypeExpr::Tuple(parts)
+            | TypeExpr::Mentions(parts) => {
                 for part in parts {
                     self.named_types(file, facts, *part, out, depth + 1);
                 }

@@ -944,7 +944,7 @@ impl<'a> Resolver<'_, 'a> {
             }
             TypeExpr::Prim(prim) => Ty::Prim(*prim),
             TypeExpr::This { scope } => self.this_type(file, *scope),
-            TypeExpr::Opaque => Ty::Unknown,
+            TypeExpr::Opaque | TypeExpr::Mentions(_) => Ty::Unknown,
         }
     }
 

@@ -131,3 +131,41 @@ fn the_type_arguments_of_a_heritage_clause_are_uses() {
         "{implements:#?}"
     );
 }
+
+#[test]
+fn conditional_mapped_and_keyof_types_name_their_parts() {
+    let uses = edges("USES_TYPE");
+    has(
+        &uses,
+        &[
+            "src/computed.ts:Unwrap -> src/core.ts:Def",
+            "src/computed.ts:Unwrap -> src/core.ts:Chat",
+            "src/computed.ts:Flags -> src/core.ts:Def",
+            "src/computed.ts:Keys -> src/core.ts:Chat",
+            "src/computed.ts:Registry -> src/core.ts:Def",
+        ],
+    );
+    // An inferred name and a mapped key are the type's own, not the interface `Item`; an
+    // inferred name's constraint is not a use.
+    for edge in [
+        "src/computed.ts:Unwrap -> src/computed.ts:Item",
+        "src/computed.ts:Flags -> src/computed.ts:Item",
+        "src/computed.ts:FirstKey -> src/computed.ts:Keyed",
+    ] {
+        assert!(!uses.contains(edge), "wrongly {edge}: {uses:#?}");
+    }
+}
+
+#[test]
+fn a_function_valued_field_uses_its_annotation_and_is_typed_by_it() {
+    let uses = edges("USES_TYPE");
+    has(
+        &uses,
+        &["src/fields.ts:View.render -> src/fields.ts:Renderer"],
+    );
+    let calls = edges("CALLS");
+    has(
+        &calls,
+        &["src/fields.ts:View.render -> src/fields.ts:Doc.title"],
+    );
+}
