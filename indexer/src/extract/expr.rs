@@ -100,7 +100,7 @@ impl<'t> Lower<'t, '_, '_> {
                     if value.is_none() && is_expression(self.k(child)) {
                         value = Some(self.expr(child, ctx));
                     } else if ty.is_none() {
-                        ty = Some(self.type_expr(child, ctx));
+                        ty = Some(self.quietly(|this| this.type_expr(child, ctx)));
                     }
                 }
                 match (value, ty) {
@@ -273,7 +273,8 @@ impl<'t> Lower<'t, '_, '_> {
             return self.push_expr(Expr::Unknown);
         }
         let callee = self.expr(function, ctx);
-        let type_args = self.type_arguments(field(node, f.type_arguments), ctx);
+        let type_args =
+            self.quietly(|this| this.type_arguments(field(node, f.type_arguments), ctx));
         let args = self.arguments(field(node, f.arguments), ctx);
         let call = self.push_expr(Expr::call(false, callee, &args, &type_args));
         self.set_arg_contexts(call, &args);
@@ -297,7 +298,8 @@ impl<'t> Lower<'t, '_, '_> {
             Some(constructor) => self.expr(constructor, ctx),
             None => self.push_expr(Expr::Unknown),
         };
-        let type_args = self.type_arguments(field(node, f.type_arguments), ctx);
+        let type_args =
+            self.quietly(|this| this.type_arguments(field(node, f.type_arguments), ctx));
         let args = self.arguments(field(node, f.arguments), ctx);
         let expr = self.push_expr(Expr::call(true, callee, &args, &type_args));
         self.set_arg_contexts(expr, &args);

@@ -60,6 +60,9 @@ pub(super) struct Lower<'t, 's, 'g> {
     pub(super) skipped_deep: u32,
     /// The export statement whose lines a declaration spans.
     pub(super) range: Option<Node<'t>>,
+    /// Set while lowering types that are not uses of what they name: a call's type
+    /// arguments, an `as` cast (the checker counts neither).
+    quiet_types: u32,
 }
 
 impl<'t, 's, 'g> Lower<'t, 's, 'g> {
@@ -73,6 +76,7 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
             depth: 0,
             skipped_deep: 0,
             range: None,
+            quiet_types: 0,
         }
     }
 
@@ -256,7 +260,19 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
 
     /// Records a type written in `from`'s signature (USES_TYPE).
     pub(super) fn type_use(&mut self, from: DeclId, ty: TypeId, context: UseContext) {
-        self.out.type_uses.push(TypeUse { from, ty, context });
+        if self.quiet_types == 0 {
+            self.out.type_uses.push(TypeUse { from, ty, context });
+        }
+    }
+
+    /// Runs `lower` with type uses not recorded: for types whose names are no use of the
+    /// declaration around them (the function types and type literals inside still declare
+    /// their signatures, which evaluation needs).
+    pub(super) fn quietly<T>(&mut self, lower: impl FnOnce(&mut Self) -> T) -> T {
+        self.quiet_types += 1;
+        let out = lower(self);
+        self.quiet_types -= 1;
+        out
     }
 
     /// The nearest declaration that is a graph node, from `decl` up its path parents.

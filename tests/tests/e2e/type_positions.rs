@@ -169,3 +169,13 @@ fn a_function_valued_field_uses_its_annotation_and_is_typed_by_it() {
         &["src/fields.ts:View.render -> src/fields.ts:Doc.title"],
     );
 }
+
+#[test]
+fn call_type_arguments_and_casts_are_no_uses() {
+    let uses = edges("USES_TYPE");
+    let from_quiet: Vec<&String> = uses
+        .iter()
+        .filter(|edge| edge.starts_with("src/quiet.ts"))
+        .collect();
+    assert!(from_quiet.is_empty(), "{from_quiet:#?}");
+}
