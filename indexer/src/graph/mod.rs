@@ -553,20 +553,45 @@ impl<'p, 'a> Builder<'p, 'a> {
                 {
                     self.add_edge(source, target, EdgeKind::Extends, 0, |_| {});
                 }
-                for iface in self.hierarchy.supers(here).to_vec() {
+                for iface in self.clause_targets(file, decl.implements()) {
                     if let Some(target) = self.node_of(iface) {
                         self.add_edge(source, target, EdgeKind::Implements, 0, |_| {});
                     }
                 }
                 self.member_implements(here);
             } else {
-                for base in self.hierarchy.supers(here).to_vec() {
+                for base in self.clause_targets(file, decl.extends_types()) {
                     if let Some(target) = self.node_of(base) {
                         self.add_edge(source, target, EdgeKind::Extends, 0, |_| {});
                     }
                 }
             }
         }
+    }
+
+    /// What the types of an interface's `extends` or a class's `implements` name, as the
+    /// checker names them: a type alias itself (the hierarchy keeps the types it stands for,
+    /// which dispatch needs), so that an alias of the built-in library (`Omit<T, K>`) gives
+    /// no edge to its argument; else the classes and interfaces the type evaluates to.
+    fn clause_targets(&self, file: FileId, types: &[TypeId]) -> Vec<DeclRef> {
+        let facts = self.program.file(file);
+        let mut out = Vec::new();
+        for &ty in types {
+            if let Some((scope, path, _)) = facts.ty(ty).reference_parts()
+                && let Some(decl) = self.resolver.resolve_type_path(file, scope, path)
+                && self.program.decl(decl).kind == DeclKind::TypeAlias
+            {
+                out.push(decl);
+                continue;
+            }
+            let evaluated = self
+                .resolver
+                .eval_type(file, ty, &crate::resolve::ty_empty_env());
+            out.extend(crate::resolve::object_decls(&evaluated));
+        }
+        out.sort();
+        out.dedup();
+        out
     }
 
     /// IMPLEMENTS from each class member to the interface members it implements.

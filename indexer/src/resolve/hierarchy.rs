@@ -203,7 +203,7 @@ fn resolve_clauses(resolver: &Resolver<'_, '_>, file: FileId) -> Vec<Clause> {
 }
 
 /// The declarations behind an evaluated heritage type (each part of an intersection).
-fn object_decls(ty: &Ty) -> Vec<DeclRef> {
+pub(crate) fn object_decls(ty: &Ty) -> Vec<DeclRef> {
     match ty {
         Ty::Object(decl, _) => vec![*decl],
         Ty::Intersection(parts) | Ty::Union(parts) => parts.iter().flat_map(object_decls).collect(),

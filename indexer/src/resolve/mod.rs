@@ -22,7 +22,7 @@ use crate::facts::{DeclId, FileFacts, Name};
 pub(crate) use calls::{CallTarget, Provenance, Unresolved};
 pub(crate) use exports::ExportTable;
 use exports::ExportTables;
-pub(crate) use hierarchy::Hierarchy;
+pub(crate) use hierarchy::{Hierarchy, object_decls};
 pub(crate) use ty::Ty;
 pub(crate) use ty::empty_env as ty_empty_env;
 

@@ -179,3 +179,29 @@ fn call_type_arguments_and_casts_are_no_uses() {
         .collect();
     assert!(from_quiet.is_empty(), "{from_quiet:#?}");
 }
+
+#[test]
+fn an_interface_extending_an_alias_extends_the_alias() {
+    let extends = edges("EXTENDS");
+    has(
+        &extends,
+        &[
+            "src/heritage.ts:Combined -> src/heritage.ts:Both",
+            "src/heritage.ts:Measured -> src/heritage.ts:Sized",
+        ],
+    );
+    let wrong: Vec<&String> = extends
+        .iter()
+        .filter(|edge| {
+            edge.starts_with("src/heritage.ts:Trimmed ")
+                || edge.starts_with("src/heritage.ts:Combined -> src/core.ts")
+        })
+        .collect();
+    assert!(wrong.is_empty(), "{wrong:#?}");
+    // The alias's members are still the interface's.
+    let calls = edges("CALLS");
+    has(
+        &calls,
+        &["src/heritage.ts:measure -> src/core.ts:Shape.area"],
+    );
+}
