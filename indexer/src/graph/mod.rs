@@ -569,6 +569,37 @@ impl<'p, 'a> Builder<'p, 'a> {
         }
     }
 
+    /// The interfaces a class implements as the checker names them: those its `implements`
+    /// clauses (and its bases') name, and the interfaces those extend — not through a type
+    /// alias, which is a clause target of its own (see [`Self::clause_targets`]); an alias of
+    /// an object type (`type Output = { … }`) declares its members itself and counts.
+    fn named_interfaces(&self, class: DeclRef) -> Vec<DeclRef> {
+        let mut stack = Vec::new();
+        let mut current = Some(class);
+        for _ in 0..64 {
+            let Some(c) = current else { break };
+            stack.extend(self.clause_targets(c.file, self.program.decl(c).implements()));
+            current = self.hierarchy.base(c);
+        }
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        while let Some(iface) = stack.pop() {
+            let declared = self.program.decl(iface);
+            let has_members = match declared.kind {
+                DeclKind::Interface => true,
+                DeclKind::TypeAlias => !declared.members().is_empty(),
+                _ => false,
+            };
+            if has_members && seen.insert(iface) {
+                out.push(iface);
+                let extends = self.program.decl(iface).extends_types();
+                stack.extend(self.clause_targets(iface.file, extends));
+            }
+        }
+        out.sort();
+        out
+    }
+
     /// What the types of an interface's `extends` or a class's `implements` name, as the
     /// checker names them: a type alias itself (the hierarchy keeps the types it stands for,
     /// which dispatch needs), so that an alias of the built-in library (`Omit<T, K>`) gives
@@ -597,7 +628,7 @@ impl<'p, 'a> Builder<'p, 'a> {
     /// IMPLEMENTS from each class member to the interface members it implements.
     fn member_implements(&mut self, class: DeclRef) {
         let instance = Ty::Object(class, crate::resolve::ty_empty_env());
-        for iface in self.hierarchy.interfaces_of(class) {
+        for iface in self.named_interfaces(class) {
             let members = self.program.decl(iface).members();
             for &member in members {
                 let member = DeclRef::new(iface.file, member);

@@ -8,7 +8,8 @@ use super::ty::{Ty, empty_env};
 use super::{DeclRef, FileId, Resolver};
 use crate::facts::DeclKind;
 
-/// Direct supertypes and subtypes of every class and interface of the project.
+/// The base class of every class and the direct subtypes of every class and interface of the
+/// project.
 ///
 /// It lives as long as the index: an update re-resolves the heritage clauses of the files
 /// whose names may resolve differently, and of the files whose clauses named a declaration of
@@ -17,8 +18,6 @@ use crate::facts::DeclKind;
 pub(crate) struct Hierarchy {
     /// A class's base class.
     bases: HashMap<DeclRef, DeclRef>,
-    /// A class's implemented interfaces, an interface's extended interfaces.
-    supers: HashMap<DeclRef, Vec<DeclRef>>,
     /// Every direct subtype: classes extending a class, classes implementing an interface,
     /// interfaces extending an interface.
     subtypes: HashMap<DeclRef, Vec<DeclRef>>,
@@ -71,7 +70,6 @@ impl Hierarchy {
         for &file in &redo {
             for clause in std::mem::take(&mut self.clauses[file as usize]) {
                 self.bases.remove(&clause.sub);
-                self.supers.remove(&clause.sub);
                 if let Some(list) = self.subtypes.get_mut(&clause.sup) {
                     list.retain(|sub| sub.file != file);
                     touched.insert(clause.sup);
@@ -83,8 +81,6 @@ impl Hierarchy {
             for clause in &clauses {
                 if clause.base {
                     self.bases.insert(clause.sub, clause.sup);
-                } else {
-                    self.supers.entry(clause.sub).or_default().push(clause.sup);
                 }
                 self.subtypes
                     .entry(clause.sup)
@@ -96,13 +92,11 @@ impl Hierarchy {
             self.clauses[file as usize] = clauses;
         }
         for decl in touched {
-            for map in [&mut self.subtypes, &mut self.supers] {
-                if let Some(list) = map.get_mut(&decl) {
-                    list.sort();
-                    list.dedup();
-                    if list.is_empty() {
-                        map.remove(&decl);
-                    }
+            if let Some(list) = self.subtypes.get_mut(&decl) {
+                list.sort();
+                list.dedup();
+                if list.is_empty() {
+                    self.subtypes.remove(&decl);
                 }
             }
         }
@@ -111,11 +105,6 @@ impl Hierarchy {
     /// A class's base class.
     pub(crate) fn base(&self, class: DeclRef) -> Option<DeclRef> {
         self.bases.get(&class).copied()
-    }
-
-    /// A class's implemented interfaces, or an interface's extended ones.
-    pub(crate) fn supers(&self, ty: DeclRef) -> &[DeclRef] {
-        self.supers.get(&ty).map(Vec::as_slice).unwrap_or(&[])
     }
 
     /// Every type below `ty`, transitively, in a stable order.
@@ -134,32 +123,6 @@ impl Hierarchy {
                     out.push(*sub);
                     stack.push(*sub);
                 }
-            }
-        }
-        out.sort();
-        out
-    }
-
-    /// Every interface a class implements, directly, through its bases, or through the
-    /// interfaces those extend.
-    pub(crate) fn interfaces_of(&self, class: DeclRef) -> Vec<DeclRef> {
-        let mut seen = HashSet::new();
-        let mut out = Vec::new();
-        let mut stack: Vec<DeclRef> = Vec::new();
-        let mut current = Some(class);
-        let mut hops = 0;
-        while let Some(c) = current {
-            stack.extend(self.supers(c).iter().copied());
-            current = self.base(c);
-            hops += 1;
-            if hops > 64 {
-                break;
-            }
-        }
-        while let Some(iface) = stack.pop() {
-            if seen.insert(iface) {
-                out.push(iface);
-                stack.extend(self.supers(iface).iter().copied());
             }
         }
         out.sort();

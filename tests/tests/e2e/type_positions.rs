@@ -205,3 +205,27 @@ fn an_interface_extending_an_alias_extends_the_alias() {
         &["src/heritage.ts:measure -> src/core.ts:Shape.area"],
     );
 }
+
+#[test]
+fn a_class_implementing_an_alias_implements_the_alias() {
+    let implements = edges("IMPLEMENTS");
+    has(
+        &implements,
+        &[
+            "src/heritage.ts:PartReader -> src/heritage.ts:ReadOnly",
+            "src/heritage.ts:FullReader -> src/heritage.ts:Reader",
+            "src/heritage.ts:FullReader.read -> src/heritage.ts:Reader.read",
+            "src/heritage.ts:Door -> src/heritage.ts:Closer",
+            "src/heritage.ts:Door.close -> src/heritage.ts:Closer.close",
+        ],
+    );
+    for edge in [
+        "src/heritage.ts:PartReader -> src/heritage.ts:Reader",
+        "src/heritage.ts:PartReader.read -> src/heritage.ts:Reader.read",
+    ] {
+        assert!(
+            !implements.contains(edge),
+            "wrongly {edge}: {implements:#?}"
+        );
+    }
+}
