@@ -458,8 +458,14 @@ impl<'a> Resolver<'_, 'a> {
     }
 
     /// Whether a variable is initialized with a member of something outside the project
-    /// (`const get = lodash.get`, `const keys = Object.keys`): calling it calls that.
+    /// (`const get = lodash.get`, `const keys = Object.keys`), directly or through another
+    /// such variable (`const O = Object; const keys = O.keys`): calling it calls that.
     fn aliases_outside(&self, decl: DeclRef) -> bool {
+        self.aliases_outside_within(decl, 8)
+    }
+
+    /// [`Self::aliases_outside`], following at most `hops` variables.
+    fn aliases_outside_within(&self, decl: DeclRef, hops: u32) -> bool {
         let d = self.program.decl(decl);
         if d.ty.is_some() {
             return false;
@@ -479,7 +485,13 @@ impl<'a> Resolver<'_, 'a> {
                         None => true,
                         Some(named) => match named.symbol {
                             Symbol::External => true,
-                            Symbol::Decl(found) => self.program.is_builtin(found.file),
+                            Symbol::Decl(found) => {
+                                self.program.is_builtin(found.file)
+                                    || (hops > 0
+                                        && found != decl
+                                        && self.program.decl(found).kind == DeclKind::Variable
+                                        && self.aliases_outside_within(found, hops - 1))
+                            }
                             _ => false,
                         },
                     };

@@ -229,3 +229,13 @@ fn a_class_implementing_an_alias_implements_the_alias() {
         );
     }
 }
+
+#[test]
+fn a_call_through_an_alias_of_a_built_in_reaches_no_project_node() {
+    let calls = edges("CALLS");
+    let from_probe: Vec<&String> = calls
+        .iter()
+        .filter(|edge| edge.starts_with("src/aliases.ts:probe "))
+        .collect();
+    assert!(from_probe.is_empty(), "{from_probe:#?}");
+}
