@@ -425,9 +425,10 @@ impl<'a> Resolver<'_, 'a> {
                 }
             }
             DeclKind::Variable | DeclKind::ObjectProp | DeclKind::Field | DeclKind::PropertySig => {
-                if d.flags & decl_flags::DESTRUCTURED != 0 {
-                    return Err(Unresolved::Local);
-                }
+                // `const { build } = makeBuilders()`: the member of the value's type, when
+                // that is a declared function, as `makeBuilders().build()` would reach it;
+                // anything else a destructured name holds is not known.
+                let destructured = d.flags & decl_flags::DESTRUCTURED != 0;
                 match self.value_type(decl, &empty_env()) {
                     Ty::Func(func, _) if self.is_concrete_callable(func) && func != decl => {
                         Ok(vec![CallTarget {
@@ -436,6 +437,7 @@ impl<'a> Resolver<'_, 'a> {
                             provenance: Provenance::Alias,
                         }])
                     }
+                    _ if destructured => Err(Unresolved::Local),
                     // An alias of a function outside the project (`const isArray =
                     // Array.isArray`) calls that function.
                     Ty::Func(func, _) if self.program.is_builtin(func.file) => {

@@ -239,3 +239,15 @@ fn a_call_through_an_alias_of_a_built_in_reaches_no_project_node() {
         .collect();
     assert!(from_probe.is_empty(), "{from_probe:#?}");
 }
+
+#[test]
+fn a_destructured_function_from_a_factory_is_called() {
+    let calls = edges("CALLS");
+    has(
+        &calls,
+        &[
+            "src/destructure.ts:useTools -> src/destructure.ts:makeTools",
+            "src/destructure.ts:useTools -> src/destructure.ts:makeTools.build",
+        ],
+    );
+}
