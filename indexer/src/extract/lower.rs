@@ -342,6 +342,11 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
             K::EnumDeclaration => self.enum_declaration(node, ctx),
             K::InternalModule | K::Module => self.namespace_declaration(node, ctx),
             K::AmbientDeclaration => {
+                // `declare global { … }` augments the global scope, as `declare module "x"`
+                // augments another module: its contents are not this file's declarations.
+                if Self::has_token(node, "global") {
+                    return;
+                }
                 let inner = Ctx {
                     ambient: true,
                     ..*ctx

@@ -251,3 +251,16 @@ fn a_destructured_function_from_a_factory_is_called() {
         ],
     );
 }
+
+#[test]
+fn a_global_augmentation_declares_nothing_of_the_file() {
+    let uses = edges("USES_TYPE");
+    let contains = edges("CONTAINS");
+    let from_globals: Vec<&String> = uses
+        .iter()
+        .chain(contains.iter())
+        .filter(|edge| edge.contains("src/globals.ts:Window") || edge.contains("appCache"))
+        .collect();
+    assert!(from_globals.is_empty(), "{from_globals:#?}");
+    assert!(contains.contains("src/globals.ts -> src/globals.ts:here"));
+}
