@@ -36,6 +36,7 @@ pub use project::{Project, STORE_DIR, STORE_FILE, WRITER_WAIT, discover_root};
 pub use request::{
     CLI_MAX_TOKENS, DiffSpec, ExportFormat, Format, MCP_MAX_TOKENS, Output, QueryRequest, SymbolArg,
 };
+pub use snippets::is_relative_inside;
 pub use tsgraph_encoders as encoders;
 pub use tsgraph_engine as engine;
 pub use tsgraph_indexer as indexer;

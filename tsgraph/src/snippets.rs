@@ -27,10 +27,7 @@ impl SnippetSource for ConfinedSource {
     fn lines(&self, file: &str, first: u32, count: u32, out: &mut Vec<String>) -> io::Result<()> {
         // Refused before the file system is asked, so that no answer tells whether a path
         // outside the root exists; a symbolic link out of the root is refused below.
-        let stays_inside = Path::new(file)
-            .components()
-            .all(|part| matches!(part, Component::Normal(_) | Component::CurDir));
-        if !stays_inside {
+        if !is_relative_inside(file) {
             return Err(outside(file));
         }
         let path = self.root.join(file).canonicalize()?;
@@ -59,6 +56,21 @@ impl SnippetSource for ConfinedSource {
 /// The most bytes of one file read for its lines: a source file that large is not indexed
 /// anyway (the default size limit is 1 MiB).
 const MAX_SOURCE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Whether `file` is a relative path that stays below the folder it is relative to, read as
+/// written (no `..`, no root): the check the confined reader makes before the file system is
+/// asked (a symbolic link out of the root is refused when the file is read).
+///
+/// ```
+/// assert!(tsgraph::is_relative_inside("src/a.ts"));
+/// assert!(!tsgraph::is_relative_inside("../a.ts"));
+/// assert!(!tsgraph::is_relative_inside("/etc/passwd"));
+/// ```
+pub fn is_relative_inside(file: &str) -> bool {
+    Path::new(file)
+        .components()
+        .all(|part| matches!(part, Component::Normal(_) | Component::CurDir))
+}
 
 fn outside(file: &str) -> io::Error {
     io::Error::new(

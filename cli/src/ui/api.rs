@@ -306,10 +306,8 @@ pub(crate) async fn source(
     }
     let lines = with_project(&state, move |project| {
         let snapshot = project.snapshot()?;
-        let outside = std::path::Path::new(&params.file)
-            .components()
-            .any(|part| !matches!(part, std::path::Component::Normal(_)));
-        if !outside
+        // A path out of the project is the confined reader's to refuse (403), unasked.
+        if tsgraph::is_relative_inside(&params.file)
             && snapshot
                 .file_keys(&params.file)
                 .map_err(Error::from)?

@@ -553,12 +553,13 @@ impl<'p, 'a> Builder<'p, 'a> {
                 {
                     self.add_edge(source, target, EdgeKind::Extends, 0, |_| {});
                 }
-                for iface in self.clause_targets(file, decl.implements()) {
+                let named = self.clause_targets(file, decl.implements());
+                for &iface in &named {
                     if let Some(target) = self.node_of(iface) {
                         self.add_edge(source, target, EdgeKind::Implements, 0, |_| {});
                     }
                 }
-                self.member_implements(here);
+                self.member_implements(here, named);
             } else {
                 for base in self.clause_targets(file, decl.extends_types()) {
                     if let Some(target) = self.node_of(base) {
@@ -573,9 +574,10 @@ impl<'p, 'a> Builder<'p, 'a> {
     /// clauses (and its bases') name, and the interfaces those extend — not through a type
     /// alias, which is a clause target of its own (see [`Self::clause_targets`]); an alias of
     /// an object type (`type Output = { … }`) declares its members itself and counts.
-    fn named_interfaces(&self, class: DeclRef) -> Vec<DeclRef> {
-        let mut stack = Vec::new();
-        let mut current = Some(class);
+    /// `named` is what the class's own `implements` clauses name (its edges' targets).
+    fn named_interfaces(&self, class: DeclRef, named: Vec<DeclRef>) -> Vec<DeclRef> {
+        let mut stack = named;
+        let mut current = self.hierarchy.base(class);
         for _ in 0..64 {
             let Some(c) = current else { break };
             stack.extend(self.clause_targets(c.file, self.program.decl(c).implements()));
@@ -626,9 +628,10 @@ impl<'p, 'a> Builder<'p, 'a> {
     }
 
     /// IMPLEMENTS from each class member to the interface members it implements.
-    fn member_implements(&mut self, class: DeclRef) {
+    /// `named`: what the class's own `implements` clauses name.
+    fn member_implements(&mut self, class: DeclRef, named: Vec<DeclRef>) {
         let instance = Ty::Object(class, crate::resolve::ty_empty_env());
-        for iface in self.named_interfaces(class) {
+        for iface in self.named_interfaces(class, named) {
             let members = self.program.decl(iface).members();
             for &member in members {
                 let member = DeclRef::new(iface.file, member);

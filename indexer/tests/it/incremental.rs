@@ -801,21 +801,24 @@ fn a_changed_file_whose_imports_move_counts_as_changed_whole() {
     );
 }
 
+/// An abstract class, and a function in another file calling its abstract member.
+const ABSTRACT_SHAPE_AND_CALLER: [(&str, &str); 2] = [
+    (
+        "src/shape.ts",
+        "export abstract class Shape { abstract area(): number }\n",
+    ),
+    (
+        "src/y.ts",
+        "import { Shape } from './shape';\nexport function f(s: Shape) { return s.area(); }\n",
+    ),
+];
+
 /// A subclass added beside an abstract class: calls through the abstract member now dispatch
 /// to it.
 #[test]
 fn a_subclass_added_beside_an_abstract_class_reaches_its_callers() {
     check_files(
-        &[
-            (
-                "src/shape.ts",
-                "export abstract class Shape { abstract area(): number }\n",
-            ),
-            (
-                "src/y.ts",
-                "import { Shape } from './shape';\nexport function f(s: Shape) { return s.area(); }\n",
-            ),
-        ],
+        &ABSTRACT_SHAPE_AND_CALLER,
         &[(
             "src/shape.ts",
             Some(
@@ -830,16 +833,7 @@ fn a_subclass_added_beside_an_abstract_class_reaches_its_callers() {
 #[test]
 fn a_subclass_added_in_another_file_reaches_the_callers_of_its_base() {
     check_files(
-        &[
-            (
-                "src/shape.ts",
-                "export abstract class Shape { abstract area(): number }\n",
-            ),
-            (
-                "src/y.ts",
-                "import { Shape } from './shape';\nexport function f(s: Shape) { return s.area(); }\n",
-            ),
-        ],
+        &ABSTRACT_SHAPE_AND_CALLER,
         &[(
             "src/square.ts",
             Some(
