@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The accuracy benchmark: tsgraph's edges against the TypeScript checker.
 #
-# Fetches pinned npm packages that ship their TypeScript sources into bench/accuracy/corpus/
-# (git-ignored), runs the call-graph oracle of ../shared/oracle on each (the TypeScript
+# Fetches pinned npm packages that ship their TypeScript sources, and reads pinned GitHub
+# snapshots of React applications, into bench/accuracy/corpus/ (git-ignored), runs the call-graph oracle of ../shared/oracle on each (the TypeScript
 # checker), indexes the package with tsgraph, and scores tsgraph's `export` with the oracle's
 # comparer. Prints one line per package (precision, recall, edges) and, with --details, the
 # comparer's full report of missed and wrong edges by reason. Then scores the other kinds
@@ -12,10 +12,11 @@
 #
 # rxjs, zod and effect are the project's acceptance corpora: they are deliberately not here.
 #
-# Usage: bench/accuracy/run.sh [--details] [--calls-only] [PACKAGE ...]
-#        (needs node, npm, a release build)
+# Usage: bench/accuracy/run.sh [--details] [--calls-only] [PACKAGE | OWNER/NAME ...]
+#        (needs node, npm, git, a release build)
 # Env:   ORACLE_DIR (default ../shared/oracle), EDGES_ORACLE_DIR (default ../shared/oracle-edges),
-#        TSGRAPH (default target/release/tsgraph)
+#        TSGRAPH (default target/release/tsgraph), MIRRORS (where the GitHub snapshots are,
+#        each as OWNER+NAME/repo, a git directory; default /work/.mirror)
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -24,6 +25,7 @@ corpus="$here/corpus"
 oracle_src="${ORACLE_DIR:-$repo/../shared/oracle}"
 edges_src="${EDGES_ORACLE_DIR:-$repo/../shared/oracle-edges}"
 tsgraph="${TSGRAPH:-$repo/target/release/tsgraph}"
+mirrors="${MIRRORS:-/work/.mirror}"
 
 # name@version  source-folder-inside-the-package  extra tsconfig "compilerOptions" (JSON)
 PACKAGES=(
@@ -38,6 +40,17 @@ PACKAGES=(
   # Generic-heavy: deep key paths, mapped and conditional types, builders typed by inference.
   "@tanstack/form-core@1.33.5 src {}"
   "@tanstack/db@0.15.2 src {}"
+)
+
+# React/TSX applications, as public GitHub snapshots: owner/name  commit  tsconfig (the
+# repository's own: its path aliases and workspaces are part of what is measured). The
+# snapshots are read from $MIRRORS, where the fetch tool puts them; without node_modules both
+# the checker and tsgraph see external packages as unresolved.
+SNAPSHOTS=(
+  # yarn workspaces (excalidraw-app, packages/*), tsconfig paths to each package's sources.
+  "excalidraw/excalidraw 4872083c044491b6d5c96ae134a75464f96d6831 tsconfig.json"
+  # A Next.js application: the `@/*` path alias, React components and hooks.
+  "umami-software/umami c0ea3aefbee7a3429ee2f824b06dc4a9dbe0b7e1 tsconfig.json"
 )
 
 details=0
@@ -69,15 +82,20 @@ fi
 # The other kinds' rows, printed after the CALLS table.
 edge_rows=()
 edge_kinds=(IMPORTS EXTENDS IMPLEMENTS IMPLEMENTS_MEMBER USES_TYPE)
-printf 'CALLS\n%-34s %9s %9s %9s %9s %9s\n' package precision recall oracle candidate dispatch
-for entry in "${PACKAGES[@]}"; do
-  read -r spec src options <<<"$entry"
-  name="${spec%@*}"
-  if [[ ${#wanted[@]} -gt 0 ]] && [[ ! " ${wanted[*]} " =~ " $name " ]]; then
-    continue
-  fi
+
+# Whether the command line names this entry (every entry when it names none).
+is_wanted() {
+  [[ ${#wanted[@]} -eq 0 ]] || [[ " ${wanted[*]} " =~ " $1 " ]]
+}
+
+# An npm package's folder in the corpus, unpacked once, with a tsconfig written for the
+# benchmark: the package's own sources only, checked strictly.
+package_folder() {
+  local spec="$1" src="$2" options="$3"
+  local folder
   folder="$corpus/$(printf '%s' "$spec" | sed -e 's|^@||' -e 's|/|-|g')"
   if [[ ! -d "$folder" ]]; then
+    local tmp tarball
     tmp="$(mktemp -d "$corpus/.fetch.XXXXXX")"
     tarball="$(cd "$tmp" && npm pack --silent "$spec" 2>/dev/null | tail -n 1)" || die "npm pack $spec failed"
     mkdir "$tmp/unpacked"
@@ -85,7 +103,6 @@ for entry in "${PACKAGES[@]}"; do
     mv "$tmp/unpacked" "$folder"
     rm -rf "$tmp"
   fi
-  # The package's own sources only, checked strictly: a tsconfig written for the benchmark.
   cat >"$folder/tsconfig.tsgraph-bench.json" <<JSON
 {
   "compilerOptions": {
@@ -98,20 +115,51 @@ for entry in "${PACKAGES[@]}"; do
 JSON
   node -e 'const f=process.argv[1];const c=JSON.parse(require("fs").readFileSync(f));Object.assign(c.compilerOptions, JSON.parse(process.argv[2]));require("fs").writeFileSync(f, JSON.stringify(c,null,2))' \
     "$folder/tsconfig.tsgraph-bench.json" "$options"
-  out="$folder/.tsgraph-bench"
+  printf '%s' "$folder"
+}
+
+# A GitHub snapshot's folder in the corpus: its TypeScript sources and JSON configuration at
+# the pinned commit, taken once from the snapshot the fetch tool brought to $MIRRORS (large
+# binary files may be absent from it, so only those paths are read). Empty when the snapshot
+# is not there.
+snapshot_folder() {
+  local repo="$1" commit="$2"
+  local folder="$corpus/github-${repo//\//-}@${commit:0:12}"
+  local git_dir="$mirrors/${repo//\//+}/repo"
+  if [[ ! -d "$folder" ]]; then
+    git --git-dir="$git_dir" cat-file -e "$commit^{commit}" 2>/dev/null || return 0
+    local tmp
+    tmp="$(mktemp -d "$corpus/.fetch.XXXXXX")"
+    # git may complain of blobs missing elsewhere in the tree; the archive holds every path
+    # asked for, which tar checks.
+    { git --git-dir="$git_dir" archive "$commit" -- '*.ts' '*.tsx' '*.json' 2>/dev/null || true; } \
+      | tar -x -C "$tmp" || die "cannot read $repo at $commit from $git_dir"
+    mv "$tmp" "$folder"
+  fi
+  printf '%s' "$folder"
+}
+
+# Scores one project: the CALLS table's row (and the comparer's report with --details), then
+# the other kinds' row. $4 is the edge oracle's layout option (--npm-layout, or none).
+score() {
+  local label="$1" folder="$2" tsconfig="$3" layout="${4:-}"
+  local out="$folder/.tsgraph-bench"
   mkdir -p "$out"
   if [[ ! -s "$out/oracle.jsonl" ]]; then
-    node "$oracle/oracle.mjs" "$folder" "$folder/tsconfig.tsgraph-bench.json" --var-wrappers \
+    node "$oracle/oracle.mjs" "$folder" "$folder/$tsconfig" --var-wrappers \
       --nodes "$out/oracle.nodes.jsonl" >"$out/oracle.jsonl" 2>"$out/oracle.log" \
-      || die "oracle failed on $spec (see $out/oracle.log)"
+      || die "oracle failed on $label (see $out/oracle.log)"
   fi
   "$tsgraph" --project "$folder" index --rebuild --db "$out/graph.redb" >"$out/index.log" 2>&1 \
-    || die "tsgraph index failed on $spec (see $out/index.log)"
+    || die "tsgraph index failed on $label (see $out/index.log)"
   "$tsgraph" --project "$folder" export --db "$out/graph.redb" >"$out/export.jsonl"
-  # The oracle follows static dispatch only: dispatch edges (to implementations of an
-  # interface or abstract member) are facts it does not report, so they are set aside.
-  grep -v '"resolution":"dispatch"' "$out/export.jsonl" >"$out/candidate.jsonl" || true
-  dispatch=$(grep -c '"resolution":"dispatch"' "$out/export.jsonl" || true)
+  # The checker proves static calls only: may-calls — dispatch to implementations of an
+  # interface or abstract member, and the entries of a table called by a computed key
+  # (`element`) — are facts it does not report, so they are set aside and counted.
+  local may_call='"resolution":"(dispatch|element)"'
+  grep -Ev "$may_call" "$out/export.jsonl" >"$out/candidate.jsonl" || true
+  local may precision recall oracle_edges candidate_edges last
+  may=$(grep -Ec "$may_call" "$out/export.jsonl" || true)
   node "$oracle/compare.mjs" "$out/oracle.jsonl" "$out/candidate.jsonl" \
     --ignore-file-callers --ctor-as-class --initializer-neutral \
     --nodes "$out/oracle.nodes.jsonl" --top 40 >"$out/compare.txt"
@@ -120,27 +168,46 @@ JSON
   recall="$(sed -n 's/.*recall=\([0-9.]*\).*/\1/p' <<<"$last")"
   oracle_edges="$(grep -c . "$out/oracle.jsonl" || true)"
   candidate_edges="$(grep -c '"kind":"CALLS"' "$out/candidate.jsonl" || true)"
-  printf '%-34s %9s %9s %9s %9s %9s\n' "$spec" "$precision" "$recall" "$oracle_edges" "$candidate_edges" "$dispatch"
+  printf '%-34s %9s %9s %9s %9s %9s\n' "$label" "$precision" "$recall" "$oracle_edges" "$candidate_edges" "$may"
   if [[ $details -eq 1 ]]; then
     sed 's/^/    /' "$out/compare.txt"
   fi
-  if [[ $edges -eq 1 ]]; then
-    # The edge oracle indexes and reads its own copy of the package's sources.
-    TSGRAPH="$tsgraph" OUT="$out/edges" bash "$edges_src/run.sh" "$(basename "$folder")" "$folder" \
-      tsconfig.tsgraph-bench.json --npm-layout >"$out/edges.txt" 2>"$out/edges.log" \
-      || die "the edge oracle failed on $spec (see $out/edges.log)"
-    row="$(printf '%-34s' "$spec")"
-    for kind in "${edge_kinds[@]}"; do
-      line="$(grep "^$kind precision=" "$out/edges.txt" || true)"
-      p="$(sed -n 's/.*precision=\([0-9.]*\).*/\1/p' <<<"$line")"
-      r="$(sed -n 's/.* recall=\([0-9.]*\).*/\1/p' <<<"$line")"
-      n="$(sed -n 's/.*oracle=\([0-9]*\).*/\1/p' <<<"$line")"
-      c="$(sed -n 's/.*candidate=\([0-9]*\).*/\1/p' <<<"$line")"
-      # A kind neither side has scores nothing.
-      if [[ "$n" == 0 && "$c" == 0 ]]; then row+="$(printf ' %13s' '-')"; else row+="$(printf ' %13s' "$p/$r")"; fi
-    done
-    edge_rows+=("$row")
+  [[ $edges -eq 1 ]] || return 0
+  # The edge oracle indexes and reads its own copy of the sources.
+  # shellcheck disable=SC2086 # $layout is one option or none
+  TSGRAPH="$tsgraph" OUT="$out/edges" bash "$edges_src/run.sh" "$(basename "$folder")" "$folder" \
+    "$tsconfig" $layout >"$out/edges.txt" 2>"$out/edges.log" \
+    || die "the edge oracle failed on $label (see $out/edges.log)"
+  local row kind line p r n c
+  row="$(printf '%-34s' "$label")"
+  for kind in "${edge_kinds[@]}"; do
+    line="$(grep "^$kind precision=" "$out/edges.txt" || true)"
+    p="$(sed -n 's/.*precision=\([0-9.]*\).*/\1/p' <<<"$line")"
+    r="$(sed -n 's/.* recall=\([0-9.]*\).*/\1/p' <<<"$line")"
+    n="$(sed -n 's/.*oracle=\([0-9]*\).*/\1/p' <<<"$line")"
+    c="$(sed -n 's/.*candidate=\([0-9]*\).*/\1/p' <<<"$line")"
+    # A kind neither side has scores nothing.
+    if [[ "$n" == 0 && "$c" == 0 ]]; then row+="$(printf ' %13s' '-')"; else row+="$(printf ' %13s' "$p/$r")"; fi
+  done
+  edge_rows+=("$row")
+}
+
+printf 'CALLS\n%-34s %9s %9s %9s %9s %9s\n' project precision recall oracle candidate may-call
+for entry in "${PACKAGES[@]}"; do
+  read -r spec src options <<<"$entry"
+  is_wanted "${spec%@*}" || continue
+  folder="$(package_folder "$spec" "$src" "$options")"
+  score "$spec" "$folder" tsconfig.tsgraph-bench.json --npm-layout
+done
+for entry in "${SNAPSHOTS[@]}"; do
+  read -r repo commit tsconfig <<<"$entry"
+  is_wanted "$repo" || continue
+  folder="$(snapshot_folder "$repo" "$commit")"
+  if [[ -z "$folder" ]]; then
+    printf '%-34s skipped: no snapshot at %s (fetch github:%s first)\n' "$repo" "$mirrors" "$repo"
+    continue
   fi
+  score "$repo" "$folder" "$tsconfig"
 done
 if [[ $edges -eq 1 ]]; then
   printf '\nOther kinds (precision/recall; - where neither side has any)\n%-34s' package

@@ -145,6 +145,9 @@ byte_enum! {
         Alias = 6 => "alias",
         /// An implementation reached through an interface or abstract member.
         Dispatch = 7 => "dispatch",
+        /// A function a table or list holds, called with a key that is not a literal
+        /// (`handlers[kind](…)`): any of the functions it holds may be the one called.
+        Element = 8 => "element",
     }
 }
 
@@ -152,6 +155,19 @@ impl Resolution {
     /// The resolution stored as `byte`; an unknown byte reads as unknown.
     pub fn from_stored(byte: u8) -> Resolution {
         Resolution::from_u8(byte).unwrap_or(Resolution::Unknown)
+    }
+
+    /// Whether a call found this way may happen rather than surely does: dispatch to an
+    /// override or implementation, or one entry of a table called by a computed key. The
+    /// checker proves neither, so answers mark them and accuracy scores them apart.
+    ///
+    /// ```
+    /// use tsgraph_engine::Resolution;
+    /// assert!(Resolution::Element.is_may_call());
+    /// assert!(!Resolution::Typed.is_may_call());
+    /// ```
+    pub fn is_may_call(self) -> bool {
+        matches!(self, Resolution::Dispatch | Resolution::Element)
     }
 }
 

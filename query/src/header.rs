@@ -332,7 +332,7 @@ pub struct Facets {
     /// Search and file symbols: whether any node extends something
     /// ([`crate::NodeInfo::extends`]).
     pub extends: bool,
-    /// Traversals: whether any node was reached through a call found by dispatch
+    /// Traversals: whether any node was reached through a call that may happen
     /// ([`crate::NodeInfo::may_call`]).
     pub may_call: bool,
 }

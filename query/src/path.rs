@@ -166,6 +166,11 @@ impl Query<'_> {
                     .enumerate()
                     .map(|(position, key)| Item {
                         depth: u32::try_from(position).unwrap_or(u32::MAX),
+                        // Reached through a may-call hop.
+                        may: position
+                            .checked_sub(1)
+                            .and_then(|hop| path.hops.get(hop))
+                            .is_some_and(|hop| hop.may),
                         ..Item::plain(*key)
                     })
                     .collect(),

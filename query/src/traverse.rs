@@ -92,7 +92,7 @@ pub(crate) fn bfs(
         bounds,
         &mut levels,
         |reached| {
-            let may = dispatched(view, &reached.edge);
+            let may = may_call(view, &reached.edge);
             items.push(Item {
                 depth: reached.depth,
                 parent: Some(reached.parent),
@@ -161,15 +161,17 @@ pub(crate) fn walk_summary(
     }
 }
 
-/// Whether `edge` is a CALLS edge found by dispatch. Read from the source's list, the entry
-/// says so; read from the target's incoming list it does not, and the view looks the
-/// source's entry up (a read error is kept by the view, for `check`).
-fn dispatched(view: &GraphView<'_>, edge: &Edge) -> bool {
+/// Whether `edge` is a CALLS edge that may happen (dispatch, a table called by a computed
+/// key). Read from the source's list, the entry says so; read from the target's incoming list
+/// it does not, and the view looks the source's entry up (a read error is kept by the view,
+/// for `check`).
+fn may_call(view: &GraphView<'_>, edge: &Edge) -> bool {
     edge.link.kind == EdgeKind::Calls
-        && edge.link.resolution.map_or_else(
-            || view.is_dispatch(edge.source, edge.target),
-            |resolution| resolution == Resolution::Dispatch,
-        )
+        && edge
+            .link
+            .resolution
+            .or_else(|| view.call_resolution(edge.source, edge.target))
+            .is_some_and(Resolution::is_may_call)
 }
 
 /// What a walk from one root found: every reached node but the root, in discovery order.

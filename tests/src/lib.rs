@@ -110,13 +110,8 @@ pub fn cli_in(project: &Path, args: &[&str]) -> (u8, String, String) {
 /// The edges of one kind of an indexed project, as `SOURCE -> TARGET`, read from its JSON-lines
 /// export.
 pub fn edges_of(project: &tsgraph::Project, kind: &str) -> std::collections::BTreeSet<String> {
-    let mut out = Vec::new();
-    project.export(&mut out).expect("export");
-    String::from_utf8(out)
-        .expect("UTF-8")
-        .lines()
-        .map(|line| serde_json::from_str::<serde_json::Value>(line).expect("JSON line"))
-        .filter(|v| v["type"] == "edge" && v["kind"] == kind)
+    edge_rows(project, kind)
+        .into_iter()
         .map(|v| {
             format!(
                 "{} -> {}",
@@ -125,4 +120,57 @@ pub fn edges_of(project: &tsgraph::Project, kind: &str) -> std::collections::BTr
             )
         })
         .collect()
+}
+
+/// The exported edges of one kind, as the JSON objects `export` writes.
+pub fn edge_rows(project: &tsgraph::Project, kind: &str) -> Vec<serde_json::Value> {
+    let mut out = Vec::new();
+    project.export(&mut out).expect("export");
+    String::from_utf8(out)
+        .expect("UTF-8")
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).expect("JSON line"))
+        .filter(|v| v["type"] == "edge" && v["kind"] == kind)
+        .collect()
+}
+
+/// The query name a request's outputs carry.
+pub fn query_name(request: &tsgraph::QueryRequest) -> &'static str {
+    match request {
+        tsgraph::QueryRequest::Callers { .. } => "callers",
+        tsgraph::QueryRequest::Callees { .. } => "callees",
+        tsgraph::QueryRequest::Impact { .. } => "impact",
+        tsgraph::QueryRequest::Path { .. } => "path",
+        tsgraph::QueryRequest::Neighbors { .. } => "neighbors",
+        tsgraph::QueryRequest::Search { .. } => "search",
+        tsgraph::QueryRequest::Topic { .. } => "topic",
+        tsgraph::QueryRequest::FileSymbols { .. } => "file-symbols",
+        tsgraph::QueryRequest::Deps { .. } => "deps",
+        tsgraph::QueryRequest::ChangeImpact { .. } => "change-impact",
+    }
+}
+
+/// Runs `request` in every format and compares each output with its golden file; the facts
+/// rebuilt from the TOON output must be those of the JSON output (TOON loses nothing).
+pub fn golden(
+    project: &tsgraph::Project,
+    fixture: &str,
+    name: &str,
+    request: &tsgraph::QueryRequest,
+) -> [String; 4] {
+    let texts = tsgraph::Format::ALL.map(|format| {
+        let mut out = Vec::new();
+        project.query(request, format, &mut out).expect("query");
+        let text = String::from_utf8(out).expect("UTF-8");
+        check_golden(&format!("{fixture}/{name}.{}", extension(format)), &text);
+        text
+    });
+    let query = query_name(request);
+    let from_toon = facts::from_toon(&texts[0], query).expect("facts from TOON");
+    let from_json = facts::from_json(&texts[2]).expect("facts from JSON");
+    assert_eq!(
+        from_toon, from_json,
+        "{fixture}/{name}: TOON and JSON carry different facts"
+    );
+    texts
 }

@@ -6,7 +6,7 @@
 //! Lines are one-based, as the graph stores them. The graph records lines, not columns: a
 //! front end that needs a column finds the name on the line in the file's text.
 
-use tsgraph_engine::{EdgeKind, NodeKey, NodeKind, NodeView, Resolution, Snapshot};
+use tsgraph_engine::{EdgeKind, NodeKey, NodeKind, NodeView, Snapshot};
 
 use crate::error::Error;
 
@@ -44,7 +44,8 @@ pub struct Use {
     /// for the kinds that record none (EXTENDS, IMPLEMENTS, USES_TYPE, CONTAINS): the use
     /// then lies within the source's lines.
     pub lines: Vec<u32>,
-    /// A CALLS edge found by dispatch: a call that may reach an override or implementation.
+    /// A CALLS edge that may happen: dispatch to an override or implementation, or an entry
+    /// of a table called by a computed key.
     pub may_call: bool,
 }
 
@@ -270,7 +271,7 @@ impl<'s> Navigator<'s> {
             // Incoming lists carry no facts: they live once, with the source.
             let source = self.snapshot.out_edges(edge.other())?;
             let (lines, may_call) = match source.find(edge.kind(), key)? {
-                Some(stored) => (stored.view()?.sites().collect(), is_dispatch(&stored)),
+                Some(stored) => (stored.view()?.sites().collect(), is_may_call(&stored)),
                 None => (Vec::new(), false),
             };
             uses.push((edge.other(), edge.kind(), lines, may_call));
@@ -286,7 +287,7 @@ impl<'s> Navigator<'s> {
         for edge in list.edges()? {
             if kinds.contains(&edge.kind()) {
                 let lines = edge.view()?.sites().collect();
-                uses.push((edge.other(), edge.kind(), lines, is_dispatch(&edge)));
+                uses.push((edge.other(), edge.kind(), lines, is_may_call(&edge)));
             }
         }
         self.listed(uses, limit)
@@ -347,8 +348,8 @@ fn span(node: &NodeView<'_>) -> u32 {
     node.end_line().saturating_sub(node.start_line())
 }
 
-fn is_dispatch(edge: &tsgraph_engine::EdgeRef<'_>) -> bool {
-    edge.kind() == EdgeKind::Calls && edge.resolution() == Resolution::Dispatch
+fn is_may_call(edge: &tsgraph_engine::EdgeRef<'_>) -> bool {
+    edge.kind() == EdgeKind::Calls && edge.resolution().is_may_call()
 }
 
 /// `(parameters): type` for functions and methods, `: type` for the rest, as declared.

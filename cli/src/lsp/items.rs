@@ -181,8 +181,8 @@ pub(crate) fn symbol_kind(kind: NodeKind) -> SymbolKind {
     }
 }
 
-/// What an item says beside its name: its signature, and `may call` for a call found by
-/// dispatch (to an override or implementation of the member called).
+/// What an item says beside its name: its signature, and `may call` for a call that may
+/// happen (dispatch to an override or implementation, a table entry called by a computed key).
 fn detail(symbol: &Symbol, may_call: bool) -> Option<String> {
     let mut detail = symbol.signature.clone();
     if may_call {

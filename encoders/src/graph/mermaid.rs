@@ -321,7 +321,8 @@ impl<W: Write> ResultSink for MermaidSink<W> {
             edge.target,
             edge.kind,
             edge.count,
-            edge.reversed,
+            // An implementation hop and a call that may happen are both dotted.
+            edge.reversed || edge.may_call(),
         )?;
         Ok(true)
     }

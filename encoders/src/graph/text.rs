@@ -505,7 +505,7 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
                 self.pad(2)?;
                 writeln!(
                     self.out,
-                    "may call: through dispatch to an override or implementation"
+                    "may call: dispatch to an override or implementation, or a table entry called by a computed key"
                 )?;
             }
             if !info.chain.is_empty() {
@@ -544,6 +544,9 @@ impl<W: Write> ResultSink for TextSink<'_, W> {
             write_calls(&mut self.out, edge.count)?;
             if edge.reversed {
                 self.out.write_all(b", implemented by")?;
+            }
+            if edge.may_call() {
+                self.out.write_all(b", may call")?;
             }
             writeln!(self.out, "--> {to}")?;
             return Ok(true);

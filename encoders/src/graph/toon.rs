@@ -338,6 +338,7 @@ impl<W: Write> ToonSink<W> {
                     columns.push("may");
                 }
             }
+            QueryKind::Path if self.group_may => columns.push("may"),
             QueryKind::Neighbors => columns.push("distance"),
             QueryKind::Search => columns.push("match"),
             QueryKind::Path | QueryKind::FileSymbols | QueryKind::Export | QueryKind::Deps => {}
@@ -489,7 +490,7 @@ impl<W: Write> ToonSink<W> {
                     self.hops_left = group.edges;
                     let w = self.writer()?;
                     w.begin_object()?;
-                    self.path_table(group.nodes)?;
+                    self.path_table(group.nodes, group.facets.may_call)?;
                 } else {
                     let name = self.short(group.name).to_owned();
                     let w = self.writer()?;
@@ -538,10 +539,11 @@ impl<W: Write> ToonSink<W> {
         Ok(())
     }
 
-    fn path_table(&mut self, nodes: usize) -> Result<(), EncodeError> {
+    /// A path's node table; `may` adds the column marking nodes reached by a may-call.
+    fn path_table(&mut self, nodes: usize, may: bool) -> Result<(), EncodeError> {
         (self.group_exported, self.group_sig) = (self.exported_column, self.sig_column);
         self.group_extends = false;
-        self.group_may = false;
+        self.group_may = may;
         let columns = self.columns(true);
         self.rows_left = nodes;
         let w = self.writer()?;
@@ -596,6 +598,7 @@ impl<W: Write> ToonSink<W> {
                         w.cell_bool(info.may_call)?;
                     }
                 }
+                QueryKind::Path if may => w.cell_bool(info.may_call)?,
                 QueryKind::Neighbors => w.cell_u64(u64::from(info.depth))?,
                 QueryKind::Search => w.cell(info.matched.map(|m| m.as_str()))?,
                 QueryKind::Path | QueryKind::FileSymbols | QueryKind::Export | QueryKind::Deps => {}
@@ -790,7 +793,7 @@ impl<W: Write> ResultSink for ToonSink<W> {
         self.begin_document(header)?;
         if self.kind == QueryKind::Path && shape.sections == 0 && shape.nodes > 0 {
             self.hops_left = shape.edges.total();
-            self.path_table(shape.nodes)?;
+            self.path_table(shape.nodes, shape.facets.may_call)?;
         }
         Ok(())
     }

@@ -152,7 +152,17 @@ impl<'t> Lower<'t, '_, '_> {
             K::TupleType => {
                 let elements = Self::named_children(node)
                     .into_iter()
-                    .map(|c| self.type_expr(c, ctx))
+                    .map(|c| match self.k(c) {
+                        // A labeled element (`[id: string, filters?: Filters]`) is written
+                        // as a parameter: its type is its annotation's.
+                        K::RequiredParameter | K::OptionalParameter => {
+                            match field(c, self.f.type_) {
+                                Some(annotation) => self.type_annotation(annotation, ctx),
+                                None => self.push_type(TypeExpr::Opaque),
+                            }
+                        }
+                        _ => self.type_expr(c, ctx),
+                    })
                     .collect();
                 self.push_type(TypeExpr::Tuple(elements))
             }

@@ -642,8 +642,7 @@ impl<'p, 'a> Builder<'p, 'a> {
                 let Some(target) = self.node_of(member) else {
                     continue;
                 };
-                let name = self.program.decl_name(member);
-                let found = self.resolver.members(&instance, name);
+                let found = self.resolver.implementing_members(&instance, member);
                 let Some(implementation) = found.first() else {
                     continue;
                 };

@@ -4,7 +4,7 @@
 use super::members::Member;
 use super::names::Symbol;
 use super::ty::{Ty, empty_env};
-use super::{DeclRef, FileId, Resolver};
+use super::{DeclRef, FileId, Resolver, object_decls};
 use crate::facts::{CallKind, CallSite, DeclKind, Expr, ExprId, decl_flags, space};
 
 /// How a call's target was found (stored on CALLS edges).
@@ -24,6 +24,8 @@ pub(crate) enum Provenance {
     Alias,
     /// An implementation reached through an interface or abstract member.
     Dispatch,
+    /// A function a table or list holds, called by a key that is not a literal.
+    Element,
 }
 
 impl Provenance {
@@ -38,6 +40,7 @@ impl Provenance {
             Provenance::Inferred => Resolution::Inferred,
             Provenance::Alias => Resolution::Alias,
             Provenance::Dispatch => Resolution::Dispatch,
+            Provenance::Element => Resolution::Element,
         }
     }
 }
@@ -95,7 +98,7 @@ pub(crate) struct CallTarget {
 impl<'a> Resolver<'_, 'a> {
     /// Whether a declaration is a graph node that can be called: a named function, method or
     /// accessor.
-    fn is_concrete_callable(&self, decl: DeclRef) -> bool {
+    pub(super) fn is_concrete_callable(&self, decl: DeclRef) -> bool {
         let d = self.program.decl(decl);
         !self.program.is_builtin(decl.file)
             && d.node.is_some()
@@ -380,7 +383,7 @@ impl<'a> Resolver<'_, 'a> {
                 _ => Err(Unresolved::Anonymous),
             },
             Expr::Decl(_) => Err(Unresolved::Iife),
-            Expr::Element { .. } => Err(Unresolved::Dynamic),
+            Expr::Element { object } => self.element_call(file, *object),
             _ => match self.type_of_expr(file, callee) {
                 Ty::Func(func, _) if self.is_concrete_callable(func) => Ok(vec![CallTarget {
                     receiver: None,
@@ -505,7 +508,7 @@ impl<'a> Resolver<'_, 'a> {
     }
 
     /// Calling a member found on a receiver.
-    fn call_of_member(
+    pub(super) fn call_of_member(
         &self,
         member: &Member,
         provenance: Provenance,
@@ -700,14 +703,5 @@ impl<'a> Resolver<'_, 'a> {
             }
         }
         None
-    }
-}
-
-/// The declarations a receiver type is an object of (each part of a union or intersection).
-fn object_decls(ty: &Ty) -> Vec<DeclRef> {
-    match ty {
-        Ty::Object(decl, _) => vec![*decl],
-        Ty::Union(parts) | Ty::Intersection(parts) => parts.iter().flat_map(object_decls).collect(),
-        _ => Vec::new(),
     }
 }

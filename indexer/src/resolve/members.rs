@@ -10,7 +10,7 @@ use super::{DeclRef, Resolver};
 use crate::facts::{DeclKind, FILE_DECL, decl_flags, space};
 
 /// How deep `extends` chains are followed.
-const MAX_BASES: u32 = 16;
+pub(super) const MAX_BASES: u32 = 16;
 
 /// A member found on a type: its declaration and the type arguments to read it with.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -9,8 +9,10 @@ mod builtins;
 mod calls;
 mod exports;
 mod hierarchy;
+mod keys;
 mod members;
 mod names;
+mod tables;
 mod ty;
 
 use std::cell::RefCell;

@@ -40,8 +40,8 @@ pub(crate) struct Item {
     pub(crate) matched: Option<MatchKind>,
     /// Search: its rank, lower first.
     pub(crate) rank: u32,
-    /// Reached through a CALLS edge found by dispatch: a call it may make (or receive), to
-    /// an override or implementation of the member called.
+    /// Reached through a CALLS edge that may happen: dispatch to an override or
+    /// implementation, or a table entry called by a computed key.
     pub(crate) may: bool,
 }
 
@@ -67,6 +67,9 @@ pub(crate) struct Hop {
     pub(crate) kind: EdgeKind,
     /// The stored edge goes from the later node to the earlier one.
     pub(crate) reversed: bool,
+    /// A call that may happen rather than surely does (a table entry called by a computed
+    /// key): the later node is marked.
+    pub(crate) may: bool,
 }
 
 /// How the nodes of a section are ordered inside their groups.

@@ -87,7 +87,10 @@ where
             edges: section.hops.len(),
             unresolved: section.unresolved,
             change: section.change,
-            facets: Facets::default(),
+            facets: Facets {
+                may_call: section.items.iter().any(|item| item.may),
+                ..Facets::default()
+            },
         })?;
         self.went_on(go)
     }

@@ -106,30 +106,36 @@ impl Iterator for PathEdges<'_, '_, '_> {
             if !self.view.keeps(self.member, step.kind) {
                 continue;
             }
+            let mut may = false;
             if step.kind == EdgeKind::Calls {
-                let dispatch = if forward {
-                    step.resolution == Some(Resolution::Dispatch)
+                let resolution = if forward {
+                    step.resolution
                 } else {
                     // Incoming lists carry no facts: the caller's list says.
-                    self.view.graph.is_dispatch(step.other, self.node)
+                    self.view.graph.call_resolution(step.other, self.node)
                 };
-                if dispatch {
+                if resolution == Some(Resolution::Dispatch) {
                     continue;
                 }
+                may = resolution.is_some_and(Resolution::is_may_call);
             }
-            return Some(self.hop(step.other, step.kind, false));
+            return Some(self.hop(step.other, step.kind, false, may));
         }
         let reversed = self.reversed.as_mut()?;
         reversed
             .find(|step| step.kind == EdgeKind::Implements)
-            .map(|step| self.hop(step.other, EdgeKind::Implements, true))
+            .map(|step| self.hop(step.other, EdgeKind::Implements, true, false))
     }
 }
 
 impl PathEdges<'_, '_, '_> {
     /// The hop between this node and `other`, oriented along the walk.
-    fn hop(&self, other: NodeKey, kind: EdgeKind, reversed: bool) -> PathEdge {
-        let hop = Hop { kind, reversed };
+    fn hop(&self, other: NodeKey, kind: EdgeKind, reversed: bool, may: bool) -> PathEdge {
+        let hop = Hop {
+            kind,
+            reversed,
+            may,
+        };
         match self.direction {
             Direction::Outgoing => PathEdge {
                 source: self.node,

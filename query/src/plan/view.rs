@@ -150,17 +150,18 @@ impl<'s> GraphView<'s> {
         }
     }
 
-    /// Whether the CALLS edge `source → target` is a `dispatch` edge (incoming lists carry
-    /// no facts: the source's outgoing list says); `false` after a read error (kept).
-    pub(crate) fn is_dispatch(&self, source: NodeKey, target: NodeKey) -> bool {
+    /// How the CALLS edge `source → target` was found (incoming lists carry no facts: the
+    /// source's outgoing list says); `None` when there is no such edge, or after a read error
+    /// (kept).
+    pub(crate) fn call_resolution(&self, source: NodeKey, target: NodeKey) -> Option<Resolution> {
         let read = self.snapshot.out_edges(source).and_then(|list| {
             Ok(list
                 .find(EdgeKind::Calls, target)?
-                .is_some_and(|edge| edge.resolution() == Resolution::Dispatch))
+                .map(|edge| edge.resolution()))
         });
         read.unwrap_or_else(|err| {
             self.fail(err);
-            false
+            None
         })
     }
 

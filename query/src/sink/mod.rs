@@ -231,10 +231,10 @@ pub struct NodeInfo<'a> {
     /// Search and file symbols: for a class or interface, the symbol paths of what it
     /// extends, `, `-separated (seed 002's `extends` column); empty otherwise.
     pub extends: &'a str,
-    /// Traversals: the node was reached through a CALLS edge the indexer found by dispatch
-    /// — a call of an interface or base member that may reach this override or
-    /// implementation (or, for callees, may be made by it) —, not a call that certainly
-    /// happens.
+    /// Traversals: the node was reached through a CALLS edge that may happen rather than
+    /// surely does ([`tsgraph_engine::Resolution::is_may_call`]): dispatch — a call of an
+    /// interface or base member that may reach this override or implementation (or, for
+    /// callees, may be made by it) — or an entry of a table called by a computed key.
     pub may_call: bool,
 }
 
@@ -286,6 +286,17 @@ pub struct EdgeInfo<'a> {
     /// The stored edge with all its facts; `None` for an edge between results when the
     /// sink does not want them ([`ResultSink::wants_edge_facts`]).
     pub stored: Option<EdgeView<'a>>,
+}
+
+impl EdgeInfo<'_> {
+    /// A CALLS edge that may happen rather than surely does (read from the stored facts, so
+    /// `false` when the sink did not ask for them).
+    pub fn may_call(&self) -> bool {
+        self.kind == EdgeKind::Calls
+            && self
+                .stored
+                .is_some_and(|stored| stored.resolution().is_may_call())
+    }
 }
 
 /// A package reached by `deps`: one the package asked for depends on (direction out) or

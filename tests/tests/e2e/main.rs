@@ -10,6 +10,7 @@ mod dependencies;
 mod deps;
 mod encodings;
 mod facade;
+mod function_values;
 mod graph_file;
 mod layering;
 mod live;

@@ -8,50 +8,13 @@ use tsgraph::{
     SearchOptions, SymbolArg, TraversalOptions,
 };
 use tsgraph_engine::{EdgeKind, NodeKind};
-use tsgraph_tests::facts::{from_json, from_toon};
-use tsgraph_tests::{check_golden, extension, fixture};
+use tsgraph_tests::{check_golden, fixture, golden};
 
 fn indexed(name: &str) -> (tempfile::TempDir, Project) {
     let dir = tempfile::tempdir().expect("temp dir");
     let project = Project::open(fixture(name), Some(&dir.path().join("graph.redb"))).expect("open");
     project.index(&Default::default()).expect("index");
     (dir, project)
-}
-
-/// The query name a request's outputs carry.
-fn query_name(request: &QueryRequest) -> &'static str {
-    match request {
-        QueryRequest::Callers { .. } => "callers",
-        QueryRequest::Callees { .. } => "callees",
-        QueryRequest::Impact { .. } => "impact",
-        QueryRequest::Path { .. } => "path",
-        QueryRequest::Neighbors { .. } => "neighbors",
-        QueryRequest::Search { .. } => "search",
-        QueryRequest::Topic { .. } => "topic",
-        QueryRequest::FileSymbols { .. } => "file-symbols",
-        QueryRequest::Deps { .. } => "deps",
-        QueryRequest::ChangeImpact { .. } => "change-impact",
-    }
-}
-
-/// Runs `request` in every format and compares each output with its golden file; the facts
-/// rebuilt from the TOON output must be those of the JSON output (TOON loses nothing).
-fn golden(project: &Project, fixture: &str, name: &str, request: &QueryRequest) -> [String; 4] {
-    let texts = Format::ALL.map(|format| {
-        let mut out = Vec::new();
-        project.query(request, format, &mut out).expect("query");
-        let text = String::from_utf8(out).expect("UTF-8");
-        check_golden(&format!("{fixture}/{name}.{}", extension(format)), &text);
-        text
-    });
-    let query = query_name(request);
-    let from_toon = from_toon(&texts[0], query).expect("facts from TOON");
-    let from_json = from_json(&texts[2]).expect("facts from JSON");
-    assert_eq!(
-        from_toon, from_json,
-        "{fixture}/{name}: TOON and JSON carry different facts"
-    );
-    texts
 }
 
 #[test]

@@ -264,3 +264,38 @@ fn a_global_augmentation_declares_nothing_of_the_file() {
     assert!(from_globals.is_empty(), "{from_globals:#?}");
     assert!(contains.contains("src/globals.ts -> src/globals.ts:here"));
 }
+
+#[test]
+fn labeled_tuple_elements_use_their_types() {
+    let uses = edges("USES_TYPE");
+    has(
+        &uses,
+        &[
+            "src/tuples.ts:query -> src/core.ts:Def",
+            "src/tuples.ts:query -> src/core.ts:Chat",
+            "src/tuples.ts:Pair -> src/core.ts:Def",
+            "src/tuples.ts:Pair -> src/core.ts:Chat",
+        ],
+    );
+}
+
+#[test]
+fn computed_member_keys_match_by_the_symbol_they_name() {
+    let implements = edges("IMPLEMENTS");
+    has(
+        &implements,
+        &[
+            // `[Keys.TypeId]` and `[TypeId]` name the interface's `[TypeId]` constant.
+            "src/keys-impl.ts:Written.[Keys.TypeId] -> src/keys.ts:Message.[TypeId]",
+            "src/keys-impl.ts:Written.[Keys.OtherId] -> src/keys.ts:Message.[OtherId]",
+            // The internal constant is typed `typeof` the public one: the same symbol.
+            "src/keys-impl.ts:Aliased.[TypeId] -> src/keys.ts:Message.[TypeId]",
+            "src/keys-impl.ts:Aliased.[Keys.OtherId] -> src/keys.ts:Message.[OtherId]",
+        ],
+    );
+    // A local constant named like the interface's key is another key.
+    assert!(
+        !implements.contains("src/keys-impl.ts:Written.[OtherId] -> src/keys.ts:Message.[OtherId]"),
+        "{implements:#?}"
+    );
+}

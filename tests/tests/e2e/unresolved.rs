@@ -4,8 +4,7 @@
 //! called only through the typed one, has none.
 
 use tsgraph::{Format, Project, QueryRequest, SymbolArg, TraversalOptions};
-use tsgraph_tests::facts::{from_json, from_toon};
-use tsgraph_tests::{check_golden, extension, fixture};
+use tsgraph_tests::{fixture, golden};
 
 fn indexed() -> (tempfile::TempDir, Project) {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -25,24 +24,9 @@ fn callers(symbol: &str) -> QueryRequest {
     }
 }
 
-/// The output of `request` in every format, checked against its golden files; TOON and
-/// JSON carry the same facts.
+/// The output of `request` in every format, checked against its golden files.
 fn outputs(project: &Project, name: &str, request: &QueryRequest) -> [String; 4] {
-    let texts = Format::ALL.map(|format| {
-        let mut out = Vec::new();
-        project.query(request, format, &mut out).expect("query");
-        let text = String::from_utf8(out).expect("UTF-8");
-        check_golden(
-            &format!("unresolved-calls/{name}.{}", extension(format)),
-            &text,
-        );
-        text
-    });
-    assert_eq!(
-        from_toon(&texts[0], "callers").expect("facts from TOON"),
-        from_json(&texts[2]).expect("facts from JSON"),
-    );
-    texts
+    golden(project, "unresolved-calls", name, request)
 }
 
 const NOTE: &str = "2 call sites of `.save` could not be resolved and may reach it";

@@ -85,7 +85,7 @@ function nodeItem(node: TreeNode, tier: number, direction: TreeAnswer['direction
       ? h('span', { class: 'sites', title: 'the lines of the calls' }, `${node.edge === 'INCLUDES' ? 'renders' : 'calls'} at ${node.lines.join(', ')}`)
       : null,
     node.edge && node.edge !== 'CALLS' ? h('span', { class: 'edge' }, node.edge) : null,
-    node.mayCall ? h('span', { class: 'may-call', title: 'dispatch: the call may reach this override or implementation' }, 'may call') : null,
+    node.mayCall ? h('span', { class: 'may-call', title: 'the call may happen: dispatch to an override or implementation, or a table entry called by a computed key' }, 'may call') : null,
     node.cycle ? h('span', { class: 'cycle', title: 'already on the way up: not expanded again' }, 'cycle') : null,
     h('span', { class: 'count', title: `${noun}s of ${node.name}` }, `${node.total} ${noun}${node.total === 1 ? '' : 's'}`),
   );

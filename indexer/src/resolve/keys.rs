@@ -1,0 +1,148 @@
+//! Computed member keys by the symbol they name, not by their text: `[TypeId]` in one file and
+//! `[Message.TypeId]` in another are the same key when both name one declaration, and two
+//! `[TypeId]` members naming different declarations are different keys (as the checker has
+//! it: a computed key is its symbol).
+
+use super::members::{MAX_BASES, Member};
+use super::names::Symbol;
+use super::ty::{Ty, empty_env};
+use super::{DeclRef, FileId, Resolver};
+use crate::facts::{DeclKind, TypeExpr, TypeId, space};
+
+impl Resolver<'_, '_> {
+    /// The members of `ty` (a class instance) that implement the interface member `wanted`:
+    /// by name, or, for a computed key naming a declaration, by that declaration.
+    pub(crate) fn implementing_members(&self, ty: &Ty, wanted: DeclRef) -> Vec<Member> {
+        let name = self.program.decl_name(wanted);
+        let by_name = self.members(ty, name);
+        let Some(key) = self.computed_key(wanted) else {
+            return by_name;
+        };
+        // The same text names the same key unless the member's own key names another.
+        let same: Vec<Member> = by_name
+            .into_iter()
+            .filter(|m| self.computed_key(m.decl).is_none_or(|own| own == key))
+            .collect();
+        if !same.is_empty() {
+            return same;
+        }
+        let Ty::Object(class, _) = ty else {
+            return Vec::new();
+        };
+        self.member_with_key(*class, key).into_iter().collect()
+    }
+
+    /// The first member of `class` or of its bases whose computed key names `key`.
+    fn member_with_key(&self, class: DeclRef, key: DeclRef) -> Option<Member> {
+        let mut owner = class;
+        let mut env = empty_env();
+        for _ in 0..MAX_BASES {
+            let facts = self.program.file(owner.file);
+            for &member in self.program.decl(owner).members() {
+                let member = DeclRef::new(owner.file, member);
+                if facts.name(self.program.decl(member).name).starts_with('[')
+                    && self.computed_key(member) == Some(key)
+                {
+                    return Some(Member { decl: member, env });
+                }
+            }
+            match self.base_instance(owner)? {
+                Ty::Object(base, base_env) => (owner, env) = (base, base_env),
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// The declaration a computed member key names (`[TypeId]`, `[Message.TypeId]`,
+    /// `[Symbol.iterator]` of the built-in library); `None` for a plain name or a key that is
+    /// not a dotted name.
+    pub(crate) fn computed_key(&self, member: DeclRef) -> Option<DeclRef> {
+        let d = self.program.decl(member);
+        let facts = self.program.file(member.file);
+        let inner = facts
+            .name(d.name)
+            .strip_prefix('[')?
+            .strip_suffix(']')?
+            .trim();
+        let mut segments = inner.split('.').map(str::trim);
+        let first = segments.next()?;
+        // Names are interned once per file: the key's first segment has one number.
+        let (name, _) = facts.names.iter().find(|(_, text)| *text == first)?;
+        let named = self.program.resolve_name(
+            member.file,
+            d.scope,
+            name,
+            space::VALUE | space::NAMESPACE,
+        )?;
+        let mut symbol = named.symbol;
+        for segment in segments {
+            symbol = match symbol {
+                Symbol::Module(file) => self.program.resolve_export(
+                    file,
+                    segment,
+                    space::VALUE | space::NAMESPACE,
+                    0,
+                )?,
+                Symbol::Decl(decl)
+                    if matches!(
+                        self.program.decl(decl).kind,
+                        DeclKind::Namespace | DeclKind::Enum
+                    ) =>
+                {
+                    Symbol::Decl(self.own_member(decl, segment, None)?)
+                }
+                _ => return None,
+            };
+        }
+        match symbol {
+            Symbol::Decl(decl) => Some(self.unique_symbol_of(decl)),
+            _ => None,
+        }
+    }
+
+    /// The constant whose unique symbol `constant` holds: one annotated `typeof X`, directly
+    /// or through a type alias of it (`const TypeId: Public.TypeId = Symbol.for(…) as …` with
+    /// `type TypeId = typeof TypeId` in `Public`), holds X's; any other holds its own.
+    fn unique_symbol_of(&self, constant: DeclRef) -> DeclRef {
+        let mut current = constant;
+        for _ in 0..MAX_HOPS {
+            let d = self.program.decl(current);
+            if d.kind != DeclKind::Variable {
+                break;
+            }
+            match d
+                .ty
+                .get()
+                .and_then(|ty| self.typeof_target(current.file, ty, 0))
+            {
+                Some(next) if next != current => current = next,
+                _ => break,
+            }
+        }
+        current
+    }
+
+    /// The declaration `typeof X` names, when `ty` is one or an alias of one.
+    fn typeof_target(&self, file: FileId, ty: TypeId, depth: u32) -> Option<DeclRef> {
+        if depth >= MAX_HOPS {
+            return None;
+        }
+        let facts = self.program.file(file);
+        match facts.ty(ty) {
+            TypeExpr::Query(expr) => self.named_decl(file, *expr),
+            expr => {
+                let (scope, path, _) = expr.reference_parts()?;
+                let alias = self.resolve_type_path(file, scope, path)?;
+                let d = self.program.decl(alias);
+                if d.kind != DeclKind::TypeAlias {
+                    return None;
+                }
+                self.typeof_target(alias.file, d.ty.get()?, depth + 1)
+            }
+        }
+    }
+}
+
+/// How many constants and aliases a key is followed through.
+const MAX_HOPS: u32 = 8;
