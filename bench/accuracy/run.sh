@@ -18,6 +18,8 @@
 #        TSGRAPH (default target/release/tsgraph), MIRRORS (where the GitHub snapshots are,
 #        each as OWNER+NAME/repo, a git directory; default /work/.mirror)
 set -euo pipefail
+# The folder helpers run in command substitutions: a failure there stops them too.
+shopt -s inherit_errexit
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
@@ -121,19 +123,26 @@ JSON
 # A GitHub snapshot's folder in the corpus: its TypeScript sources and JSON configuration at
 # the pinned commit, taken once from the snapshot the fetch tool brought to $MIRRORS (large
 # binary files may be absent from it, so only those paths are read). Empty when the snapshot
-# is not there.
+# or its pinned commit is not there.
 snapshot_folder() {
   local repo="$1" commit="$2"
   local folder="$corpus/github-${repo//\//-}@${commit:0:12}"
   local git_dir="$mirrors/${repo//\//+}/repo"
   if [[ ! -d "$folder" ]]; then
     git --git-dir="$git_dir" cat-file -e "$commit^{commit}" 2>/dev/null || return 0
-    local tmp
+    local tmp wanted got
     tmp="$(mktemp -d "$corpus/.fetch.XXXXXX")"
-    # git may complain of blobs missing elsewhere in the tree; the archive holds every path
-    # asked for, which tar checks.
-    { git --git-dir="$git_dir" archive "$commit" -- '*.ts' '*.tsx' '*.json' 2>/dev/null || true; } \
-      | tar -x -C "$tmp" || die "cannot read $repo at $commit from $git_dir"
+    wanted=(-- '*.ts' '*.tsx' '*.json')
+    # git archive exits with an error when a blob elsewhere in the snapshot is absent, even
+    # after writing every path asked for: the archive is checked against the tree instead.
+    git --git-dir="$git_dir" archive --output="$tmp.tar" "$commit" "${wanted[@]}" 2>/dev/null || true
+    got="$(tar -tf "$tmp.tar" 2>/dev/null | grep -v '/$' | sort || true)"
+    if [[ "$got" != "$(git --git-dir="$git_dir" ls-tree -r --name-only "$commit" | grep -E '\.(ts|tsx|json)$' | sort)" ]]; then
+      rm -rf "$tmp" "$tmp.tar"
+      die "the snapshot of $repo at $commit in $git_dir lacks some of its sources"
+    fi
+    tar -xf "$tmp.tar" -C "$tmp"
+    rm -f "$tmp.tar"
     mv "$tmp" "$folder"
   fi
   printf '%s' "$folder"
@@ -204,7 +213,8 @@ for entry in "${SNAPSHOTS[@]}"; do
   is_wanted "$repo" || continue
   folder="$(snapshot_folder "$repo" "$commit")"
   if [[ -z "$folder" ]]; then
-    printf '%-34s skipped: no snapshot at %s (fetch github:%s first)\n' "$repo" "$mirrors" "$repo"
+    printf '%-34s skipped: commit %s is not in %s (fetch github:%s; a newer snapshot needs the pin moved)\n' \
+      "$repo" "${commit:0:12}" "$mirrors" "$repo"
     continue
   fi
   score "$repo" "$folder" "$tsconfig"

@@ -475,8 +475,10 @@ impl<'p, 'a> Builder<'p, 'a> {
             if let Some(imp) = self.node_of(implementation)
                 && imp != node
             {
+                // The lowest resolution wins, as in the closure above: a pair reached both
+                // ways is stored the same whatever the order of the calls.
                 self.add_edge(caller, imp, EdgeKind::Calls, line, |edge| {
-                    if edge.count == 1 {
+                    if edge.count == 1 || Resolution::Dispatch.as_u8() < edge.resolution {
                         edge.resolution = Resolution::Dispatch.as_u8();
                     }
                 });

@@ -1,13 +1,15 @@
-//! Computed member keys by the symbol they name, not by their text: `[TypeId]` in one file and
-//! `[Message.TypeId]` in another are the same key when both name one declaration, and two
-//! `[TypeId]` members naming different declarations are different keys (as the checker has
-//! it: a computed key is its symbol).
+//! Computed member keys by the constant they name, not by their text: `[TypeId]` in one file
+//! and `[Message.TypeId]` in another are the same key when both name one constant, and two
+//! `[TypeId]` members naming different symbol constants are different keys (as the checker
+//! has it: a symbol key is its symbol). A string or number constant keys by its value, which
+//! summaries do not keep: two such constants are one key when they are one declaration, and
+//! otherwise their text decides, as for plain names.
 
 use super::members::{MAX_BASES, Member};
 use super::names::Symbol;
 use super::ty::{Ty, empty_env};
 use super::{DeclRef, FileId, Resolver};
-use crate::facts::{DeclKind, TypeExpr, TypeId, space};
+use crate::facts::{DeclKind, Prim, TypeExpr, TypeId, space};
 
 impl Resolver<'_, '_> {
     /// The members of `ty` (a class instance) that implement the interface member `wanted`:
@@ -18,10 +20,13 @@ impl Resolver<'_, '_> {
         let Some(key) = self.computed_key(wanted) else {
             return by_name;
         };
-        // The same text names the same key unless the member's own key names another.
+        // The same text names the same key unless both name different symbols.
         let same: Vec<Member> = by_name
             .into_iter()
-            .filter(|m| self.computed_key(m.decl).is_none_or(|own| own == key))
+            .filter(|m| match (self.computed_key(m.decl), key) {
+                (Some(Key::Symbol(own)), Key::Symbol(wanted)) => own == wanted,
+                _ => true,
+            })
             .collect();
         if !same.is_empty() {
             return same;
@@ -33,7 +38,7 @@ impl Resolver<'_, '_> {
     }
 
     /// The first member of `class` or of its bases whose computed key names `key`.
-    fn member_with_key(&self, class: DeclRef, key: DeclRef) -> Option<Member> {
+    fn member_with_key(&self, class: DeclRef, key: Key) -> Option<Member> {
         let mut owner = class;
         let mut env = empty_env();
         for _ in 0..MAX_BASES {
@@ -54,10 +59,18 @@ impl Resolver<'_, '_> {
         None
     }
 
-    /// The declaration a computed member key names (`[TypeId]`, `[Message.TypeId]`,
-    /// `[Symbol.iterator]` of the built-in library); `None` for a plain name or a key that is
-    /// not a dotted name.
-    pub(crate) fn computed_key(&self, member: DeclRef) -> Option<DeclRef> {
+    /// The constant a computed member key names (`[TypeId]`, `[Message.TypeId]`); `None` for
+    /// a plain name or a key that is not a dotted name of the project.
+    pub(crate) fn computed_key(&self, member: DeclRef) -> Option<Key> {
+        if let Some(known) = self.caches.borrow().keys.get(&member) {
+            return *known;
+        }
+        let key = self.computed_key_uncached(member);
+        self.caches.borrow_mut().keys.insert(member, key);
+        key
+    }
+
+    fn computed_key_uncached(&self, member: DeclRef) -> Option<Key> {
         let d = self.program.decl(member);
         let facts = self.program.file(member.file);
         let inner = facts
@@ -95,10 +108,18 @@ impl Resolver<'_, '_> {
                 _ => return None,
             };
         }
-        match symbol {
-            Symbol::Decl(decl) => Some(self.unique_symbol_of(decl)),
-            _ => None,
-        }
+        let Symbol::Decl(constant) = symbol else {
+            return None;
+        };
+        let by_value = matches!(
+            self.value_type(constant, &empty_env()),
+            Ty::Prim(Prim::String | Prim::Number | Prim::Boolean | Prim::BigInt)
+        );
+        Some(if by_value {
+            Key::Value(constant)
+        } else {
+            Key::Symbol(self.unique_symbol_of(constant))
+        })
     }
 
     /// The constant whose unique symbol `constant` holds: one annotated `typeof X`, directly
@@ -142,6 +163,15 @@ impl Resolver<'_, '_> {
             }
         }
     }
+}
+
+/// What a computed member key names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Key {
+    /// A symbol constant (after `typeof` annotations): the key is the symbol.
+    Symbol(DeclRef),
+    /// A string or number constant: the key is its value.
+    Value(DeclRef),
 }
 
 /// How many constants and aliases a key is followed through.

@@ -60,6 +60,8 @@ pub(crate) struct Caches {
     busy_exprs: FxHashSet<(FileId, ExprId)>,
     busy_decls: FxHashSet<(DeclRef, u8)>,
     depth: u32,
+    /// What each computed member key names ([`Resolver::computed_key`]).
+    pub(super) keys: FxHashMap<DeclRef, Option<super::keys::Key>>,
 }
 
 /// Memoised types of declarations, those of locals apart: a local (declared inside a function

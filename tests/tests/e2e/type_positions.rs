@@ -291,6 +291,9 @@ fn computed_member_keys_match_by_the_symbol_they_name() {
             // The internal constant is typed `typeof` the public one: the same symbol.
             "src/keys-impl.ts:Aliased.[TypeId] -> src/keys.ts:Message.[TypeId]",
             "src/keys-impl.ts:Aliased.[Keys.OtherId] -> src/keys.ts:Message.[OtherId]",
+            // A string constant: the same declaration, or the same text.
+            "src/keys-impl.ts:Aliased.[Keys.NAME_KEY] -> src/keys.ts:Message.[NAME_KEY]",
+            "src/keys-impl.ts:Written.[NAME_KEY] -> src/keys.ts:Message.[NAME_KEY]",
         ],
     );
     // A local constant named like the interface's key is another key.
