@@ -90,23 +90,10 @@ impl Resolver<'_, '_> {
         )?;
         let mut symbol = named.symbol;
         for segment in segments {
-            symbol = match symbol {
-                Symbol::Module(file) => self.program.resolve_export(
-                    file,
-                    segment,
-                    space::VALUE | space::NAMESPACE,
-                    0,
-                )?,
-                Symbol::Decl(decl)
-                    if matches!(
-                        self.program.decl(decl).kind,
-                        DeclKind::Namespace | DeclKind::Enum
-                    ) =>
-                {
-                    Symbol::Decl(self.own_member(decl, segment, None)?)
-                }
-                _ => return None,
-            };
+            if !self.is_container(symbol) {
+                return None;
+            }
+            symbol = self.container_member(symbol, segment)?;
         }
         let Symbol::Decl(constant) = symbol else {
             return None;

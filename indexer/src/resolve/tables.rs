@@ -98,19 +98,8 @@ impl Resolver<'_, '_> {
             Expr::Member { object, name } => {
                 let text = facts.name(*name);
                 match self.named_symbol(file, *object, depth + 1) {
-                    Some(Symbol::Module(module)) => self.program.resolve_export(
-                        module,
-                        text,
-                        space::VALUE | space::NAMESPACE,
-                        0,
-                    ),
-                    Some(Symbol::Decl(decl))
-                        if matches!(
-                            self.program.decl(decl).kind,
-                            DeclKind::Namespace | DeclKind::Enum
-                        ) =>
-                    {
-                        self.own_member(decl, text, None).map(Symbol::Decl)
+                    Some(container) if self.is_container(container) => {
+                        self.container_member(container, text)
                     }
                     _ => {
                         let receiver = self.type_of_expr(file, *object);
@@ -121,6 +110,32 @@ impl Resolver<'_, '_> {
                     }
                 }
             }
+            _ => None,
+        }
+    }
+
+    /// Whether `symbol` is a module namespace, a namespace or an enum: what a dotted name
+    /// reads members of by name.
+    pub(super) fn is_container(&self, symbol: Symbol) -> bool {
+        match symbol {
+            Symbol::Module(_) => true,
+            Symbol::Decl(decl) => matches!(
+                self.program.decl(decl).kind,
+                DeclKind::Namespace | DeclKind::Enum
+            ),
+            _ => false,
+        }
+    }
+
+    /// The member `name` of a container ([`Resolver::is_container`]): a module's export, a
+    /// namespace's or enum's own member.
+    pub(super) fn container_member(&self, container: Symbol, name: &str) -> Option<Symbol> {
+        match container {
+            Symbol::Module(module) => {
+                self.program
+                    .resolve_export(module, name, space::VALUE | space::NAMESPACE, 0)
+            }
+            Symbol::Decl(decl) => self.own_member(decl, name, None).map(Symbol::Decl),
             _ => None,
         }
     }
