@@ -323,7 +323,8 @@ impl<'s> Navigator<'s> {
         Ok(Uses { uses, total })
     }
 
-    fn symbol_of(&self, key: NodeKey) -> Result<Symbol, Error> {
+    /// The symbol whose node is `key`.
+    pub fn symbol_of(&self, key: NodeKey) -> Result<Symbol, Error> {
         let guard = self
             .snapshot
             .node(key)?

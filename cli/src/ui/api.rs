@@ -108,16 +108,9 @@ async fn with_project<T: Send + 'static>(
         .await
         .map_err(|_| Failure::Internal("the server is stopping".into()))?;
     tokio::task::spawn_blocking(move || {
-        let mut outcome = None;
-        let read = live.with_project(|project| {
-            outcome = Some(work(project));
-            Ok(())
-        });
-        match (read, outcome) {
-            (Err(err), _) => Err(Failure::Graph(err)),
-            (Ok(()), Some(result)) => result,
-            (Ok(()), None) => Err(Failure::Internal("no answer".into())),
-        }
+        // The outer result is the graph's (opening a reader), the inner one the work's.
+        live.with_project(|project| Ok(work(project)))
+            .map_err(Failure::Graph)?
     })
     .await
     .map_err(|err| Failure::Internal(format!("the request's task failed: {err}")))?
@@ -188,22 +181,10 @@ pub(crate) async fn tree(
     Ok(Json(tree))
 }
 
-/// The symbol `text` names: a node ID, else a name as the CLI resolves it.
+/// The symbol `text` names, as the CLI resolves it (a node ID first).
 fn resolve(project: &Project, nav: &Navigator<'_>, text: &str) -> Result<Symbol, Error> {
-    if let Some(symbol) = nav.symbol(text)? {
-        return Ok(symbol);
-    }
     let key = project.resolve(nav.snapshot(), &SymbolArg::new(text))?;
-    let id = match nav.snapshot().node(key)? {
-        Some(guard) => guard.view()?.id().to_owned(),
-        None => text.to_owned(),
-    };
-    nav.symbol(&id)?.ok_or_else(|| Error::SymbolNotFound {
-        symbol: text.to_owned(),
-        file: None,
-        suggestions: Vec::new(),
-        elsewhere: Vec::new(),
-    })
+    nav.symbol_of(key)
 }
 
 #[derive(Debug, Deserialize)]

@@ -107,7 +107,7 @@ pub(crate) fn call_tree(
 ) -> Result<Value, Error> {
     let mut ancestors = vec![root.id.clone()];
     bounds.room = bounds.room.saturating_sub(1);
-    let root_json = expand(nav, root, &mut ancestors, 1, &mut bounds)?;
+    let root_json = Value::Object(expand(nav, root, &mut ancestors, 1, &mut bounds)?);
     Ok(json!({
         "direction": match bounds.direction { Direction::Callers => "callers", Direction::Callees => "callees" },
         "depth": bounds.depth,
@@ -125,7 +125,7 @@ fn expand(
     ancestors: &mut Vec<String>,
     level: u32,
     bounds: &mut Bounds,
-) -> Result<Value, Error> {
+) -> Result<Map<String, Value>, Error> {
     let mut node = symbol_json(symbol);
     if level > bounds.depth || bounds.room == 0 {
         let total = bounds.count(nav, &symbol.id)?;
@@ -134,7 +134,7 @@ fn expand(
             bounds.cut = true;
         }
         node.insert("total".into(), json!(total));
-        return Ok(Value::Object(node));
+        return Ok(node);
     }
     let hop = bounds.hop(nav, &symbol.id)?;
     let listed = &hop.uses[..hop.uses.len().min(bounds.room)];
@@ -153,16 +153,13 @@ fn expand(
             ancestors.push(used.symbol.id.clone());
             let child = expand(nav, &used.symbol, ancestors, level + 1, bounds)?;
             ancestors.pop();
-            match child {
-                Value::Object(map) => map,
-                _ => Map::new(),
-            }
+            child
         };
         add_edge(&mut child, used);
         children.push(Value::Object(child));
     }
     node.insert("children".into(), Value::Array(children));
-    Ok(Value::Object(node))
+    Ok(node)
 }
 
 impl Bounds {
@@ -312,22 +309,18 @@ export function again(): void { again(); hub(); }\n";
 
     #[test]
     fn the_node_bound_cuts_the_tree_and_says_so() {
-        // The root takes one place: three are left for its six callers.
-        let tree = tree_of("a.ts:hub", json!({}), Some(4));
-        assert_eq!(ids(&tree["root"]).len(), 3);
-        assert!(
-            tree["cut"]
-                .as_str()
-                .is_some_and(|why| why.contains("nodes"))
-        );
-        // Room for the callers exactly: the callers of `two` are what is cut.
-        let tree = tree_of("a.ts:hub", json!({}), Some(7));
-        assert_eq!(ids(&tree["root"]).len(), 6);
-        assert!(
-            tree["cut"]
-                .as_str()
-                .is_some_and(|why| why.contains("nodes"))
-        );
+        // With 4 places, the root takes one: three are left for its six callers. With 7,
+        // there is room for the callers exactly: the callers of `two` are what is cut.
+        for (room, listed) in [(4, 3), (7, 6)] {
+            let tree = tree_of("a.ts:hub", json!({}), Some(room));
+            assert_eq!(ids(&tree["root"]).len(), listed, "room {room}");
+            assert!(
+                tree["cut"]
+                    .as_str()
+                    .is_some_and(|why| why.contains("nodes")),
+                "room {room}"
+            );
+        }
     }
 
     #[test]

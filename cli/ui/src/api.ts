@@ -76,13 +76,9 @@ export function queryUrl(kind: QueryKind, args: Record<string, unknown>): string
   return `/api/query/${kind}?args=${encodeURIComponent(JSON.stringify(args))}`;
 }
 
-/** The kinds whose answers fit a token budget (a path is bounded by `k`, deps by depth). */
-const BUDGETED: ReadonlySet<QueryKind> = new Set(['search', 'callers', 'callees', 'impact', 'neighbors', 'fileSymbols']);
-
-/** A query's answer as JSON, with no token budget unless `args` gives one. */
+/** A query's answer as JSON: whole (the server budgets JSON only when `args` asks). */
 export async function queryJson<T>(kind: QueryKind, args: Record<string, unknown>): Promise<T> {
-  const budget = BUDGETED.has(kind) ? { maxTokens: 0 } : {};
-  const response = await read(queryUrl(kind, { format: 'json', ...budget, ...args }));
+  const response = await read(queryUrl(kind, { format: 'json', ...args }));
   return (await response.json()) as T;
 }
 

@@ -518,18 +518,10 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
                 self.decl_mut(decl).node_flags |= node_flags;
                 self.bind(ctx.scope, name, space::VALUE, decl);
                 self.export_own(ctx, name, decl);
-                let type_ann = field(declarator, f.type_);
-                let declared =
-                    type_ann.map(|t| self.type_annotation(t, &annotation_ctx(ctx, decl)));
-                self.decl_mut(decl).ty = declared.into();
-                if let Some(declared) = declared {
-                    let from = self.node_owner(decl);
-                    self.type_use(from, declared, UseContext::Variable);
-                }
-                self.function_value(function, ctx, Some(decl));
-                if let Some(declared) = declared {
-                    self.decl_mut(decl).context = Some(crate::facts::Context::Typed(declared));
-                }
+                let annotation = field(declarator, f.type_);
+                self.annotated_function(decl, annotation, ctx, UseContext::Variable, |this| {
+                    this.function_value(function, ctx, Some(decl));
+                });
             }
             Some((class, K::Class)) => {
                 let decl = self.declare(
@@ -733,6 +725,29 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
         self.bind(ctx.scope, name, space::VALUE, decl);
         self.export_own(ctx, name, decl);
         self.callable(decl, node, ctx, true, None);
+    }
+
+    /// A function value its declaration annotates (`const f: Handler = (e) => …`, a class
+    /// field likewise): the annotation is a type the declaration uses (in `context`) and,
+    /// once `lower` has lowered the function, the function's context.
+    pub(super) fn annotated_function(
+        &mut self,
+        decl: DeclId,
+        annotation: Option<Node<'t>>,
+        ctx: &Ctx,
+        context: UseContext,
+        lower: impl FnOnce(&mut Self),
+    ) {
+        let declared = annotation.map(|t| self.type_annotation(t, &annotation_ctx(ctx, decl)));
+        self.decl_mut(decl).ty = declared.into();
+        if let Some(declared) = declared {
+            let from = self.node_owner(decl);
+            self.type_use(from, declared, context);
+        }
+        lower(self);
+        if let Some(declared) = declared {
+            self.decl_mut(decl).context = Some(crate::facts::Context::Typed(declared));
+        }
     }
 
     /// A function, arrow or generator expression: fills `named` (a declaration its context

@@ -225,20 +225,17 @@ impl<'t> Lower<'t, '_, '_> {
                         let graph = named.then_some(NodeKind::Method);
                         let decl = self.declare(DeclKind::Method, name, member, ctx, graph);
                         self.decl_mut(decl).this_owner = Some(class).into();
-                        // `handle: Handler = (e) => …`: the annotation is a type the method
-                        // uses, and the function's context, as for an annotated `const`.
-                        let declared = field(member, f.type_)
-                            .map(|t| self.type_annotation(t, &annotation_ctx(ctx, decl)));
-                        self.decl_mut(decl).ty = declared.into();
-                        if let Some(declared) = declared {
-                            let from = self.node_owner(decl);
-                            self.type_use(from, declared, UseContext::Property);
-                        }
-                        self.function_value_in(function, ctx, decl, named);
-                        if let Some(declared) = declared {
-                            self.decl_mut(decl).context =
-                                Some(crate::facts::Context::Typed(declared));
-                        }
+                        // `handle: Handler = (e) => …`, as for an annotated `const`.
+                        let annotation = field(member, f.type_);
+                        self.annotated_function(
+                            decl,
+                            annotation,
+                            ctx,
+                            UseContext::Property,
+                            |this| {
+                                this.function_value_in(function, ctx, decl, named);
+                            },
+                        );
                         decl
                     }
                     _ => {

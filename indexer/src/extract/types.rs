@@ -271,13 +271,19 @@ impl<'t> Lower<'t, '_, '_> {
     /// checker counts them).
     fn infer_type(&mut self, node: Node<'t>, ctx: &Ctx) -> TypeId {
         if let Some(name_node) = Self::named_children(node).into_iter().next() {
-            let name = self.name_of(name_node);
-            let range = self.range.take();
-            let decl = self.declare(DeclKind::TypeParam, name, name_node, ctx, None);
-            self.range = range;
-            self.bind(ctx.scope, name, space::TYPE, decl);
+            self.local_type_param(name_node, ctx);
         }
         self.push_type(TypeExpr::Opaque)
+    }
+
+    /// Declares a type parameter a type introduces for itself (`infer X`, a mapped key) in
+    /// `ctx`'s scope. It is no graph node and leaves the range being lowered as it was.
+    fn local_type_param(&mut self, name_node: Node<'t>, ctx: &Ctx) {
+        let name = self.name_of(name_node);
+        let range = self.range.take();
+        let decl = self.declare(DeclKind::TypeParam, name, name_node, ctx, None);
+        self.range = range;
+        self.bind(ctx.scope, name, space::TYPE, decl);
     }
 
     /// The type of an index signature's values. A mapped one (`[K in keyof T as N]: V`)
@@ -298,11 +304,7 @@ impl<'t> Lower<'t, '_, '_> {
         let scope = self.new_scope(ctx.scope, ScopeKind::TypeParams, ctx.path_parent);
         let inner = Ctx { scope, ..*ctx };
         if let Some(name_node) = field(clause, f.name) {
-            let name = self.name_of(name_node);
-            let range = self.range.take();
-            let decl = self.declare(DeclKind::TypeParam, name, name_node, &inner, None);
-            self.range = range;
-            self.bind(scope, name, space::TYPE, decl);
+            self.local_type_param(name_node, &inner);
         }
         if let Some(renamed) = field(clause, f.alias) {
             parts.push(self.type_expr(renamed, &inner));

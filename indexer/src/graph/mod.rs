@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, HashMap};
 use rustc_hash::FxHashMap;
 use tsgraph_engine::{
     EdgeEntry, EdgeFacts, EdgeKind, EdgeSpec, FileEntry, GraphBatch, LoadedFile, NodeFlags,
-    NodeKind, NodeRecord, Resolution, UnresolvedCall, UseContext,
+    NodeKind, NodeRecord, UnresolvedCall, UseContext,
 };
 
 use crate::facts::{DeclId, DeclKind, Expr, ExprId, FileFacts, TypeExpr, TypeId};
@@ -465,27 +465,26 @@ impl<'p, 'a> Builder<'p, 'a> {
         let Some(node) = self.node_of(target.decl) else {
             return false;
         };
-        let resolution = target.provenance.as_resolution();
-        self.add_edge(caller, node, EdgeKind::Calls, line, |edge| {
-            if edge.count == 1 || resolution.as_u8() < edge.resolution {
-                edge.resolution = resolution.as_u8();
-            }
-        });
+        self.call_edge_to(caller, node, target.provenance, line);
         for implementation in self.implementations(target.decl, target.receiver) {
             if let Some(imp) = self.node_of(implementation)
                 && imp != node
             {
-                // The lowest resolution wins, as in the closure above: a pair reached both
-                // ways is stored the same whatever the order of the calls.
-                self.add_edge(caller, imp, EdgeKind::Calls, line, |edge| {
-                    if edge.count == 1 || Resolution::Dispatch.as_u8() < edge.resolution {
-                        edge.resolution = Resolution::Dispatch.as_u8();
-                    }
-                });
+                self.call_edge_to(caller, imp, Provenance::Dispatch, line);
             }
         }
-        let _ = Provenance::Dispatch;
         true
+    }
+
+    /// One call of `target` by `caller`. The lowest resolution a pair is reached with wins,
+    /// so that a pair reached several ways is stored the same whatever the order of the calls.
+    fn call_edge_to(&mut self, caller: NodeRef, target: NodeRef, how: Provenance, line: u32) {
+        let resolution = how.as_resolution().as_u8();
+        self.add_edge(caller, target, EdgeKind::Calls, line, |edge| {
+            if edge.count == 1 || resolution < edge.resolution {
+                edge.resolution = resolution;
+            }
+        });
     }
 
     /// The class members an interface member or abstract method dispatches to: its

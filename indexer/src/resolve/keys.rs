@@ -42,12 +42,9 @@ impl Resolver<'_, '_> {
         let mut owner = class;
         let mut env = empty_env();
         for _ in 0..MAX_BASES {
-            let facts = self.program.file(owner.file);
             for &member in self.program.decl(owner).members() {
                 let member = DeclRef::new(owner.file, member);
-                if facts.name(self.program.decl(member).name).starts_with('[')
-                    && self.computed_key(member) == Some(key)
-                {
+                if self.computed_key(member) == Some(key) {
                     return Some(Member { decl: member, env });
                 }
             }
@@ -62,6 +59,11 @@ impl Resolver<'_, '_> {
     /// The constant a computed member key names (`[TypeId]`, `[Message.TypeId]`); `None` for
     /// a plain name or a key that is not a dotted name of the project.
     pub(crate) fn computed_key(&self, member: DeclRef) -> Option<Key> {
+        // Most members have plain names: nothing to resolve, nothing to remember.
+        let facts = self.program.file(member.file);
+        if !facts.name(self.program.decl(member).name).starts_with('[') {
+            return None;
+        }
         if let Some(known) = self.caches.borrow().keys.get(&member) {
             return *known;
         }

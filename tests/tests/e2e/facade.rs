@@ -4,10 +4,9 @@
 use std::collections::BTreeSet;
 
 use tsgraph::{
-    Direction, Format, NeighborOptions, PathOptions, Project, QueryRequest, SymbolArg,
-    TraversalOptions,
+    Direction, NeighborOptions, PathOptions, Project, QueryRequest, SymbolArg, TraversalOptions,
 };
-use tsgraph_tests::{check_golden, extension, fixture};
+use tsgraph_tests::{check_golden, fixture, golden};
 
 fn indexed() -> (tempfile::TempDir, Project) {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -136,21 +135,7 @@ fn calls_resolve_across_files_through_imports_reexports_and_classes() {
 
 fn golden_query(name: &str, request: QueryRequest) {
     let (_dir, project) = indexed();
-    let mut outputs = Vec::new();
-    for format in Format::ALL {
-        let mut out = Vec::new();
-        project.query(&request, format, &mut out).expect("query");
-        let text = String::from_utf8(out).expect("UTF-8");
-        check_golden(&format!("basic/{name}.{}", extension(format)), &text);
-        outputs.push(text);
-    }
-    // TOON (first) carries the facts of JSON (third).
-    let query = name.split('-').next().unwrap_or(name);
-    assert_eq!(
-        tsgraph_tests::facts::from_toon(&outputs[0], query).expect("facts from TOON"),
-        tsgraph_tests::facts::from_json(&outputs[2]).expect("facts from JSON"),
-        "{name}: TOON and JSON carry different facts"
-    );
+    golden(&project, "basic", name, &request);
 }
 
 #[test]
