@@ -242,6 +242,9 @@ struct Builder<'p, 'a> {
     stats: LinkStats,
     /// Implementations found for an interface or abstract member, by (member, receiver).
     dispatch: FxHashMap<(DeclRef, DeclRef), Vec<DeclRef>>,
+    /// What a class's `implements` or an interface's `extends` clauses name
+    /// ([`Builder::clause_targets`]), evaluated once for every class that reaches it.
+    heritage: FxHashMap<DeclRef, Vec<DeclRef>>,
 }
 
 impl<'p, 'a> Builder<'p, 'a> {
@@ -278,6 +281,7 @@ impl<'p, 'a> Builder<'p, 'a> {
             edges: BTreeMap::new(),
             stats: LinkStats::default(),
             dispatch: FxHashMap::default(),
+            heritage: FxHashMap::default(),
         }
     }
 
@@ -506,15 +510,16 @@ impl<'p, 'a> Builder<'p, 'a> {
         if let Some(found) = self.dispatch.get(&(member, from)) {
             return found.clone();
         }
-        let name = self.program.decl_name(member);
         let mut found = Vec::new();
         for sub in self.hierarchy.below(from) {
             if self.program.decl(sub).kind != DeclKind::Class {
                 continue;
             }
+            // As member IMPLEMENTS finds them: by name, or by the constant a computed key
+            // names.
             let members = self
                 .resolver
-                .members(&Ty::Object(sub, crate::resolve::ty_empty_env()), name);
+                .implementing_members(&Ty::Object(sub, crate::resolve::ty_empty_env()), member);
             let Some(m) = members.first() else { continue };
             let declared_in = DeclRef::new(m.decl.file, self.program.decl(m.decl).path_parent);
             if m.decl != member
@@ -576,12 +581,12 @@ impl<'p, 'a> Builder<'p, 'a> {
     /// alias, which is a clause target of its own (see [`Self::clause_targets`]); an alias of
     /// an object type (`type Output = { … }`) declares its members itself and counts.
     /// `named` is what the class's own `implements` clauses name (its edges' targets).
-    fn named_interfaces(&self, class: DeclRef, named: Vec<DeclRef>) -> Vec<DeclRef> {
+    fn named_interfaces(&mut self, class: DeclRef, named: Vec<DeclRef>) -> Vec<DeclRef> {
         let mut stack = named;
         let mut current = self.hierarchy.base(class);
         for _ in 0..64 {
             let Some(c) = current else { break };
-            stack.extend(self.clause_targets(c.file, self.program.decl(c).implements()));
+            stack.extend_from_slice(self.heritage_targets(c));
             current = self.hierarchy.base(c);
         }
         let mut seen = std::collections::HashSet::new();
@@ -595,12 +600,27 @@ impl<'p, 'a> Builder<'p, 'a> {
             };
             if has_members && seen.insert(iface) {
                 out.push(iface);
-                let extends = self.program.decl(iface).extends_types();
-                stack.extend(self.clause_targets(iface.file, extends));
+                stack.extend_from_slice(self.heritage_targets(iface));
             }
         }
         out.sort();
         out
+    }
+
+    /// [`Self::clause_targets`] of a class's `implements` or an interface's `extends`,
+    /// remembered.
+    fn heritage_targets(&mut self, decl: DeclRef) -> &[DeclRef] {
+        if !self.heritage.contains_key(&decl) {
+            let d = self.program.decl(decl);
+            let clauses = if d.kind == DeclKind::Class {
+                d.implements()
+            } else {
+                d.extends_types()
+            };
+            let targets = self.clause_targets(decl.file, clauses);
+            self.heritage.insert(decl, targets);
+        }
+        &self.heritage[&decl]
     }
 
     /// What the types of an interface's `extends` or a class's `implements` name, as the

@@ -12,8 +12,9 @@ use super::{DeclRef, FileId, Resolver};
 use crate::facts::{DeclKind, Prim, TypeExpr, TypeId, space};
 
 impl Resolver<'_, '_> {
-    /// The members of `ty` (a class instance) that implement the interface member `wanted`:
-    /// by name, or, for a computed key naming a declaration, by that declaration.
+    /// The members of `ty` (a class instance) that implement `wanted`, an interface member
+    /// or an abstract method: by name, or, for a computed key naming a constant, by that
+    /// constant. Member IMPLEMENTS and dispatch both find implementations this way.
     pub(crate) fn implementing_members(&self, ty: &Ty, wanted: DeclRef) -> Vec<Member> {
         let name = self.program.decl_name(wanted);
         let by_name = self.members(ty, name);
