@@ -476,6 +476,9 @@ impl<'t> Lower<'t, '_, '_> {
                     if let Some(ty) = field(member, f.type_) {
                         let ty = self.type_annotation(ty, &member_ctx);
                         self.decl_mut(decl).ret = Some(ty).into();
+                        // `new (input: In): Made` uses `Made` as a return type does.
+                        let from = self.node_owner(decl);
+                        self.type_use(from, ty, UseContext::Return);
                     }
                     decl
                 }

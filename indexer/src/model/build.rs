@@ -482,10 +482,14 @@ fn published_declarations(source: &mut dyn Source, manifests: &[Manifest]) -> Ha
         if let Some(exports) = &manifest.exports {
             string_leaves(exports, &mut targets);
         }
-        for target in targets.into_iter().filter(|t| !t.contains('*')) {
+        for target in targets {
             let Some(path) = join(&manifest.folder, target) else {
                 continue;
             };
+            if path.contains('*') {
+                found.extend(wildcard_declarations(source, &path).map(String::into_boxed_str));
+                continue;
+            }
             let beside = declaration_beside(&path);
             for candidate in std::iter::once(path.clone()).chain(beside) {
                 if is_declaration(&candidate)
@@ -498,6 +502,26 @@ fn published_declarations(source: &mut dyn Source, manifests: &[Manifest]) -> Ha
         }
     }
     found
+}
+
+/// The declaration files on disk that a wildcard target (`dist/*.js`, `dist/*.d.ts`; one `*`,
+/// as `exports` allows) lands on: each declaration under the folder before the `*` that the
+/// pattern matches, as written or as the declaration beside the emitted file it matches
+/// (`dist/*.js` lands on `dist/Cause.d.ts` through `dist/Cause.js`).
+fn wildcard_declarations(source: &mut dyn Source, pattern: &str) -> impl Iterator<Item = String> {
+    let (prefix, suffix) = pattern.split_once('*').unwrap_or((pattern, ""));
+    // What a matching declaration ends with: the suffix itself, or its declaration form.
+    let declaration_suffix = declaration_beside(suffix).unwrap_or_else(|| suffix.to_owned());
+    let folder = prefix.rfind('/').map_or("", |slash| &prefix[..slash]);
+    let prefix = prefix.to_owned();
+    source
+        .declarations_under(folder)
+        .into_iter()
+        .filter(move |declaration| {
+            declaration.len() > prefix.len() + declaration_suffix.len()
+                && declaration.starts_with(prefix.as_str())
+                && declaration.ends_with(declaration_suffix.as_str())
+        })
 }
 
 /// Every string inside a JSON value (the targets of an `exports` map, whatever its

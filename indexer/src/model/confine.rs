@@ -82,6 +82,36 @@ impl Source for ConfinedFs {
             .is_ok_and(|canonical| canonical.starts_with(canonical_root) && canonical.is_file())
     }
 
+    fn declarations_under(&mut self, dir: &str) -> Vec<String> {
+        let Some(canonical_root) = &self.canonical_root else {
+            return Vec::new();
+        };
+        let Ok(start) = std::fs::canonicalize(self.root.join(dir)) else {
+            return Vec::new();
+        };
+        if !start.starts_with(canonical_root) || !start.is_dir() {
+            return Vec::new();
+        }
+        let walker = ignore::WalkBuilder::new(&start)
+            .standard_filters(false)
+            .filter_entry(|entry| {
+                let name = entry.file_name().to_string_lossy();
+                entry.depth() == 0 || (name != "node_modules" && !name.starts_with('.'))
+            })
+            .build();
+        let mut listed: Vec<String> = walker
+            .filter_map(Result::ok)
+            .filter(|entry| entry.file_type().is_some_and(|t| t.is_file()))
+            .filter_map(|entry| {
+                let relative = entry.path().strip_prefix(canonical_root).ok()?;
+                let relative = relative.to_str()?.replace(std::path::MAIN_SEPARATOR, "/");
+                super::paths::is_declaration(&relative).then_some(relative)
+            })
+            .collect();
+        listed.sort();
+        listed
+    }
+
     fn fetch(&mut self, path: &str) -> Fetched {
         let Some(canonical_root) = &self.canonical_root else {
             return Fetched::Missing;

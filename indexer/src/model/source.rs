@@ -27,6 +27,18 @@ pub(crate) trait Source {
     fn fetch(&mut self, path: &str) -> Fetched;
     /// Whether a file is at `path` (inside the root), without reading it.
     fn exists(&mut self, path: &str) -> bool;
+    /// The declaration files (`.d.ts`, `.d.mts`, `.d.cts`) in the folder `dir` and below it
+    /// (project-relative paths, sorted; node_modules and hidden folders skipped): where a
+    /// wildcard `exports` target (`"./*": "./dist/*.js"`) can land.
+    fn declarations_under(&mut self, dir: &str) -> Vec<String>;
+}
+
+/// Whether `path` lies in the folder `dir` (the root when `dir` is empty) or below it.
+pub(crate) fn is_under(path: &str, dir: &str) -> bool {
+    dir.is_empty()
+        || path
+            .strip_prefix(dir)
+            .is_some_and(|rest| rest.starts_with('/'))
 }
 
 /// Configuration files held in memory: the map's keys are the whole file system.
@@ -52,6 +64,19 @@ impl Source for MemorySource<'_> {
 
     fn exists(&mut self, path: &str) -> bool {
         self.files.contains_key(path)
+    }
+
+    fn declarations_under(&mut self, dir: &str) -> Vec<String> {
+        self.files
+            .keys()
+            .filter(|path| is_under(path, dir) && super::paths::is_declaration(path))
+            .filter(|path| {
+                !path
+                    .split('/')
+                    .any(|segment| segment == "node_modules" || segment.starts_with('.'))
+            })
+            .cloned()
+            .collect()
     }
 }
 
@@ -109,6 +134,19 @@ impl Source for Fingerprinted<'_> {
         self.seen
             .insert(path.to_owned(), if exists { 4 } else { 1 });
         exists
+    }
+
+    /// Which files are listed counts (an added or removed declaration changes where an
+    /// import lands), not their contents.
+    fn declarations_under(&mut self, dir: &str) -> Vec<String> {
+        let listed = self.inner.declarations_under(dir);
+        let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+        for path in &listed {
+            hasher.update(path.as_bytes());
+            hasher.update(&[0]);
+        }
+        self.seen.insert(format!("{dir}/*"), hasher.digest());
+        listed
     }
 }
 

@@ -710,6 +710,39 @@ fn a_package_importing_itself_reaches_its_published_declarations_when_they_are_o
 }
 
 #[test]
+fn a_package_importing_itself_through_a_wildcard_export_reaches_the_declarations_it_lands_on() {
+    // effect's `"./*": "./dist/*.js"`, imported as `effect/Cause` from its own sources: the
+    // checker lands on `dist/Cause.d.ts`, beside the emitted file the pattern names. A name
+    // without a built declaration reaches the sources; a pattern written with the declaration
+    // extension matches its declarations directly.
+    let built = r##"
+        //- package.json
+        {"name": "effect", "exports": {
+            "./*": "./dist/*.js",
+            "./typed/*": {"types": "./types/*.d.ts", "default": "./lib/*.js"},
+            "./internal/*": null
+        }}
+        //- dist/Cause.d.ts
+        //- dist/nested/Deep.d.ts
+        //- types/Typed.d.ts
+        //- src/Cause.ts
+        //- src/Fresh.ts
+        //- src/nested/Deep.ts
+        //- src/typed/Typed.ts
+        //- src/Runtime.ts
+    "##;
+    check(
+        built,
+        &[
+            ("src/Runtime.ts", "effect/Cause", "ext:effect"),
+            ("src/Runtime.ts", "effect/nested/Deep", "ext:effect"),
+            ("src/Runtime.ts", "effect/typed/Typed", "ext:effect"),
+            ("src/Runtime.ts", "effect/Fresh", "src/Fresh.ts"),
+        ],
+    );
+}
+
+#[test]
 fn package_imports_map_hash_specifiers() {
     let fixture = r##"
         //- pnpm-workspace.yaml

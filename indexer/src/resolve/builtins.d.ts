@@ -222,3 +222,5 @@ type NoInfer<T> = T;
 type Awaited<T> = T;
 type ReturnType<T> = T;
 type InstanceType<T> = T;
+/** A marker: an object literal's methods have `this: T` where its contextual type holds it. */
+interface ThisType<T> {}

@@ -530,11 +530,18 @@ impl<'a> Resolver<'_, 'a> {
                 if d.flags & decl_flags::PARAMETER_PROPERTY != 0 {
                     return Err(Unresolved::Parameter);
                 }
-                // A property holding a declared function (`{ create: createUser }`) calls
-                // that function; one typed with a function type is the property itself.
+                // A property holding a declared function (`{ create: createUser }`), or typed
+                // as one (`setTool: App["setTool"]`, `run: typeof run`), calls that function,
+                // as the checker's signature does; one typed with a function type of its own
+                // (`onClick: (e: Event) => void`) is the property itself, and so is one typed
+                // as a function that has an annotation of its own (`typeof check` where
+                // `const check: Check = …`: the checker's signature is `Check`'s).
                 let annotated = d.ty.is_some();
                 match self.member_value_type(member) {
-                    Ty::Func(func, _) if !annotated && self.is_concrete_callable(func) => {
+                    Ty::Func(func, _)
+                        if self.is_concrete_callable(func)
+                            && !(annotated && self.program.decl(func).ty.is_some()) =>
+                    {
                         Ok(vec![CallTarget {
                             receiver: None,
                             decl: func,

@@ -228,8 +228,14 @@ impl<'a> Resolver<'_, 'a> {
                         return self.call_result(&target, file, &[], &[]);
                     }
                 }
-                let callee = self.type_of_expr(file, *callee);
-                self.call_result(&callee, file, args, type_args)
+                let callee_ty = self.type_of_expr(file, *callee);
+                // A method declared to return `this` returns its receiver's type.
+                if let Expr::Member { object, .. } = facts.expr(*callee)
+                    && self.returns_this(&callee_ty)
+                {
+                    return self.type_of_expr(file, *object);
+                }
+                self.call_result(&callee_ty, file, args, type_args)
             }
             expr @ Expr::New { callee, .. } => {
                 let (_, type_args) = expr.operands();
@@ -303,7 +309,8 @@ impl<'a> Resolver<'_, 'a> {
                         let is_static = owner.node_flags & tsgraph_engine::NodeFlags::STATIC != 0;
                         return match self.program.decl(target).kind {
                             DeclKind::Class if is_static => Ty::Class(target),
-                            _ => Ty::Object(target, empty_env()),
+                            DeclKind::Class => Ty::Object(target, empty_env()),
+                            _ => self.object_literal_this(target),
                         };
                     }
                 }
@@ -319,6 +326,33 @@ impl<'a> Resolver<'_, 'a> {
             scope = current.parent;
         }
         Ty::Unknown
+    }
+
+    /// `this` in a method of an object literal, as the checker types it: `T` where the
+    /// literal's contextual type holds a `ThisType<T>`, else the contextual type itself (so
+    /// `const hooks: Hooks = { start() { this.stop() } }` calls `Hooks.stop`), else the literal.
+    fn object_literal_this(&self, literal: DeclRef) -> Ty {
+        let context = self.contextual_type(literal);
+        if let Some(marked) = self.this_type_marker(&context) {
+            return marked;
+        }
+        match context {
+            Ty::Object(..) | Ty::Union(_) | Ty::Intersection(_) => context,
+            _ => Ty::Object(literal, empty_env()),
+        }
+    }
+
+    /// The `T` of a `ThisType<T>` in `ty` or among the parts of an intersection.
+    fn this_type_marker(&self, ty: &Ty) -> Option<Ty> {
+        match ty {
+            Ty::Object(decl, env)
+                if self.program.global("ThisType", space::TYPE) == Some(*decl) =>
+            {
+                env.first().map(|(_, marked)| marked.clone())
+            }
+            Ty::Intersection(parts) => parts.iter().find_map(|part| self.this_type_marker(part)),
+            _ => None,
+        }
     }
 
     /// `super` inside `scope`: the base class's instance (or the base class in a static
@@ -523,6 +557,17 @@ impl<'a> Resolver<'_, 'a> {
             .returns
             .insert(func, local, ty.clone());
         ty
+    }
+
+    /// Whether every signature of `callee` declares its return type as `this`.
+    fn returns_this(&self, callee: &Ty) -> bool {
+        match callee {
+            Ty::Func(func, _) => self.program.decl(*func).ret.get().is_some_and(|ret| {
+                matches!(self.program.file(func.file).ty(ret), TypeExpr::This { .. })
+            }),
+            Ty::Union(parts) => parts.iter().all(|part| self.returns_this(part)),
+            _ => false,
+        }
     }
 
     /// What calling a value of type `callee` returns.
@@ -834,8 +879,22 @@ impl<'a> Resolver<'_, 'a> {
             Context::Arg { call, index } => {
                 let facts = self.program.file(decl.file);
                 match facts.expr(call) {
-                    Expr::Call { callee, .. } => {
+                    expr @ Expr::Call { callee, .. } => {
                         let callee = self.type_of_expr(decl.file, *callee);
+                        // `register<Widget>("w", inst => …)`: the written type arguments
+                        // instantiate the callee. Inference from the other arguments is left
+                        // out: it would type this very function while its context is asked.
+                        let callee = match callee {
+                            Ty::Func(func, env) => {
+                                let func = self.overload_for(func, expr.operands().0.len());
+                                let (_, type_args) = expr.operands();
+                                Ty::Func(
+                                    func,
+                                    self.instantiate(func, &env, decl.file, &[], type_args),
+                                )
+                            }
+                            other => other,
+                        };
                         self.parameter_of(&callee, index as usize)
                     }
                     Expr::New { callee, .. } => {

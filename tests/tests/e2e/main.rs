@@ -18,6 +18,7 @@ mod lsp;
 mod mcp;
 mod monorepo;
 mod process;
+mod resolution_shapes;
 mod store_errors;
 mod store_size;
 mod tools;

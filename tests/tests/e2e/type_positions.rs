@@ -302,3 +302,44 @@ fn computed_member_keys_match_by_the_symbol_they_name() {
         "{implements:#?}"
     );
 }
+
+#[test]
+fn signatures_of_every_form_are_uses_of_their_declaration() {
+    let uses = edges("USES_TYPE");
+    has(
+        &uses,
+        &[
+            // A type literal's call signatures, annotating `wrap`, are wrap's.
+            "src/signatures.ts:wrap -> src/signatures.ts:In",
+            "src/signatures.ts:wrap -> src/signatures.ts:Out",
+            // A construct signature's parameter and result, an index signature's value.
+            "src/signatures.ts:Factory -> src/signatures.ts:In",
+            "src/signatures.ts:Factory -> src/signatures.ts:Made",
+            "src/signatures.ts:Factory -> src/core.ts:Def",
+            // Every namespace of a nested name is kept in its ID.
+            "src/signatures.ts:deep -> src/signatures.ts:Outer.Inner.Leaf",
+        ],
+    );
+    // `first<Made>(items: Made[])`: the type parameter, not the interface of that name.
+    assert!(
+        !uses.contains("src/signatures.ts:first -> src/signatures.ts:Made"),
+        "{uses:#?}"
+    );
+}
+
+#[test]
+fn a_factory_base_and_an_accessor_signature_are_followed_as_the_checker_does() {
+    let extends = edges("EXTENDS");
+    assert!(
+        extends.contains("src/signatures.ts:User -> src/signatures.ts:Entity"),
+        "{extends:#?}"
+    );
+    let implements = edges("IMPLEMENTS");
+    has(
+        &implements,
+        &[
+            "src/signatures.ts:Box -> src/signatures.ts:Sized",
+            "src/signatures.ts:Box.size -> src/signatures.ts:Sized.size",
+        ],
+    );
+}
