@@ -10,20 +10,22 @@
 // for exactly those edges, with the edge oracle's rule otherwise: the class's own and inherited
 // `implements` targets and their `extends` chains, the class property of the same name, the
 // class (or parameter property) that declares it as the source. IDs are the oracle's:
-// `path/from/ROOT.ts:Outer.Class.member`.
+// `path/from/ROOT.ts:Outer.Class.member`, as lines of the oracle's own file (`level: member`).
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const [rootArg, configArg] = process.argv.slice(2);
 if (!rootArg || !configArg) {
   console.error('usage: node accessor-signatures.mjs ROOT TSCONFIG');
   process.exit(64);
 }
-const here = path.dirname(new URL(import.meta.url).pathname);
+const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 const ts = require(process.env.TYPESCRIPT || path.join(here, 'corpus/.oracle/node_modules/typescript'));
 
-const root = path.resolve(rootArg) + path.sep;
+// TypeScript names files with `/` on every platform.
+const root = path.resolve(rootArg).split(path.sep).join('/') + '/';
 const parsed = ts.getParsedCommandLineOfConfigFile(path.resolve(rootArg, configArg), { noEmit: true }, {
   ...ts.sys,
   onUnRecoverableConfigFileDiagnostic: (d) => {
@@ -50,7 +52,7 @@ function qualifiedName(decl) {
 function idOf(decl, member) {
   const owner = qualifiedName(decl);
   if (owner === null) return null;
-  return `${path.relative(root, decl.getSourceFile().fileName)}:${owner}.${member}`;
+  return `${decl.getSourceFile().fileName.slice(root.length)}:${owner}.${member}`;
 }
 
 const declaredType = (decl) => checker.getDeclaredTypeOfSymbol(checker.getSymbolAtLocation(decl.name));
@@ -98,7 +100,7 @@ function visitClass(cls) {
       if (!impl) continue;
       const source = idOf(declaringClass(impl), name);
       const target = idOf(iface, name);
-      if (source && target && source !== target) edges.add(JSON.stringify({ type: 'edge', kind: 'IMPLEMENTS', source, target }));
+      if (source && target && source !== target) edges.add(JSON.stringify({ type: 'edge', kind: 'IMPLEMENTS', source, target, level: 'member', via: ['accessor-signature'] }));
     }
   }
 }

@@ -107,6 +107,22 @@ pub fn cli_in(project: &Path, args: &[&str]) -> (u8, String, String) {
     )
 }
 
+/// The fixture `name` indexed afresh into a store in a temporary folder (kept alive by the
+/// returned guard).
+pub fn indexed_fixture(name: &str) -> (tempfile::TempDir, tsgraph::Project) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let project =
+        tsgraph::Project::open(fixture(name), Some(&dir.path().join("graph.redb"))).expect("open");
+    project.index(&Default::default()).expect("index");
+    (dir, project)
+}
+
+/// The edges of one kind, `SOURCE -> TARGET`, of the fixture `name` indexed afresh.
+pub fn fixture_edges(name: &str, kind: &str) -> std::collections::BTreeSet<String> {
+    let (_dir, project) = indexed_fixture(name);
+    edges_of(&project, kind)
+}
+
 /// The edges of one kind of an indexed project, as `SOURCE -> TARGET`, read from its JSON-lines
 /// export.
 pub fn edges_of(project: &tsgraph::Project, kind: &str) -> std::collections::BTreeSet<String> {

@@ -100,7 +100,9 @@ impl Project {
 
     /// Indexes the project from scratch into a new store built beside the old one, then puts
     /// it in place atomically: processes reading the old store keep their snapshot until they
-    /// reopen, and a failed rebuild leaves the old store as it was (`--rebuild`).
+    /// reopen, and a failed rebuild leaves the old store as it was (`--rebuild`). Another
+    /// process writing the store is waited for up to [`WRITER_WAIT`], as [`Project::open`]
+    /// does.
     pub fn rebuild(
         root: impl AsRef<Path>,
         db: Option<&Path>,
@@ -109,7 +111,7 @@ impl Project {
         let root = project_root(root.as_ref())?;
         let db = store_path(&root, db)?;
         create_store_dir(&db)?;
-        let replacement = Store::create_replacement(&db)?;
+        let replacement = Store::create_replacement_waiting(&db, WRITER_WAIT)?;
         let summary = index_project(&root, &replacement, options)?;
         replacement.replace(&db)?;
         let store = Store::open_waiting(&db, WRITER_WAIT)?;

@@ -171,6 +171,23 @@ fn builder(check_integrity: bool, cache_bytes: usize) -> redb::Builder {
     builder
 }
 
+/// Runs `take` (something that takes the writer's lock) again every [`LOCK_POLL`] while the
+/// lock is held elsewhere, until `timeout` has passed.
+fn waiting_for_the_writer(
+    timeout: Duration,
+    mut take: impl FnMut() -> Result<Store, StoreError>,
+) -> Result<Store, StoreError> {
+    let started = Instant::now();
+    loop {
+        match take() {
+            Err(StoreError::Locked { .. }) if started.elapsed() < timeout => {
+                std::thread::sleep(LOCK_POLL);
+            }
+            other => return other,
+        }
+    }
+}
+
 impl Store {
     /// Opens the store at `path` for writing, creating the file (and its tables) when it does
     /// not exist. Fails with [`StoreError::Locked`] when another process is writing it.
@@ -200,15 +217,17 @@ impl Store {
     /// finish before saying who holds the store.
     pub fn open_waiting(path: impl AsRef<Path>, timeout: Duration) -> Result<Store, StoreError> {
         let path = path.as_ref();
-        let started = Instant::now();
-        loop {
-            match Store::open_or_create(path) {
-                Err(StoreError::Locked { .. }) if started.elapsed() < timeout => {
-                    std::thread::sleep(LOCK_POLL);
-                }
-                other => return other,
-            }
-        }
+        waiting_for_the_writer(timeout, || Store::open_or_create(path))
+    }
+
+    /// Like [`Store::create_replacement`], but waits up to `timeout` for another writer (a
+    /// query indexing a project it found unindexed, say) to finish first.
+    pub fn create_replacement_waiting(
+        path: impl AsRef<Path>,
+        timeout: Duration,
+    ) -> Result<Store, StoreError> {
+        let path = path.as_ref();
+        waiting_for_the_writer(timeout, || Store::create_replacement(path))
     }
 
     /// Opens an existing store for writing: verifies it when it may have changed behind

@@ -402,6 +402,28 @@ fn one_writer_at_a_time_and_readers_beside_it_follow_its_commits() {
 }
 
 #[test]
+fn a_rebuild_waits_for_the_writer_before_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("g.redb");
+    let writer = Store::open_or_create(&path).unwrap();
+    // Held past the timeout: the rebuild says who holds the store.
+    match Store::create_replacement_waiting(&path, std::time::Duration::from_millis(120)) {
+        Err(StoreError::Locked { holder, .. }) => assert_eq!(holder, Some(std::process::id())),
+        Err(other) => panic!("expected Locked, got {other}"),
+        Ok(_) => panic!("expected Locked, got a replacement beside a writer"),
+    }
+    // Released within it: the rebuild goes ahead once the writer is gone.
+    let released = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(150));
+        drop(writer);
+    });
+    let replacement =
+        Store::create_replacement_waiting(&path, std::time::Duration::from_secs(30)).unwrap();
+    assert!(!replacement.is_read_only());
+    released.join().unwrap();
+}
+
+#[test]
 fn a_replacement_store_takes_the_place_of_the_old_one_atomically() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("g.redb");

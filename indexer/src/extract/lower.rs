@@ -861,7 +861,13 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
             }
             self.formal_parameters(params, decl, &inner, use_from);
         }
-        if let Some(ret) = field(node, f.return_type) {
+        // A construct signature (`new <T>(input: In): Made`) writes its result where a
+        // function writes its return type, under its own type parameters.
+        let ret = match self.k(node) {
+            K::ConstructSignature => field(node, f.type_),
+            _ => field(node, f.return_type),
+        };
+        if let Some(ret) = ret {
             let ty = self.type_annotation(ret, &inner);
             self.decl_mut(decl).ret = Some(ty).into();
             self.decl_mut(decl).type_text = self.display_text(&annotation(Some(ret), self.src));

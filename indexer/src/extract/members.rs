@@ -473,13 +473,6 @@ impl<'t> Lower<'t, '_, '_> {
                     let decl =
                         self.declare(DeclKind::ConstructSig, name, member, &member_ctx, None);
                     self.callable(decl, member, &member_ctx, false, None);
-                    if let Some(ty) = field(member, f.type_) {
-                        let ty = self.type_annotation(ty, &member_ctx);
-                        self.decl_mut(decl).ret = Some(ty).into();
-                        // `new (input: In): Made` uses `Made` as a return type does.
-                        let from = self.node_owner(decl);
-                        self.type_use(from, ty, UseContext::Return);
-                    }
                     decl
                 }
                 K::IndexSignature => {

@@ -5,7 +5,9 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::package_json::Manifest;
-use super::paths::{display_dir, file_name, is_declaration, join, parent, strip_dir};
+use super::paths::{
+    display_dir, file_name, is_declaration, join, parent, strip_dir, wildcard_capture,
+};
 use super::resolve::declaration_beside;
 use super::source::{Fetched, Source};
 use super::tsconfig::{Config, ConfigLoader, Referrer};
@@ -472,11 +474,13 @@ fn common_folder<'f>(mut folders: impl Iterator<Item = &'f str>) -> Option<Strin
 }
 
 /// The declaration files on disk that a named package's entry points name (`exports`
-/// targets without a `*`, the entry fields, and the declaration beside an emitted `.js`):
-/// where the checker lands when the package imports itself by name. Only their presence is
-/// asked for, so rebuilding them keeps the model's fingerprint.
+/// targets, a wildcard one by the declarations it matches; the entry fields; the declaration
+/// beside an emitted `.js`): where the checker lands when the package imports itself by name.
+/// Only their presence is asked for. The model is read again when a configuration file
+/// changes, not when a build adds or removes declarations: `index --rebuild` sees those.
 fn published_declarations(source: &mut dyn Source, manifests: &[Manifest]) -> HashSet<Box<str>> {
     let mut found = HashSet::new();
+    let mut listed = HashMap::new();
     for manifest in manifests.iter().filter(|m| m.name.is_some()) {
         let mut targets: Vec<&str> = manifest.entries.iter().map(String::as_str).collect();
         if let Some(exports) = &manifest.exports {
@@ -487,7 +491,8 @@ fn published_declarations(source: &mut dyn Source, manifests: &[Manifest]) -> Ha
                 continue;
             };
             if path.contains('*') {
-                found.extend(wildcard_declarations(source, &path).map(String::into_boxed_str));
+                let landed = wildcard_declarations(source, &mut listed, &path);
+                found.extend(landed.into_iter().map(String::into_boxed_str));
                 continue;
             }
             let beside = declaration_beside(&path);
@@ -507,21 +512,29 @@ fn published_declarations(source: &mut dyn Source, manifests: &[Manifest]) -> Ha
 /// The declaration files on disk that a wildcard target (`dist/*.js`, `dist/*.d.ts`; one `*`,
 /// as `exports` allows) lands on: each declaration under the folder before the `*` that the
 /// pattern matches, as written or as the declaration beside the emitted file it matches
-/// (`dist/*.js` lands on `dist/Cause.d.ts` through `dist/Cause.js`).
-fn wildcard_declarations(source: &mut dyn Source, pattern: &str) -> impl Iterator<Item = String> {
-    let (prefix, suffix) = pattern.split_once('*').unwrap_or((pattern, ""));
+/// (`dist/*.js` lands on `dist/Cause.d.ts` through `dist/Cause.js`). Each folder is listed once
+/// per model build (`listed`), however many conditions and patterns point into it.
+fn wildcard_declarations(
+    source: &mut dyn Source,
+    listed: &mut HashMap<String, Vec<String>>,
+    pattern: &str,
+) -> Vec<String> {
+    let Some((prefix, suffix)) = pattern.split_once('*') else {
+        return Vec::new();
+    };
     // What a matching declaration ends with: the suffix itself, or its declaration form.
-    let declaration_suffix = declaration_beside(suffix).unwrap_or_else(|| suffix.to_owned());
+    let declaration_pattern = match declaration_beside(suffix) {
+        Some(declaration_suffix) => format!("{prefix}*{declaration_suffix}"),
+        None => pattern.to_owned(),
+    };
     let folder = prefix.rfind('/').map_or("", |slash| &prefix[..slash]);
-    let prefix = prefix.to_owned();
-    source
-        .declarations_under(folder)
-        .into_iter()
-        .filter(move |declaration| {
-            declaration.len() > prefix.len() + declaration_suffix.len()
-                && declaration.starts_with(prefix.as_str())
-                && declaration.ends_with(declaration_suffix.as_str())
-        })
+    listed
+        .entry(folder.to_owned())
+        .or_insert_with(|| source.declarations_under(folder))
+        .iter()
+        .filter(|declaration| wildcard_capture(&declaration_pattern, declaration).is_some())
+        .cloned()
+        .collect()
 }
 
 /// Every string inside a JSON value (the targets of an `exports` map, whatever its

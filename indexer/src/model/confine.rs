@@ -5,7 +5,7 @@
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
-use super::source::{Fetched, Source, is_listed_config};
+use super::source::{Fetched, Source, is_listed_config, is_skipped_below};
 
 /// Reads configuration files under a project root, refusing anything outside it.
 pub(crate) struct ConfinedFs {
@@ -82,30 +82,42 @@ impl Source for ConfinedFs {
             .is_ok_and(|canonical| canonical.starts_with(canonical_root) && canonical.is_file())
     }
 
+    /// Walks `dir` (a linked folder too) and keeps the declaration files whose canonical
+    /// path is inside the root, linked ones included, named under `dir` as `exists` would
+    /// find them.
     fn declarations_under(&mut self, dir: &str) -> Vec<String> {
         let Some(canonical_root) = &self.canonical_root else {
             return Vec::new();
         };
-        let Ok(start) = std::fs::canonicalize(self.root.join(dir)) else {
-            return Vec::new();
-        };
-        if !start.starts_with(canonical_root) || !start.is_dir() {
+        let start = self.root.join(dir);
+        if !std::fs::canonicalize(&start).is_ok_and(|c| c.starts_with(canonical_root) && c.is_dir())
+        {
             return Vec::new();
         }
         let walker = ignore::WalkBuilder::new(&start)
             .standard_filters(false)
             .filter_entry(|entry| {
-                let name = entry.file_name().to_string_lossy();
-                entry.depth() == 0 || (name != "node_modules" && !name.starts_with('.'))
+                entry.depth() == 0 || !is_skipped_below(&entry.file_name().to_string_lossy())
             })
             .build();
         let mut listed: Vec<String> = walker
             .filter_map(Result::ok)
-            .filter(|entry| entry.file_type().is_some_and(|t| t.is_file()))
+            .filter(|entry| super::paths::is_declaration(&entry.file_name().to_string_lossy()))
+            .filter(|entry| match entry.file_type() {
+                Some(kind) if kind.is_file() => true,
+                // A linked file counts where its target is a file inside the root.
+                Some(kind) if kind.is_symlink() => std::fs::canonicalize(entry.path())
+                    .is_ok_and(|c| c.starts_with(canonical_root) && c.is_file()),
+                _ => false,
+            })
             .filter_map(|entry| {
-                let relative = entry.path().strip_prefix(canonical_root).ok()?;
-                let relative = relative.to_str()?.replace(std::path::MAIN_SEPARATOR, "/");
-                super::paths::is_declaration(&relative).then_some(relative)
+                let below = entry.path().strip_prefix(&start).ok()?.to_str()?;
+                let below = below.replace(std::path::MAIN_SEPARATOR, "/");
+                Some(if dir.is_empty() {
+                    below
+                } else {
+                    format!("{dir}/{below}")
+                })
             })
             .collect();
         listed.sort();

@@ -52,14 +52,10 @@ fn lookup_in(map: &Map<String, Value>, key: &str, accepts: &dyn Fn(&str) -> bool
     }
     let mut best: Option<(&str, &Value, usize)> = None;
     for (pattern, value) in map {
-        let Some((prefix, suffix)) = pattern.split_once('*') else {
+        let Some((prefix, _)) = pattern.split_once('*') else {
             continue;
         };
-        if suffix.contains('*')
-            || !key.starts_with(prefix)
-            || !key.ends_with(suffix)
-            || key.len() < prefix.len() + suffix.len()
-        {
+        if super::paths::wildcard_capture(pattern, key).is_none() {
             continue;
         }
         // Node's PATTERN_KEY_COMPARE: the longer prefix wins, then the longer key.

@@ -47,6 +47,18 @@ fn looks_like_windows_absolute(path: &str) -> bool {
 }
 
 /// `path` relative to the folder `dir`, if it lies inside it (`dir` itself gives `""`).
+/// What the one `*` of `pattern` stands for in `text` when `text` fits it (`""` may fit), as
+/// tsconfig `paths` and package `exports`/`imports` patterns match; `None` for a pattern without
+/// a `*` or with several.
+pub(crate) fn wildcard_capture<'t>(pattern: &str, text: &'t str) -> Option<&'t str> {
+    let (prefix, suffix) = pattern.split_once('*')?;
+    let fits = !suffix.contains('*')
+        && text.len() >= prefix.len() + suffix.len()
+        && text.starts_with(prefix)
+        && text.ends_with(suffix);
+    fits.then(|| &text[prefix.len()..text.len() - suffix.len()])
+}
+
 pub(crate) fn strip_dir<'p>(path: &'p str, dir: &str) -> Option<&'p str> {
     if dir.is_empty() {
         return Some(path);

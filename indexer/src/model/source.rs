@@ -27,18 +27,17 @@ pub(crate) trait Source {
     fn fetch(&mut self, path: &str) -> Fetched;
     /// Whether a file is at `path` (inside the root), without reading it.
     fn exists(&mut self, path: &str) -> bool;
-    /// The declaration files (`.d.ts`, `.d.mts`, `.d.cts`) in the folder `dir` and below it
-    /// (project-relative paths, sorted; node_modules and hidden folders skipped): where a
-    /// wildcard `exports` target (`"./*": "./dist/*.js"`) can land.
+    /// The declaration files (`.d.ts`, `.d.mts`, `.d.cts`) in the folder `dir` and below it,
+    /// as paths under `dir` (project-relative, sorted; node_modules and hidden entries below
+    /// `dir` skipped): where a wildcard `exports` target (`"./*": "./dist/*.js"`) can land.
     fn declarations_under(&mut self, dir: &str) -> Vec<String>;
 }
 
-/// Whether `path` lies in the folder `dir` (the root when `dir` is empty) or below it.
-pub(crate) fn is_under(path: &str, dir: &str) -> bool {
-    dir.is_empty()
-        || path
-            .strip_prefix(dir)
-            .is_some_and(|rest| rest.starts_with('/'))
+/// Whether a path below a listed folder (`rest`, relative to it) is one a listing skips: in
+/// node_modules, or hidden.
+pub(crate) fn is_skipped_below(rest: &str) -> bool {
+    rest.split('/')
+        .any(|segment| segment == "node_modules" || segment.starts_with('.'))
 }
 
 /// Configuration files held in memory: the map's keys are the whole file system.
@@ -69,11 +68,10 @@ impl Source for MemorySource<'_> {
     fn declarations_under(&mut self, dir: &str) -> Vec<String> {
         self.files
             .keys()
-            .filter(|path| is_under(path, dir) && super::paths::is_declaration(path))
             .filter(|path| {
-                !path
-                    .split('/')
-                    .any(|segment| segment == "node_modules" || segment.starts_with('.'))
+                super::paths::strip_dir(path, dir)
+                    .is_some_and(|rest| !rest.is_empty() && !is_skipped_below(rest))
+                    && super::paths::is_declaration(path)
             })
             .cloned()
             .collect()
@@ -136,8 +134,7 @@ impl Source for Fingerprinted<'_> {
         exists
     }
 
-    /// Which files are listed counts (an added or removed declaration changes where an
-    /// import lands), not their contents.
+    /// Which files are listed counts, not their contents.
     fn declarations_under(&mut self, dir: &str) -> Vec<String> {
         let listed = self.inner.declarations_under(dir);
         let mut hasher = xxhash_rust::xxh3::Xxh3::new();

@@ -723,12 +723,14 @@ fn a_package_importing_itself_through_a_wildcard_export_reaches_the_declarations
             "./internal/*": null
         }}
         //- dist/Cause.d.ts
+        //- dist/internal/core.d.ts
         //- dist/nested/Deep.d.ts
         //- types/Typed.d.ts
         //- src/Cause.ts
         //- src/Fresh.ts
         //- src/nested/Deep.ts
         //- src/typed/Typed.ts
+        //- src/internal/core.ts
         //- src/Runtime.ts
     "##;
     check(
@@ -738,6 +740,8 @@ fn a_package_importing_itself_through_a_wildcard_export_reaches_the_declarations
             ("src/Runtime.ts", "effect/nested/Deep", "ext:effect"),
             ("src/Runtime.ts", "effect/typed/Typed", "ext:effect"),
             ("src/Runtime.ts", "effect/Fresh", "src/Fresh.ts"),
+            // `"./internal/*": null` still hides what the wildcard would reach.
+            ("src/Runtime.ts", "effect/internal/core", "?not-exported"),
         ],
     );
 }

@@ -59,14 +59,10 @@ pub(crate) struct PathRule {
 impl PathRule {
     /// What `*` stands for when `specifier` matches this pattern (`""` for an exact match).
     fn matches<'s>(&self, specifier: &'s str) -> Option<&'s str> {
-        match self.pattern.split_once('*') {
-            None => (self.pattern == specifier).then_some(""),
-            Some((prefix, suffix)) => {
-                let fits = specifier.len() >= prefix.len() + suffix.len()
-                    && specifier.starts_with(prefix)
-                    && specifier.ends_with(suffix);
-                fits.then(|| &specifier[prefix.len()..specifier.len() - suffix.len()])
-            }
+        if self.pattern.contains('*') {
+            super::paths::wildcard_capture(&self.pattern, specifier)
+        } else {
+            (self.pattern == specifier).then_some("")
         }
     }
 

@@ -533,14 +533,13 @@ impl<'a> Resolver<'_, 'a> {
                 // A property holding a declared function (`{ create: createUser }`), or typed
                 // as one (`setTool: App["setTool"]`, `run: typeof run`), calls that function,
                 // as the checker's signature does; one typed with a function type of its own
-                // (`onClick: (e: Event) => void`) is the property itself, and so is one typed
-                // as a function that has an annotation of its own (`typeof check` where
-                // `const check: Check = …`: the checker's signature is `Check`'s).
-                let annotated = d.ty.is_some();
+                // (`onClick: (e: Event) => void`) is the property itself, and so is one holding
+                // or typed as a function with an annotation of its own (`const check: Check =
+                // …`: the checker's signature is `Check`'s, which names no declaration).
                 match self.member_value_type(member) {
                     Ty::Func(func, _)
                         if self.is_concrete_callable(func)
-                            && !(annotated && self.program.decl(func).ty.is_some()) =>
+                            && self.program.decl(func).ty.is_none() =>
                     {
                         Ok(vec![CallTarget {
                             receiver: None,

@@ -229,11 +229,15 @@ impl<'a> Resolver<'_, 'a> {
                     }
                 }
                 let callee_ty = self.type_of_expr(file, *callee);
-                // A method declared to return `this` returns its receiver's type.
+                // A method declared to return `this` returns its receiver's type; through
+                // `super`, the receiver is `this`.
                 if let Expr::Member { object, .. } = facts.expr(*callee)
                     && self.returns_this(&callee_ty)
                 {
-                    return self.type_of_expr(file, *object);
+                    return match facts.expr(*object) {
+                        Expr::Super { scope } => self.this_type(file, *scope),
+                        _ => self.type_of_expr(file, *object),
+                    };
                 }
                 self.call_result(&callee_ty, file, args, type_args)
             }
@@ -328,30 +332,47 @@ impl<'a> Resolver<'_, 'a> {
         Ty::Unknown
     }
 
-    /// `this` in a method of an object literal, as the checker types it: `T` where the
-    /// literal's contextual type holds a `ThisType<T>`, else the contextual type itself (so
-    /// `const hooks: Hooks = { start() { this.stop() } }` calls `Hooks.stop`), else the literal.
+    /// `this` in a method of an object literal, as the checker types it (under
+    /// `noImplicitThis`, which `strict` sets): `T` where the literal's contextual type holds a
+    /// `ThisType<T>`, else the contextual type itself (so `const hooks: Hooks = { start() {
+    /// this.stop() } }` calls `Hooks.stop`), else the literal. Where the evaluator knows
+    /// neither (`T & ThisType<T>` with `T` inferred from this very literal), the literal.
     fn object_literal_this(&self, literal: DeclRef) -> Ty {
         let context = self.contextual_type(literal);
-        if let Some(marked) = self.this_type_marker(&context) {
+        let marker = self.program.global("ThisType", space::TYPE);
+        if let Some(marked) = self.this_type_marker(&context, marker)
+            && self.is_known_object(&marked, marker)
+        {
             return marked;
         }
-        match context {
-            Ty::Object(..) | Ty::Union(_) | Ty::Intersection(_) => context,
-            _ => Ty::Object(literal, empty_env()),
+        if self.is_known_object(&context, marker) {
+            context
+        } else {
+            Ty::Object(literal, empty_env())
         }
     }
 
-    /// The `T` of a `ThisType<T>` in `ty` or among the parts of an intersection.
-    fn this_type_marker(&self, ty: &Ty) -> Option<Ty> {
+    /// The `T` of a `ThisType<T>` (`marker`) in `ty` or among the parts of an intersection.
+    fn this_type_marker(&self, ty: &Ty, marker: Option<DeclRef>) -> Option<Ty> {
         match ty {
-            Ty::Object(decl, env)
-                if self.program.global("ThisType", space::TYPE) == Some(*decl) =>
-            {
-                env.first().map(|(_, marked)| marked.clone())
+            Ty::Object(decl, env) if marker == Some(*decl) => {
+                Some(self.first_type_argument(*decl, env))
             }
-            Ty::Intersection(parts) => parts.iter().find_map(|part| self.this_type_marker(part)),
+            Ty::Intersection(parts) => parts
+                .iter()
+                .find_map(|part| self.this_type_marker(part, marker)),
             _ => None,
+        }
+    }
+
+    /// Whether `ty` has a part whose members are known, other than a `ThisType` marker.
+    fn is_known_object(&self, ty: &Ty, marker: Option<DeclRef>) -> bool {
+        match ty {
+            Ty::Object(decl, _) => marker != Some(*decl),
+            Ty::Union(parts) | Ty::Intersection(parts) => {
+                parts.iter().any(|part| self.is_known_object(part, marker))
+            }
+            _ => false,
         }
     }
 
@@ -386,7 +407,7 @@ impl<'a> Resolver<'_, 'a> {
                             | "Generator"
                     )
                 {
-                    return env.first().map(|(_, t)| t.clone()).unwrap_or(Ty::Unknown);
+                    return self.first_type_argument(*decl, env);
                 }
                 let members = self.members(ty, "[]");
                 union(members.iter().map(|m| self.member_value_type(m)).collect())
@@ -403,11 +424,25 @@ impl<'a> Resolver<'_, 'a> {
                 if self.program.is_builtin(decl.file)
                     && matches!(self.program.decl_name(*decl), "Promise" | "PromiseLike") =>
             {
-                env.first().map(|(_, t)| t.clone()).unwrap_or(Ty::Unknown)
+                self.first_type_argument(*decl, env)
             }
             Ty::Union(parts) => union(parts.iter().map(|p| self.unwrap_promise(p)).collect()),
             other => other.clone(),
         }
+    }
+
+    /// What `decl`'s first type parameter stands for in `env` (`T` of `Promise<T>`). Looked up
+    /// by the parameter, since an instance's environment starts with the bindings of the
+    /// scope it was written in.
+    fn first_type_argument(&self, decl: DeclRef, env: &Env) -> Ty {
+        let Some(param) = self.program.decl(decl).type_params().first() else {
+            return Ty::Unknown;
+        };
+        let param = DeclRef::new(decl.file, *param);
+        env.iter()
+            .rev()
+            .find(|(bound, _)| *bound == param)
+            .map_or(Ty::Unknown, |(_, ty)| ty.clone())
     }
 
     /// An instance of a built-in generic interface (`Array<T>`, `Promise<T>`).
@@ -559,7 +594,8 @@ impl<'a> Resolver<'_, 'a> {
         ty
     }
 
-    /// Whether every signature of `callee` declares its return type as `this`.
+    /// Whether the signature `callee` names (every part of a union) declares its return type
+    /// as `this`.
     fn returns_this(&self, callee: &Ty) -> bool {
         match callee {
             Ty::Func(func, _) => self.program.decl(*func).ret.get().is_some_and(|ret| {

@@ -7,17 +7,10 @@
 use std::collections::BTreeSet;
 
 use tsgraph::{Format, PathOptions, Project, QueryRequest, SymbolArg, TraversalOptions};
-use tsgraph_tests::{fixture, golden};
+use tsgraph_tests::golden;
 
 fn indexed() -> (tempfile::TempDir, Project) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let project = Project::open(
-        fixture("function-values"),
-        Some(&dir.path().join("graph.redb")),
-    )
-    .expect("open");
-    project.index(&Default::default()).expect("index");
-    (dir, project)
+    tsgraph_tests::indexed_fixture("function-values")
 }
 
 /// Every CALLS edge as `SOURCE -> TARGET (resolution)`.

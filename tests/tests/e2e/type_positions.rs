@@ -4,19 +4,9 @@
 
 use std::collections::BTreeSet;
 
-use tsgraph::Project;
-use tsgraph_tests::fixture;
-
 /// Edges of one kind, `SOURCE -> TARGET`, of the fixture indexed afresh.
 fn edges(kind: &str) -> BTreeSet<String> {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let project = Project::open(
-        fixture("type-positions"),
-        Some(&dir.path().join("graph.redb")),
-    )
-    .expect("open");
-    project.index(&Default::default()).expect("index");
-    tsgraph_tests::edges_of(&project, kind)
+    tsgraph_tests::fixture_edges("type-positions", kind)
 }
 
 /// Fails naming the first of `wanted` missing from `edges`.

@@ -4,17 +4,10 @@
 //! called only through the typed one, has none.
 
 use tsgraph::{Format, Project, QueryRequest, SymbolArg, TraversalOptions};
-use tsgraph_tests::{fixture, golden};
+use tsgraph_tests::golden;
 
 fn indexed() -> (tempfile::TempDir, Project) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let project = Project::open(
-        fixture("unresolved-calls"),
-        Some(&dir.path().join("graph.redb")),
-    )
-    .expect("open");
-    project.index(&Default::default()).expect("index");
-    (dir, project)
+    tsgraph_tests::indexed_fixture("unresolved-calls")
 }
 
 fn callers(symbol: &str) -> QueryRequest {
