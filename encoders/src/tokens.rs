@@ -43,7 +43,8 @@ enum Class {
 }
 
 /// Words of tsgraph's own answers and of TypeScript signatures, each a single o200k token
-/// (alone or after a space); sorted by bytes, for a binary search per word.
+/// (alone or after a space); sorted by bytes, so that the words of one first letter are one
+/// range of [`KNOWN_BY_FIRST`].
 const KNOWN: &[&str] = &[
     "Array",
     "CALLS",
@@ -187,6 +188,36 @@ const KNOWN: &[&str] = &[
     "width",
     "with",
 ];
+
+/// For each first byte, the range of [`KNOWN`] whose words start with it: a word is looked
+/// up among the few of its first letter, length first, since this runs for every word of
+/// every answer measured against a budget (several times per answer while a cut is sought).
+static KNOWN_BY_FIRST: [(u8, u8); 128] = {
+    let mut ranges = [(0u8, 0u8); 128];
+    let mut i = 0;
+    while i < KNOWN.len() {
+        let first = KNOWN[i].as_bytes()[0] as usize;
+        if ranges[first].1 == 0 {
+            ranges[first].0 = i as u8;
+        }
+        ranges[first].1 = i as u8 + 1;
+        i += 1;
+    }
+    ranges
+};
+
+/// Whether `word` is one of [`KNOWN`].
+fn is_known(word: &[u8]) -> bool {
+    let Some(&first) = word.first() else {
+        return false;
+    };
+    let Some(&(start, end)) = KNOWN_BY_FIRST.get(usize::from(first)) else {
+        return false;
+    };
+    KNOWN[usize::from(start)..usize::from(end)]
+        .iter()
+        .any(|known| known.len() == word.len() && known.as_bytes() == word)
+}
 
 /// Tokens of a piece by class, by whether one character joins it from the left (a space or a
 /// punctuation mark before a word, a space before punctuation), and by length 0..=16; longer
@@ -338,11 +369,7 @@ fn piece_at(text: &[u8], i: usize) -> (usize, Option<(Class, bool, usize)>) {
         let start = i + usize::from(joined);
         let (len, class) = word_at(text, start);
         let word = &text[start..start + len];
-        let class = if KNOWN.binary_search_by(|k| k.as_bytes().cmp(word)).is_ok() {
-            Class::Known
-        } else {
-            class
-        };
+        let class = if is_known(word) { Class::Known } else { class };
         return (start + len - i, Some((class, joined, len)));
     }
     if b.is_ascii_digit() {
@@ -501,8 +528,29 @@ mod tests {
     }
 
     #[test]
-    fn the_known_words_are_sorted_for_the_binary_search() {
+    fn the_known_words_are_sorted_so_that_each_first_letter_is_one_range() {
         assert!(KNOWN.windows(2).all(|w| w[0].as_bytes() < w[1].as_bytes()));
+        assert!(KNOWN.len() < usize::from(u8::MAX));
+        assert!(KNOWN.iter().all(|k| !k.is_empty() && k.is_ascii()));
+    }
+
+    #[test]
+    fn every_known_word_and_nothing_else_is_known() {
+        for known in KNOWN {
+            assert!(is_known(known.as_bytes()), "{known}");
+            let longer = format!("{known}s");
+            assert_eq!(
+                is_known(longer.as_bytes()),
+                KNOWN.contains(&longer.as_str())
+            );
+            assert!(
+                !is_known(&known.as_bytes()[..known.len() - 1])
+                    || KNOWN.contains(&&known[..known.len() - 1])
+            );
+        }
+        for other in ["", "zzz", "Arra", "é", "\u{80}"] {
+            assert!(!is_known(other.as_bytes()), "{other}");
+        }
     }
 
     #[test]
