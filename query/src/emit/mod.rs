@@ -274,7 +274,7 @@ fn emit_named(
         // The estimate errs by up to 10 % either way (most answers within 6 %): aim 10 %
         // under the budget so that the real count stays within it.
         let aim = budget.tokens - budget.tokens / 10;
-        page::choose(total, budget.offset, |page| {
+        page::choose(total, budget.offset, aim, |page| {
             let part = listed(page)?;
             let cut = Cut {
                 listing: pager.listing(&part),
@@ -282,7 +282,7 @@ fn emit_named(
             };
             let mut answer =
                 |s: &mut dyn ResultSink| emitter.emit(&part.sections, Some(cut), s).map(drop);
-            Ok(sink.measure(aim, &mut answer)?.is_some())
+            sink.measure(aim, &mut answer)
         })?
     };
     let part = listed(chosen)?;

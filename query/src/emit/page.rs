@@ -133,14 +133,16 @@ pub(super) fn unlisted_files<'v>(
     (files, more_files, more_nodes)
 }
 
-/// The largest page from `offset` whose answer fits, by `fits` (which measures it): every
-/// remaining result when they all fit, else a binary search over the row count with the
-/// first [`UNLISTED_FILES`] files of the rest named — fewer files, down to none, when even
-/// no rows with them do not fit. At least one result is listed when any remains.
+/// The largest page from `offset` whose answer fits, by `fits` (which measures it: the
+/// estimated tokens of an answer that fits, `None` for one that does not): every remaining
+/// result when they all fit, else a search over the row count with the first
+/// [`UNLISTED_FILES`] files of the rest named — fewer files, down to none, when even no rows
+/// with them do not fit. At least one result is listed when any remains.
 pub(super) fn choose(
     total: usize,
     offset: usize,
-    mut fits: impl FnMut(Page) -> Result<bool, QueryError>,
+    aim: usize,
+    mut fits: impl FnMut(Page) -> Result<Option<usize>, QueryError>,
 ) -> Result<Page, QueryError> {
     let remaining = total.saturating_sub(offset);
     let all = Page {
@@ -148,73 +150,208 @@ pub(super) fn choose(
         rows: remaining,
         files: UNLISTED_FILES,
     };
-    if fits(all)? {
+    if fits(all)?.is_some() {
         return Ok(all);
     }
     let mut files = UNLISTED_FILES;
-    while files > 0
-        && !fits(Page {
+    let base = loop {
+        let tokens = fits(Page {
             rows: 0,
             files,
             ..all
-        })?
-    {
-        files /= 2;
-    }
-    // Invariant: `low` rows fit (or are the fallback of none); `high` rows do not.
-    let (mut low, mut high) = (0, remaining);
-    while high - low > 1 {
-        let mid = low + (high - low) / 2;
-        if fits(Page {
-            rows: mid,
-            files,
-            ..all
-        })? {
-            low = mid;
-        } else {
-            high = mid;
+        })?;
+        if tokens.is_some() || files == 0 {
+            break tokens;
         }
-    }
+        files /= 2;
+    };
+    let rows = largest_fitting_rows(remaining, aim, base, |rows| {
+        fits(Page { rows, files, ..all })
+    })?;
     // A page lists at least one result, even past the budget: a page of none would
     // continue from where it started, for ever.
     Ok(Page {
-        rows: low.max(usize::from(remaining > 0)),
+        rows: rows.max(usize::from(remaining > 0)),
         files,
         ..all
     })
+}
+
+/// How the next row count to measure is picked (see [`largest_fitting_rows`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Probe {
+    /// Where the tokens per row measured so far reach the aim.
+    Interpolate,
+    /// Just below a count that did not fit: an interpolation that overshot by one.
+    BelowHigh,
+    /// Halfway.
+    Bisect,
+}
+
+/// Measurements by interpolation before the search only halves.
+const INTERPOLATIONS: usize = 6;
+
+/// The largest row count in `0..remaining` that fits (0 when none does), given that
+/// `remaining` does not and that 0 rows cost `base` tokens (`None`: they do not fit either).
+///
+/// Each measurement of an answer too large stops at the budget, so it costs about as much
+/// as the budget: a binary search over thousands of results measures a dozen of them. The
+/// tokens per row of what fits predict where the aim is reached, and the search measures
+/// there (then just below a miss, or halfway after a second one), which most answers settle
+/// in three or four measurements; after [`INTERPOLATIONS`] of them it only halves. The
+/// bracket shrinks at every step, so with `fits` monotonic in the row count the answer is
+/// the one a binary search finds.
+fn largest_fitting_rows(
+    remaining: usize,
+    aim: usize,
+    base: Option<usize>,
+    mut fits: impl FnMut(usize) -> Result<Option<usize>, QueryError>,
+) -> Result<usize, QueryError> {
+    // Invariant: `low` rows fit (or are the fallback of none); `high` rows do not.
+    let (mut low, mut high) = (0, remaining);
+    let mut low_tokens = base;
+    let mut probe = Probe::Interpolate;
+    let mut measured = 0;
+    while high - low > 1 {
+        let rows = match probe {
+            _ if measured >= INTERPOLATIONS => low + (high - low) / 2,
+            Probe::Bisect => low + (high - low) / 2,
+            Probe::BelowHigh => high - 1,
+            Probe::Interpolate => match (base, low_tokens) {
+                // Tokens per row over the rows that fit so far.
+                (Some(base), Some(tokens)) if low > 0 && tokens > base => {
+                    let per_row = (tokens - base) as f64 / low as f64;
+                    low + (aim.saturating_sub(tokens) as f64 / per_row) as usize
+                }
+                // Nothing known of a row's cost yet: one more row tells.
+                _ => low + 1,
+            },
+        }
+        .clamp(low + 1, high - 1);
+        measured += 1;
+        match fits(rows)? {
+            Some(tokens) => {
+                low = rows;
+                low_tokens = Some(tokens);
+                probe = Probe::Interpolate;
+            }
+            None => {
+                high = rows;
+                probe = match probe {
+                    Probe::Interpolate => Probe::BelowHigh,
+                    _ => Probe::Bisect,
+                };
+            }
+        }
+    }
+    Ok(low)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// A measure where the header costs `base` tokens and row `i` (from 0) costs `cost(i)`,
+    /// against a budget of `aim`.
+    fn measure(
+        base: usize,
+        aim: usize,
+        cost: impl Fn(usize) -> usize,
+    ) -> impl Fn(Page) -> Result<Option<usize>, QueryError> {
+        move |page: Page| {
+            let tokens = base + (0..page.rows).map(&cost).sum::<usize>();
+            Ok((tokens <= aim).then_some(tokens))
+        }
+    }
+
     #[test]
     fn everything_fitting_is_one_page() {
-        let page = choose(30, 0, |_| Ok(true)).unwrap();
+        let page = choose(30, 0, 100, |_| Ok(Some(1))).unwrap();
         assert_eq!(page.rows, 30);
     }
 
     #[test]
     fn the_largest_fitting_row_count_is_found() {
         let mut tries = 0;
-        let page = choose(10_000, 100, |p| {
+        let fits = measure(40, 3_600, |_| 97);
+        let page = choose(10_000, 100, 3_600, |p| {
             tries += 1;
-            Ok(p.rows <= 37)
+            fits(p)
         })
         .unwrap();
+        // (3600 - 40) / 97 = 36.7
         assert_eq!(
             (page.offset, page.rows, page.files),
-            (100, 37, UNLISTED_FILES)
+            (100, 36, UNLISTED_FILES)
         );
-        assert!(tries < 20, "{tries} measurements");
+        // All, the totals, one row, the prediction, the one after it.
+        assert_eq!(tries, 5);
+    }
+
+    #[test]
+    fn rows_of_uneven_cost_end_where_a_binary_search_ends() {
+        // Whatever the row costs, the search finds the same count as halving alone, within
+        // a bounded number of measurements.
+        let costs: [&dyn Fn(usize) -> usize; 5] = [
+            &|i| 10 + i,
+            &|i| 200usize.saturating_sub(i * 3).max(1),
+            &|i| if i % 7 == 0 { 400 } else { 5 },
+            &|i| if i < 3 { 1 } else { 90 },
+            &|_| 5_000,
+        ];
+        for (which, cost) in costs.iter().enumerate() {
+            for aim in [1usize, 50, 999, 4_000, 20_000] {
+                let fits = measure(30, aim, cost);
+                let mut tries = 0;
+                let found = largest_fitting_rows(
+                    2_000,
+                    aim,
+                    fits(Page {
+                        offset: 0,
+                        rows: 0,
+                        files: 0,
+                    })
+                    .unwrap(),
+                    |rows| {
+                        tries += 1;
+                        fits(Page {
+                            offset: 0,
+                            rows,
+                            files: 0,
+                        })
+                    },
+                )
+                .unwrap();
+                let expected = (0..2_000)
+                    .take_while(|rows| {
+                        fits(Page {
+                            offset: 0,
+                            rows: *rows,
+                            files: 0,
+                        })
+                        .unwrap()
+                        .is_some()
+                    })
+                    .last()
+                    .unwrap_or(0);
+                assert_eq!(found, expected, "cost {which}, aim {aim}");
+                assert!(
+                    tries <= INTERPOLATIONS + 12,
+                    "cost {which}, aim {aim}: {tries}"
+                );
+            }
+        }
     }
 
     #[test]
     fn named_files_give_way_before_rows_when_even_the_totals_do_not_fit() {
-        let page = choose(50, 0, |p| Ok(p.rows == 0 && p.files <= 2)).unwrap();
+        let page = choose(50, 0, 100, |p| {
+            Ok((p.rows == 0 && p.files <= 2).then_some(10))
+        })
+        .unwrap();
         // One row at least, past the budget.
         assert_eq!((page.rows, page.files), (1, 2));
-        let none = choose(50, 0, |_| Ok(false)).unwrap();
+        let none = choose(50, 0, 100, |_| Ok(None)).unwrap();
         assert_eq!((none.rows, none.files), (1, 0));
     }
 
