@@ -4,7 +4,7 @@
 use crate::facts::FileFacts;
 
 /// The format version of persisted summaries; a summary of another version is re-extracted.
-pub(crate) const SUMMARY_VERSION: u8 = 15;
+pub(crate) const SUMMARY_VERSION: u8 = 16;
 
 /// A summary as stored.
 pub(crate) fn encode(facts: &FileFacts) -> Vec<u8> {

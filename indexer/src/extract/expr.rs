@@ -84,7 +84,7 @@ impl<'t> Lower<'t, '_, '_> {
                 }
                 self.push_expr(Expr::Array(elements.into()))
             }
-            K::ParenthesizedExpression | K::NonNullExpression | K::SatisfiesExpression => {
+            K::ParenthesizedExpression | K::NonNullExpression => {
                 let inner = Self::named_children(node)
                     .into_iter()
                     .find(|c| is_expression(self.k(*c)));
@@ -93,7 +93,7 @@ impl<'t> Lower<'t, '_, '_> {
                     None => self.push_expr(Expr::Unknown),
                 }
             }
-            K::AsExpression | K::TypeAssertion => {
+            K::AsExpression | K::TypeAssertion | K::SatisfiesExpression => {
                 let mut value = None;
                 let mut ty = None;
                 for child in Self::named_children(node) {
@@ -103,7 +103,14 @@ impl<'t> Lower<'t, '_, '_> {
                         ty = Some(self.quietly(|this| this.type_expr(child, ctx)));
                     }
                 }
+                // The written type is the contextual type of a literal or function written
+                // there (`{ … } satisfies Config`, `{ … } as Hooks`), as the checker types it.
+                if let (Some(expr), Some(ty)) = (value, ty) {
+                    self.set_typed_context(expr, ty);
+                }
                 match (value, ty) {
+                    // `satisfies` checks a type and keeps the expression's own.
+                    (Some(expr), _) if self.k(node) == K::SatisfiesExpression => expr,
                     (Some(expr), Some(ty)) => self.push_expr(Expr::Assert { expr, ty }),
                     (Some(expr), None) => expr,
                     _ => self.push_expr(Expr::Unknown),
@@ -310,6 +317,18 @@ impl<'t> Lower<'t, '_, '_> {
             line: Self::line(node),
         });
         expr
+    }
+
+    /// A function expression or object literal `expr` is typed by `ty` where it is written,
+    /// unless something nearer already types it.
+    pub(super) fn set_typed_context(&mut self, expr: ExprId, ty: crate::facts::TypeId) {
+        if let Expr::Decl(decl) = self.out.expr(expr) {
+            let decl = *decl;
+            let d = self.decl_mut(decl);
+            if d.context.is_none() {
+                d.context = Some(Context::Typed(ty));
+            }
+        }
     }
 
     /// Function expressions and object literals passed as arguments are typed by the

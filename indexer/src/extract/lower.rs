@@ -1036,7 +1036,8 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
         node
     }
 
-    /// After naming `inner` inside `outer` (`(x) as T`), keeps the assertion's type.
+    /// After naming `inner` inside `outer` (`(x) as T`), keeps the assertion's type, and
+    /// types what was named by it (`{ … } satisfies Config` too) as the checker does.
     pub(super) fn wrap_outer(
         &mut self,
         outer: Node<'t>,
@@ -1047,13 +1048,20 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
         if outer.id() == inner.id() {
             return value;
         }
-        if self.k(outer) == K::AsExpression || self.k(outer) == K::TypeAssertion {
+        let kind = self.k(outer);
+        if matches!(
+            kind,
+            K::AsExpression | K::TypeAssertion | K::SatisfiesExpression
+        ) {
             let ty_node = Self::named_children(outer)
                 .into_iter()
                 .find(|c| !is_expression(self.k(*c)));
             if let Some(ty_node) = ty_node {
-                let ty = self.type_expr(ty_node, ctx);
-                return self.push_expr(Expr::Assert { expr: value, ty });
+                let ty = self.quietly(|this| this.type_expr(ty_node, ctx));
+                self.set_typed_context(value, ty);
+                if kind != K::SatisfiesExpression {
+                    return self.push_expr(Expr::Assert { expr: value, ty });
+                }
             }
         }
         value

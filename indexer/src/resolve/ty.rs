@@ -933,12 +933,15 @@ impl<'a> Resolver<'_, 'a> {
                         };
                         self.parameter_of(&callee, index as usize)
                     }
-                    Expr::New { callee, .. } => {
+                    expr @ Expr::New { callee, .. } => {
                         let callee = self.type_of_expr(decl.file, *callee);
                         match callee {
-                            Ty::Class(class) => {
-                                let ctor =
-                                    self.members(&Ty::Object(class, empty_env()), "constructor");
+                            Ty::Class(_) => {
+                                // `new Registry<Widget>(inst => …)`: the constructor of the
+                                // instance the written type arguments make.
+                                let (_, type_args) = expr.operands();
+                                let instance = self.construct_result(&callee, decl.file, type_args);
+                                let ctor = self.members(&instance, "constructor");
                                 ctor.first()
                                     .map(|m| {
                                         self.parameter_of(

@@ -57,8 +57,17 @@ fn this_and_parameters_are_typed_by_their_context() {
             "src/context.ts:hooks.start -> src/context.ts:Hooks.stop",
             // `register<Widget>("w", (inst) => inst.render())`.
             "src/context.ts:setup -> src/context.ts:Widget.render",
+            // `new Registry<Widget>((inst) => inst.render())`.
+            "src/context.ts:registerWidgets -> src/context.ts:Widget.render",
+            // `{ … } satisfies Hooks`, `{ … } as Hooks`.
+            "src/context.ts:plugin.start -> src/context.ts:Hooks.stop",
+            "src/context.ts:cast.start -> src/context.ts:Hooks.stop",
         ],
-        &["src/context.ts:hooks.start -> src/context.ts:hooks.stop"],
+        &[
+            "src/context.ts:hooks.start -> src/context.ts:hooks.stop",
+            "src/context.ts:plugin.start -> src/context.ts:plugin.stop",
+            "src/context.ts:cast.start -> src/context.ts:cast.stop",
+        ],
     );
 }
 
