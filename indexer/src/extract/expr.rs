@@ -94,18 +94,19 @@ impl<'t> Lower<'t, '_, '_> {
                 }
             }
             K::AsExpression | K::TypeAssertion | K::SatisfiesExpression => {
-                let mut value = None;
-                let mut ty = None;
-                for child in Self::named_children(node) {
-                    if value.is_none() && is_expression(self.k(child)) {
-                        value = Some(self.expr(child, ctx));
-                    } else if ty.is_none() {
-                        ty = Some(self.quietly(|this| this.type_expr(child, ctx)));
-                    }
-                }
+                let child = Self::named_children(node)
+                    .into_iter()
+                    .find(|c| is_expression(self.k(*c)));
+                let value = child.map(|child| self.expr(child, ctx));
+                let ty = self
+                    .wrapper_type_node(node)
+                    .map(|ty_node| self.quietly(|this| this.type_expr(ty_node, ctx)));
                 // The written type is the contextual type of a literal or function written
-                // there (`{ … } satisfies Config`, `{ … } as Hooks`), as the checker types it.
-                if let (Some(expr), Some(ty)) = (value, ty) {
+                // right inside (`{ … } satisfies Config`, `{ … } as Hooks`), as the checker
+                // types it; an inner wrapper's type is nearer.
+                if let (Some(child), Some(expr), Some(ty)) = (child, value, ty)
+                    && !self.names_a_type(child)
+                {
                     self.set_typed_context(expr, ty);
                 }
                 match (value, ty) {
@@ -319,16 +320,36 @@ impl<'t> Lower<'t, '_, '_> {
         expr
     }
 
-    /// A function expression or object literal `expr` is typed by `ty` where it is written,
-    /// unless something nearer already types it.
-    pub(super) fn set_typed_context(&mut self, expr: ExprId, ty: crate::facts::TypeId) {
+    /// A function expression or object literal `expr` is typed by `ty` where it is written.
+    fn set_typed_context(&mut self, expr: ExprId, ty: crate::facts::TypeId) {
         if let Expr::Decl(decl) = self.out.expr(expr) {
             let decl = *decl;
-            let d = self.decl_mut(decl);
-            if d.context.is_none() {
-                d.context = Some(Context::Typed(ty));
+            self.decl_mut(decl).context = Some(Context::Typed(ty));
+        }
+    }
+
+    /// Whether `node`, through parentheses and `!`, is a wrapper that names a type.
+    fn names_a_type(&self, node: Node<'t>) -> bool {
+        let mut node = node;
+        for _ in 0..32 {
+            if self.wrapper_type_node(node).is_some() {
+                return true;
+            }
+            if !matches!(
+                self.k(node),
+                K::ParenthesizedExpression | K::NonNullExpression
+            ) {
+                return false;
+            }
+            match Self::named_children(node)
+                .into_iter()
+                .find(|c| is_expression(self.k(*c)))
+            {
+                Some(inner) => node = inner,
+                None => return false,
             }
         }
+        false
     }
 
     /// Function expressions and object literals passed as arguments are typed by the

@@ -522,6 +522,9 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
                 self.annotated_function(decl, annotation, ctx, UseContext::Variable, |this| {
                     this.function_value(function, ctx, Some(decl));
                 });
+                if let Some(value) = value {
+                    self.type_by_wrappers(value, function, decl, ctx);
+                }
             }
             Some((class, K::Class)) => {
                 let decl = self.declare(
@@ -570,6 +573,12 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
                         && let Expr::Decl(object) = self.out.expr(init).clone()
                     {
                         self.decl_mut(object).context = Some(crate::facts::Context::Typed(ty));
+                    }
+                    // `const x: T = { … } satisfies B`: B, the nearer type.
+                    if let Some(object) = unwrapped
+                        && self.k(object) == K::Object
+                    {
+                        self.type_by_wrappers(value, object, decl, ctx);
                     }
                 }
             }
@@ -1036,8 +1045,9 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
         node
     }
 
-    /// After naming `inner` inside `outer` (`(x) as T`), keeps the assertion's type, and
-    /// types what was named by it (`{ … } satisfies Config` too) as the checker does.
+    /// After naming `inner` inside `outer` (`(x) as T`), keeps each assertion's type, from the
+    /// inside out, and types what was named by the innermost wrapper that names a type
+    /// ([`Lower::type_by_wrappers`]).
     pub(super) fn wrap_outer(
         &mut self,
         outer: Node<'t>,
@@ -1045,26 +1055,80 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
         value: ExprId,
         ctx: &Ctx,
     ) -> ExprId {
-        if outer.id() == inner.id() {
-            return value;
+        if let Expr::Decl(decl) = self.out.expr(value) {
+            let decl = *decl;
+            self.type_by_wrappers(outer, inner, decl, ctx);
         }
-        let kind = self.k(outer);
-        if matches!(
-            kind,
-            K::AsExpression | K::TypeAssertion | K::SatisfiesExpression
-        ) {
-            let ty_node = Self::named_children(outer)
-                .into_iter()
-                .find(|c| !is_expression(self.k(*c)));
-            if let Some(ty_node) = ty_node {
+        let mut wrapped = value;
+        for wrapper in self.wrappers(outer, inner).into_iter().rev() {
+            if matches!(self.k(wrapper), K::AsExpression | K::TypeAssertion)
+                && let Some(ty_node) = self.wrapper_type_node(wrapper)
+            {
                 let ty = self.quietly(|this| this.type_expr(ty_node, ctx));
-                self.set_typed_context(value, ty);
-                if kind != K::SatisfiesExpression {
-                    return self.push_expr(Expr::Assert { expr: value, ty });
-                }
+                wrapped = self.push_expr(Expr::Assert { expr: wrapped, ty });
             }
         }
-        value
+        wrapped
+    }
+
+    /// The checker's contextual type for a literal or function written inside `as T`, `<T>x`
+    /// or `satisfies T` is the innermost such `T` (`({ … } as A) satisfies B` is typed `A`),
+    /// nearer than an annotation, a property or an argument: it replaces whatever context
+    /// `decl` has.
+    pub(super) fn type_by_wrappers(
+        &mut self,
+        outer: Node<'t>,
+        inner: Node<'t>,
+        decl: DeclId,
+        ctx: &Ctx,
+    ) {
+        let innermost = self
+            .wrappers(outer, inner)
+            .into_iter()
+            .rev()
+            .find_map(|wrapper| self.wrapper_type_node(wrapper));
+        if let Some(ty_node) = innermost {
+            let ty = self.quietly(|this| this.type_expr(ty_node, ctx));
+            self.decl_mut(decl).context = Some(crate::facts::Context::Typed(ty));
+        }
+    }
+
+    /// The wrappers [`Lower::unwrap_outer`] steps through from `outer` to `inner`, outermost
+    /// first.
+    fn wrappers(&self, outer: Node<'t>, inner: Node<'t>) -> Vec<Node<'t>> {
+        let mut found = Vec::new();
+        let mut node = outer;
+        while node.id() != inner.id() && found.len() < 32 {
+            found.push(node);
+            match Self::named_children(node)
+                .into_iter()
+                .find(|c| is_expression(self.k(*c)))
+            {
+                Some(next) => node = next,
+                None => break,
+            }
+        }
+        found
+    }
+
+    /// The type a wrapper names: `T` of `x as T` and `x satisfies T`, the type argument of
+    /// `<T>x`; none for parentheses and `!`.
+    pub(super) fn wrapper_type_node(&self, wrapper: Node<'t>) -> Option<Node<'t>> {
+        let is_type = |c: &Node<'t>| !is_expression(self.k(*c)) && self.k(*c) != K::Comment;
+        match self.k(wrapper) {
+            K::AsExpression | K::SatisfiesExpression => {
+                Self::named_children(wrapper).into_iter().find(is_type)
+            }
+            K::TypeAssertion => Self::named_children(wrapper)
+                .into_iter()
+                .find(|c| self.k(*c) == K::TypeArguments)
+                .and_then(|arguments| {
+                    Self::named_children(arguments)
+                        .into_iter()
+                        .find(|c| self.k(*c) != K::Comment)
+                }),
+            _ => None,
+        }
     }
 }
 

@@ -236,6 +236,9 @@ impl<'t> Lower<'t, '_, '_> {
                                 this.function_value_in(function, ctx, decl, named);
                             },
                         );
+                        if let Some(value) = value {
+                            self.type_by_wrappers(value, function, decl, ctx);
+                        }
                         decl
                     }
                     _ => {
@@ -693,6 +696,7 @@ impl<'t> Lower<'t, '_, '_> {
                 self.decl_mut(method).this_owner = Some(object).into();
                 self.decl_mut(method).context = Some(Context::Prop { object, name });
                 self.function_value_in(unwrapped, ctx, method, is_named);
+                self.type_by_wrappers(value, unwrapped, method, ctx);
                 method
             }
             K::Object => {

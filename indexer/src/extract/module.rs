@@ -278,6 +278,8 @@ impl<'t> Lower<'t, '_, '_> {
                     ..inner
                 };
                 let object = self.object_value(unwrapped, &init_ctx, Some(decl));
+                // `export default { … } satisfies Config`.
+                let object = self.wrap_outer(value, unwrapped, object, &inner);
                 self.decl_mut(decl).init = Some(object).into();
                 self.push_export(ctx, default, ExportTarget::Decl(decl));
             }

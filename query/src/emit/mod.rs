@@ -274,7 +274,13 @@ fn emit_named(
         // The estimate errs by up to 10 % either way (most answers within 6 %): aim 10 %
         // under the budget so that the real count stays within it.
         let aim = budget.tokens - budget.tokens / 10;
-        page::choose(total, budget.offset, aim, |page| {
+        // A search page names no files: measuring fewer of them would measure it again.
+        let files = if search.is_some() {
+            0
+        } else {
+            page::UNLISTED_FILES
+        };
+        page::choose(total, budget.offset, (aim, files), |page| {
             let part = listed(page)?;
             let cut = Cut {
                 listing: pager.listing(&part),

@@ -133,27 +133,28 @@ pub(super) fn unlisted_files<'v>(
     (files, more_files, more_nodes)
 }
 
-/// The largest page from `offset` whose answer fits, by `fits` (which measures it: the
-/// estimated tokens of an answer that fits, `None` for one that does not): every remaining
-/// result when they all fit, else a search over the row count with the first
-/// [`UNLISTED_FILES`] files of the rest named — fewer files, down to none, when even no rows
-/// with them do not fit. At least one result is listed when any remains.
+/// The largest page from `offset` whose answer fits `aim` tokens, by `fits` (which measures
+/// it: the estimated tokens of an answer that fits, `None` for one that does not): every
+/// remaining result when they all fit, else a search over the row count with the first
+/// `files` files of the rest named ([`UNLISTED_FILES`]; none where a page names no files) —
+/// fewer files, down to none, when even no rows with them do not fit. At least one result is
+/// listed when any remains.
 pub(super) fn choose(
     total: usize,
     offset: usize,
-    aim: usize,
+    (aim, files): (usize, usize),
     mut fits: impl FnMut(Page) -> Result<Option<usize>, QueryError>,
 ) -> Result<Page, QueryError> {
     let remaining = total.saturating_sub(offset);
     let all = Page {
         offset,
         rows: remaining,
-        files: UNLISTED_FILES,
+        files,
     };
     if fits(all)?.is_some() {
         return Ok(all);
     }
-    let mut files = UNLISTED_FILES;
+    let mut files = files;
     let base = loop {
         let tokens = fits(Page {
             rows: 0,
@@ -188,7 +189,7 @@ enum Probe {
     Bisect,
 }
 
-/// Measurements by interpolation before the search only halves.
+/// Measurements (of any kind) after which the search only halves.
 const INTERPOLATIONS: usize = 6;
 
 /// The largest row count in `0..remaining` that fits (0 when none does), given that
@@ -197,8 +198,9 @@ const INTERPOLATIONS: usize = 6;
 /// Each measurement of an answer too large stops at the budget, so it costs about as much
 /// as the budget: a binary search over thousands of results measures a dozen of them. The
 /// tokens per row of what fits predict where the aim is reached, and the search measures
-/// there (then just below a miss, or halfway after a second one), which most answers settle
-/// in three or four measurements; after [`INTERPOLATIONS`] of them it only halves. The
+/// there (then just below a miss, or halfway after a second one or after a prediction that
+/// went past what was known not to fit), which most answers settle in three or four
+/// measurements; after [`INTERPOLATIONS`] measurements it only halves. The
 /// bracket shrinks at every step, so with `fits` monotonic in the row count the answer is
 /// the one a binary search finds.
 fn largest_fitting_rows(
@@ -213,19 +215,27 @@ fn largest_fitting_rows(
     let mut probe = Probe::Interpolate;
     let mut measured = 0;
     while high - low > 1 {
+        let halfway = low + (high - low) / 2;
+        // Whether a prediction was cut back to just below `high`.
+        let mut clamped = false;
         let rows = match probe {
-            _ if measured >= INTERPOLATIONS => low + (high - low) / 2,
-            Probe::Bisect => low + (high - low) / 2,
+            _ if measured >= INTERPOLATIONS => halfway,
+            Probe::Bisect => halfway,
             Probe::BelowHigh => high - 1,
-            Probe::Interpolate => match (base, low_tokens) {
-                // Tokens per row over the rows that fit so far.
-                (Some(base), Some(tokens)) if low > 0 && tokens > base => {
-                    let per_row = (tokens - base) as f64 / low as f64;
-                    low + (aim.saturating_sub(tokens) as f64 / per_row) as usize
-                }
-                // Nothing known of a row's cost yet: one more row tells.
-                _ => low + 1,
-            },
+            Probe::Interpolate => {
+                let predicted = match (base, low_tokens) {
+                    // Tokens per row over the rows that fit so far.
+                    (Some(base), Some(tokens)) if low > 0 && tokens > base => {
+                        let per_row = (tokens - base) as f64 / low as f64;
+                        let more = (aim.saturating_sub(tokens) as f64 / per_row) as usize;
+                        low.saturating_add(more)
+                    }
+                    // Nothing known of a row's cost yet: one more row tells.
+                    _ => low + 1,
+                };
+                clamped = predicted >= high - 1;
+                predicted
+            }
         }
         .clamp(low + 1, high - 1);
         measured += 1;
@@ -237,8 +247,10 @@ fn largest_fitting_rows(
             }
             None => {
                 high = rows;
+                // Rows growing dearer than predicted: stepping down one at a time would
+                // crawl, so halve.
                 probe = match probe {
-                    Probe::Interpolate => Probe::BelowHigh,
+                    Probe::Interpolate if !clamped => Probe::BelowHigh,
                     _ => Probe::Bisect,
                 };
             }
@@ -266,7 +278,7 @@ mod tests {
 
     #[test]
     fn everything_fitting_is_one_page() {
-        let page = choose(30, 0, 100, |_| Ok(Some(1))).unwrap();
+        let page = choose(30, 0, (100, UNLISTED_FILES), |_| Ok(Some(1))).unwrap();
         assert_eq!(page.rows, 30);
     }
 
@@ -274,7 +286,7 @@ mod tests {
     fn the_largest_fitting_row_count_is_found() {
         let mut tries = 0;
         let fits = measure(40, 3_600, |_| 97);
-        let page = choose(10_000, 100, 3_600, |p| {
+        let page = choose(10_000, 100, (3_600, UNLISTED_FILES), |p| {
             tries += 1;
             fits(p)
         })
@@ -345,13 +357,13 @@ mod tests {
 
     #[test]
     fn named_files_give_way_before_rows_when_even_the_totals_do_not_fit() {
-        let page = choose(50, 0, 100, |p| {
+        let page = choose(50, 0, (100, UNLISTED_FILES), |p| {
             Ok((p.rows == 0 && p.files <= 2).then_some(10))
         })
         .unwrap();
         // One row at least, past the budget.
         assert_eq!((page.rows, page.files), (1, 2));
-        let none = choose(50, 0, 100, |_| Ok(None)).unwrap();
+        let none = choose(50, 0, (100, UNLISTED_FILES), |_| Ok(None)).unwrap();
         assert_eq!((none.rows, none.files), (1, 0));
     }
 

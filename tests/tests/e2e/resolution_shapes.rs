@@ -62,11 +62,20 @@ fn this_and_parameters_are_typed_by_their_context() {
             // `{ … } satisfies Hooks`, `{ … } as Hooks`.
             "src/context.ts:plugin.start -> src/context.ts:Hooks.stop",
             "src/context.ts:cast.start -> src/context.ts:Hooks.stop",
+            // The innermost wrapper, `<Hooks>`, a property's literal, a default export.
+            "src/context.ts:nested.start -> src/context.ts:Hooks.stop",
+            "src/context.ts:angled.start -> src/context.ts:Hooks.stop",
+            "src/context.ts:registry.hooks.start -> src/context.ts:Hooks.stop",
+            "src/context.ts:default.start -> src/context.ts:Hooks.stop",
+            // A function in `satisfies Setup`.
+            "src/context.ts:setupWidget -> src/context.ts:Widget.render",
         ],
         &[
             "src/context.ts:hooks.start -> src/context.ts:hooks.stop",
             "src/context.ts:plugin.start -> src/context.ts:plugin.stop",
             "src/context.ts:cast.start -> src/context.ts:cast.stop",
+            "src/context.ts:registry.hooks.start -> src/context.ts:registry.hooks.stop",
+            "src/context.ts:default.start -> src/context.ts:default.stop",
         ],
     );
 }
