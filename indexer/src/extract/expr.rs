@@ -85,18 +85,13 @@ impl<'t> Lower<'t, '_, '_> {
                 self.push_expr(Expr::Array(elements.into()))
             }
             K::ParenthesizedExpression | K::NonNullExpression => {
-                let inner = Self::named_children(node)
-                    .into_iter()
-                    .find(|c| is_expression(self.k(*c)));
-                match inner {
+                match self.wrapped_expression(node) {
                     Some(inner) => self.expr(inner, ctx),
                     None => self.push_expr(Expr::Unknown),
                 }
             }
             K::AsExpression | K::TypeAssertion | K::SatisfiesExpression => {
-                let child = Self::named_children(node)
-                    .into_iter()
-                    .find(|c| is_expression(self.k(*c)));
+                let child = self.wrapped_expression(node);
                 let value = child.map(|child| self.expr(child, ctx));
                 let ty = self
                     .wrapper_type_node(node)
@@ -341,10 +336,7 @@ impl<'t> Lower<'t, '_, '_> {
             ) {
                 return false;
             }
-            match Self::named_children(node)
-                .into_iter()
-                .find(|c| is_expression(self.k(*c)))
-            {
+            match self.wrapped_expression(node) {
                 Some(inner) => node = inner,
                 None => return false,
             }

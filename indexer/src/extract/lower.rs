@@ -1030,15 +1030,10 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
                 | K::AsExpression
                 | K::SatisfiesExpression
                 | K::TypeAssertion
-                | K::NonNullExpression => {
-                    let inner = Self::named_children(node)
-                        .into_iter()
-                        .find(|c| is_expression(self.k(*c)));
-                    match inner {
-                        Some(inner) => node = inner,
-                        None => return node,
-                    }
-                }
+                | K::NonNullExpression => match self.wrapped_expression(node) {
+                    Some(inner) => node = inner,
+                    None => return node,
+                },
                 _ => return node,
             }
         }
@@ -1100,15 +1095,19 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
         let mut node = outer;
         while node.id() != inner.id() && found.len() < 32 {
             found.push(node);
-            match Self::named_children(node)
-                .into_iter()
-                .find(|c| is_expression(self.k(*c)))
-            {
+            match self.wrapped_expression(node) {
                 Some(next) => node = next,
                 None => break,
             }
         }
         found
+    }
+
+    /// The expression a wrapper (parentheses, `!`, `as`, `satisfies`, `<T>`) holds.
+    pub(super) fn wrapped_expression(&self, wrapper: Node<'t>) -> Option<Node<'t>> {
+        Self::named_children(wrapper)
+            .into_iter()
+            .find(|c| is_expression(self.k(*c)))
     }
 
     /// The type a wrapper names: `T` of `x as T` and `x satisfies T`, the type argument of
