@@ -333,17 +333,31 @@ impl<'a> Resolver<'_, 'a> {
     }
 
     /// `this` in a method of an object literal, as the checker types it (under
-    /// `noImplicitThis`, which `strict` sets): `T` where the literal's contextual type holds a
-    /// `ThisType<T>`, else the contextual type itself (so `const hooks: Hooks = { start() {
+    /// `noImplicitThis`, which `strict` sets): `T` where the literal's contextual type, or an
+    /// enclosing literal's of which it is a property value, holds a `ThisType<T>`, else the
+    /// contextual type itself (so `const hooks: Hooks = { start() {
     /// this.stop() } }` calls `Hooks.stop`), else the literal. Where the evaluator knows
     /// neither (`T & ThisType<T>` with `T` inferred from this very literal), the literal.
     fn object_literal_this(&self, literal: DeclRef) -> Ty {
         let context = self.contextual_type(literal);
         let marker = self.program.global("ThisType", space::TYPE);
-        if let Some(marked) = self.this_type_marker(&context, marker)
-            && self.is_known_object(&marked, marker)
-        {
-            return marked;
+        // The marker may be on an enclosing literal's type, the literal being the value of
+        // one of its properties (`methods: { … }` in options typed `… & ThisType<Vm>`).
+        let mut enclosing = literal;
+        let mut enclosing_context = context.clone();
+        for _ in 0..MAX_DEPTH {
+            if let Some(marked) = self.this_type_marker(&enclosing_context, marker)
+                && self.is_known_object(&marked, marker)
+            {
+                return marked;
+            }
+            match self.program.decl(enclosing).context {
+                Some(Context::Prop { object, .. }) => {
+                    enclosing = DeclRef::new(enclosing.file, object);
+                    enclosing_context = self.contextual_type(enclosing);
+                }
+                _ => break,
+            }
         }
         if self.is_known_object(&context, marker) {
             context

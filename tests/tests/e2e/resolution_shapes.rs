@@ -53,6 +53,8 @@ fn this_and_parameters_are_typed_by_their_context() {
             "src/context.ts:counter -> src/context.ts:Counter.increment",
             // `Methods & ThisType<Store>`: the marker's argument, not the rest.
             "src/context.ts:store -> src/context.ts:Store.save",
+            // `ThisType<Vm>` on the options whose `methods` hold the literal.
+            "src/context.ts:component -> src/context.ts:Vm.refresh",
             // `const hooks: Hooks = { … }`: `this` is `Hooks`, not the literal.
             "src/context.ts:hooks.start -> src/context.ts:Hooks.stop",
             // `register<Widget>("w", (inst) => inst.render())`.
