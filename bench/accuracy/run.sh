@@ -234,11 +234,16 @@ check_thresholds() {
 # table's footnote.
 with_accessor_signatures() {
   local folder="$1" tsconfig="$2" out="$3"
-  local checked="$out/edges/accessor-signatures.jsonl" joined="$out/edges/oracle-with-accessors.jsonl"
+  # Kept beside the oracle's answers, as they are: the sources are pinned (an empty file is
+  # an answer too: no such edges).
+  local checked="$out/accessor-signatures.jsonl" joined="$out/edges/oracle-with-accessors.jsonl"
   accessor_report="$out/edges/IMPLEMENTS_MEMBER-with-accessors.txt"
-  TYPESCRIPT="$oracle/node_modules/typescript" node "$here/accessor-signatures.mjs" "$folder" "$tsconfig" \
-    >"$checked" 2>"$out/edges/accessor-signatures.log" \
-    || die "accessor-signatures.mjs failed on $folder (see $out/edges/accessor-signatures.log)"
+  if [[ ! -e "$checked" ]]; then
+    TYPESCRIPT="$oracle/node_modules/typescript" node "$here/accessor-signatures.mjs" "$folder" "$tsconfig" \
+      >"$checked.part" 2>"$out/accessor-signatures.log" \
+      || die "accessor-signatures.mjs failed on $folder (see $out/accessor-signatures.log)"
+    mv "$checked.part" "$checked"
+  fi
   cat "$out/edges/oracle.jsonl" "$checked" >"$joined"
   node "$edges_src/edges-compare.mjs" "$joined" "$out/edges/export.jsonl" --kind IMPLEMENTS_MEMBER \
     >"$accessor_report" || die "edges-compare failed on $joined"

@@ -98,9 +98,11 @@ impl<'t> Lower<'t, '_, '_> {
                     .map(|ty_node| self.quietly(|this| this.type_expr(ty_node, ctx)));
                 // The written type is the contextual type of a literal or function written
                 // right inside (`{ … } satisfies Config`, `{ … } as Hooks`), as the checker
-                // types it; an inner wrapper's type is nearer.
-                if let (Some(child), Some(expr), Some(ty)) = (child, value, ty)
-                    && !self.names_a_type(child)
+                // types it. Lowered inside out, such a literal has no context yet unless an
+                // inner wrapper, nearer, gave it one.
+                if let (Some(expr), Some(ty)) = (value, ty)
+                    && let Expr::Decl(decl) = self.out.expr(expr)
+                    && self.out.decls[*decl as usize].context.is_none()
                 {
                     self.set_typed_context(expr, ty);
                 }
@@ -313,35 +315,6 @@ impl<'t> Lower<'t, '_, '_> {
             line: Self::line(node),
         });
         expr
-    }
-
-    /// A function expression or object literal `expr` is typed by `ty` where it is written.
-    fn set_typed_context(&mut self, expr: ExprId, ty: crate::facts::TypeId) {
-        if let Expr::Decl(decl) = self.out.expr(expr) {
-            let decl = *decl;
-            self.decl_mut(decl).context = Some(Context::Typed(ty));
-        }
-    }
-
-    /// Whether `node`, through parentheses and `!`, is a wrapper that names a type.
-    fn names_a_type(&self, node: Node<'t>) -> bool {
-        let mut node = node;
-        for _ in 0..32 {
-            if self.wrapper_type_node(node).is_some() {
-                return true;
-            }
-            if !matches!(
-                self.k(node),
-                K::ParenthesizedExpression | K::NonNullExpression
-            ) {
-                return false;
-            }
-            match self.wrapped_expression(node) {
-                Some(inner) => node = inner,
-                None => return false,
-            }
-        }
-        false
     }
 
     /// Function expressions and object literals passed as arguments are typed by the

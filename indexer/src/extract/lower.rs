@@ -560,6 +560,12 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
                     };
                     let init = match unwrapped {
                         Some(object) if self.k(object) == K::Object => {
+                            // The object is this declaration: typed by its annotation, unless
+                            // a wrapper is nearer (`const x: T = { … } satisfies B` is `B`).
+                            if let Some(ty) = self.decl_mut(decl).ty.get() {
+                                self.decl_mut(decl).context =
+                                    Some(crate::facts::Context::Typed(ty));
+                            }
                             let e = self.object_value(object, &init_ctx, Some(decl));
                             self.wrap_outer(value, object, e, ctx)
                         }
@@ -569,17 +575,6 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
                     let range = self.range.take();
                     self.value_ref(value, init, ctx, UseContext::Variable);
                     self.range = range;
-                    if let Some(ty) = self.decl_mut(decl).ty.get()
-                        && let Expr::Decl(object) = self.out.expr(init).clone()
-                    {
-                        self.decl_mut(object).context = Some(crate::facts::Context::Typed(ty));
-                    }
-                    // `const x: T = { … } satisfies B`: B, the nearer type.
-                    if let Some(object) = unwrapped
-                        && self.k(object) == K::Object
-                    {
-                        self.type_by_wrappers(value, object, decl, ctx);
-                    }
                 }
             }
         }
@@ -1050,20 +1045,33 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
         value: ExprId,
         ctx: &Ctx,
     ) -> ExprId {
-        if let Expr::Decl(decl) = self.out.expr(value) {
-            let decl = *decl;
-            self.type_by_wrappers(outer, inner, decl, ctx);
+        // Each wrapper's type, lowered once, innermost first.
+        let mut typed = Vec::new();
+        for wrapper in self.wrappers(outer, inner).into_iter().rev() {
+            if let Some(ty_node) = self.wrapper_type_node(wrapper) {
+                let ty = self.quietly(|this| this.type_expr(ty_node, ctx));
+                typed.push((self.k(wrapper), ty));
+            }
+        }
+        if let Some(&(_, innermost)) = typed.first() {
+            self.set_typed_context(value, innermost);
         }
         let mut wrapped = value;
-        for wrapper in self.wrappers(outer, inner).into_iter().rev() {
-            if matches!(self.k(wrapper), K::AsExpression | K::TypeAssertion)
-                && let Some(ty_node) = self.wrapper_type_node(wrapper)
-            {
-                let ty = self.quietly(|this| this.type_expr(ty_node, ctx));
+        for (kind, ty) in typed {
+            // `satisfies` checks a type and keeps the expression's own.
+            if kind != K::SatisfiesExpression {
                 wrapped = self.push_expr(Expr::Assert { expr: wrapped, ty });
             }
         }
         wrapped
+    }
+
+    /// A function expression or object literal `expr` is typed by `ty` where it is written.
+    pub(super) fn set_typed_context(&mut self, expr: ExprId, ty: crate::facts::TypeId) {
+        if let Expr::Decl(decl) = self.out.expr(expr) {
+            let decl = *decl;
+            self.decl_mut(decl).context = Some(crate::facts::Context::Typed(ty));
+        }
     }
 
     /// The checker's contextual type for a literal or function written inside `as T`, `<T>x`

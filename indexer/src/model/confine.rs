@@ -113,11 +113,7 @@ impl Source for ConfinedFs {
             .filter_map(|entry| {
                 let below = entry.path().strip_prefix(&start).ok()?.to_str()?;
                 let below = below.replace(std::path::MAIN_SEPARATOR, "/");
-                Some(if dir.is_empty() {
-                    below
-                } else {
-                    format!("{dir}/{below}")
-                })
+                Some(super::paths::child(dir, &below))
             })
             .collect();
         listed.sort();

@@ -46,7 +46,6 @@ fn looks_like_windows_absolute(path: &str) -> bool {
     bytes.len() > 2 && bytes[1] == b':' && bytes[0].is_ascii_alphabetic()
 }
 
-/// `path` relative to the folder `dir`, if it lies inside it (`dir` itself gives `""`).
 /// What the one `*` of `pattern` stands for in `text` when `text` fits it (`""` may fit), as
 /// tsconfig `paths` and package `exports`/`imports` patterns match; `None` for a pattern without
 /// a `*` or with several.
@@ -59,6 +58,7 @@ pub(crate) fn wildcard_capture<'t>(pattern: &str, text: &'t str) -> Option<&'t s
     fits.then(|| &text[prefix.len()..text.len() - suffix.len()])
 }
 
+/// `path` relative to the folder `dir`, if it lies inside it (`dir` itself gives `""`).
 pub(crate) fn strip_dir<'p>(path: &'p str, dir: &str) -> Option<&'p str> {
     if dir.is_empty() {
         return Some(path);

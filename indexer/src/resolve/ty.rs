@@ -57,6 +57,8 @@ pub(crate) struct Caches {
     values: DeclMemo,
     returns: DeclMemo,
     contexts: DeclMemo,
+    /// `this` in the methods of each object literal ([`Resolver::object_literal_this`]).
+    literal_this: DeclMemo,
     busy_exprs: FxHashSet<(FileId, ExprId)>,
     busy_decls: FxHashSet<(DeclRef, u8)>,
     depth: u32,
@@ -144,6 +146,7 @@ impl<'a> Resolver<'_, 'a> {
         caches.values.forget_locals();
         caches.returns.forget_locals();
         caches.contexts.forget_locals();
+        caches.literal_this.forget_locals();
     }
 
     /// Whether `decl` is declared inside a function body, where no other file can name it.
@@ -339,6 +342,19 @@ impl<'a> Resolver<'_, 'a> {
     /// this.stop() } }` calls `Hooks.stop`), else the literal. Where the evaluator knows
     /// neither (`T & ThisType<T>` with `T` inferred from this very literal), the literal.
     fn object_literal_this(&self, literal: DeclRef) -> Ty {
+        let local = self.is_local(literal);
+        if let Some(ty) = self.caches.borrow().literal_this.get(literal, local) {
+            return ty.clone();
+        }
+        let ty = self.object_literal_this_uncached(literal);
+        self.caches
+            .borrow_mut()
+            .literal_this
+            .insert(literal, local, ty.clone());
+        ty
+    }
+
+    fn object_literal_this_uncached(&self, literal: DeclRef) -> Ty {
         let context = self.contextual_type(literal);
         let marker = self.program.global("ThisType", space::TYPE);
         // The marker may be on an enclosing literal's type, the literal being the value of

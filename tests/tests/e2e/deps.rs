@@ -7,10 +7,7 @@ use tsgraph::{DepsDirection, Format, Project, QueryRequest};
 use tsgraph_tests::{check_golden, extension, fixture};
 
 fn indexed(name: &str) -> (tempfile::TempDir, Project) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let project = Project::open(fixture(name), Some(&dir.path().join("graph.redb"))).expect("open");
-    project.index(&Default::default()).expect("index");
-    (dir, project)
+    tsgraph_tests::indexed_fixture(name)
 }
 
 fn request(package: &str, direction: DepsDirection, max_depth: u32) -> QueryRequest {

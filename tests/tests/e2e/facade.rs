@@ -9,11 +9,7 @@ use tsgraph::{
 use tsgraph_tests::{check_golden, fixture, golden};
 
 fn indexed() -> (tempfile::TempDir, Project) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let project =
-        Project::open(fixture("basic"), Some(&dir.path().join("graph.redb"))).expect("open");
-    project.index(&Default::default()).expect("index");
-    (dir, project)
+    tsgraph_tests::indexed_fixture("basic")
 }
 
 /// Every edge as `SOURCE -KIND-> TARGET`.

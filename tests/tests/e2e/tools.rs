@@ -8,13 +8,10 @@ use tsgraph::{
     SearchOptions, SymbolArg, TraversalOptions,
 };
 use tsgraph_engine::{EdgeKind, NodeKind};
-use tsgraph_tests::{check_golden, fixture, golden};
+use tsgraph_tests::{check_golden, golden};
 
 fn indexed(name: &str) -> (tempfile::TempDir, Project) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let project = Project::open(fixture(name), Some(&dir.path().join("graph.redb"))).expect("open");
-    project.index(&Default::default()).expect("index");
-    (dir, project)
+    tsgraph_tests::indexed_fixture(name)
 }
 
 #[test]
