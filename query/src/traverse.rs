@@ -162,9 +162,9 @@ pub(crate) fn walk_summary(
 }
 
 /// Whether `edge` is a CALLS edge that may happen (dispatch, a table called by a computed
-/// key). Read from the source's list, the entry says so; read from the target's incoming list
-/// it does not, and the view looks the source's entry up (a read error is kept by the view,
-/// for `check`).
+/// key). The entry says so when it was read from the source's list or from a graph file's
+/// incoming entries; otherwise the view looks the source's entry up (a read error is kept by
+/// the view, for `check`).
 fn may_call(view: &GraphView<'_>, edge: &Edge) -> bool {
     edge.link.kind == EdgeKind::Calls
         && edge

@@ -262,6 +262,10 @@ impl<S: ResultSink> ResultSink for Counted<S> {
         self.inner.wants_edge_facts()
     }
 
+    fn wants_chains(&self) -> bool {
+        self.inner.wants_chains()
+    }
+
     fn begin(&mut self, header: &Header<'_>) -> Result<(), SinkError> {
         self.inner.begin(header)
     }
@@ -303,15 +307,17 @@ mod tests {
 
     #[test]
     fn the_counting_sink_asks_what_the_sink_it_wraps_asks() {
-        // Timed queries must take the path the encoder takes (TOON skips via edges and the
-        // stored facts of edges between results).
+        // Timed queries must take the path the encoder takes (TOON skips via edges, chains
+        // and the stored facts of edges between results).
         let mut buffer = Vec::new();
         let toon = Counted::new(ToonSink::new(&mut buffer));
         assert!(!toon.wants_via_edges());
         assert!(!toon.wants_edge_facts());
+        assert!(!toon.wants_chains());
         let collect = Counted::new(tsgraph::query::CollectSink::default());
         assert!(collect.wants_via_edges());
         assert!(collect.wants_edge_facts());
+        assert!(collect.wants_chains());
     }
 
     #[test]

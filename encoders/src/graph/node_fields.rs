@@ -2,8 +2,6 @@
 //! the `a-b` line cell, the one-string signature, kind group names, short IDs and the note
 //! on unresolved calls.
 
-use std::fmt::Write as _;
-
 use tsgraph_query::engine::{NodeFlags, NodeKind, NodeView, Visibility};
 
 /// The `limit` an agent passes to its Read tool with `offset` = start line: the line count.
@@ -16,12 +14,12 @@ pub(crate) fn line_count(node: &NodeView<'_>) -> u32 {
 /// `start-end`, or `start` for a one-line node, into `out` (cleared first).
 pub(crate) fn lines_cell(node: &NodeView<'_>, out: &mut String) {
     out.clear();
-    // Writing into a String cannot fail.
-    let _ = if node.start_line() == node.end_line() {
-        write!(out, "{}", node.start_line())
-    } else {
-        write!(out, "{}-{}", node.start_line(), node.end_line())
-    };
+    let mut number = itoa::Buffer::new();
+    out.push_str(number.format(node.start_line()));
+    if node.start_line() != node.end_line() {
+        out.push('-');
+        out.push_str(number.format(node.end_line()));
+    }
 }
 
 /// What a diagram labels a node with: its symbol path, or its ID for a file (no symbol).

@@ -552,8 +552,14 @@ impl<W: Write> ToonSink<W> {
     }
 
     fn row(&mut self, node: &NodeView<'_>, info: &NodeInfo<'_>) -> Result<(), EncodeError> {
-        lines_cell(node, &mut self.lines);
-        signature(node, &mut self.sig);
+        // Built only where a cell shows them: one line is a number, and the group may have
+        // no signature column.
+        if node.start_line() != node.end_line() {
+            lines_cell(node, &mut self.lines);
+        }
+        if self.group_sig {
+            signature(node, &mut self.sig);
+        }
         let (lines, sig) = (
             std::mem::take(&mut self.lines),
             std::mem::take(&mut self.sig),
@@ -747,6 +753,11 @@ impl<W: Write> ResultSink for ToonSink<W> {
 
     // A node row says how it was reached (the via kind), not the via edge's facts.
     fn wants_via_edges(&self) -> bool {
+        false
+    }
+
+    // A node row names its via node, not the chain from the root.
+    fn wants_chains(&self) -> bool {
         false
     }
 

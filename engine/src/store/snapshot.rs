@@ -510,7 +510,7 @@ impl Snapshot {
             return Ok(AdjacencyGuard {
                 guard: match merged {
                     Some(merged) => Adjacency::Incoming(merged),
-                    None => Adjacency::IncomingMapped(entries),
+                    None => Adjacency::IncomingMapped(entries, overlay),
                 },
                 boundary: &self.boundary,
             });
@@ -773,7 +773,9 @@ enum Adjacency<'a> {
     Outgoing(Option<Quiet<AccessGuard<'a, &'static [u8]>>>),
     OutgoingMapped(Option<&'a [u8]>),
     Incoming(Vec<(EdgeKind, u32)>),
-    IncomingMapped(InEntries<'a>),
+    /// With the overlay, which says whose outgoing lists (and so call resolutions) changed
+    /// since the file.
+    IncomingMapped(InEntries<'a>, &'a Overlay),
 }
 
 impl<'a> AdjacencyGuard<'a> {
@@ -787,7 +789,7 @@ impl<'a> AdjacencyGuard<'a> {
             _ => &[],
         };
         let mapped = match &self.guard {
-            Adjacency::IncomingMapped(entries) => {
+            Adjacency::IncomingMapped(entries, _) => {
                 // Checked whole before the first is handed out, as a stored list is.
                 for entry in entries.iter() {
                     entry?;
@@ -816,7 +818,7 @@ impl<'a> AdjacencyGuard<'a> {
                 .binary_search(&(kind, other.0))
                 .ok()
                 .map(|_| EdgeRef::incoming(kind, other.0))),
-            Adjacency::IncomingMapped(entries) => Ok(entries
+            Adjacency::IncomingMapped(entries, _) => Ok(entries
                 .contains(kind, other.0)
                 .then(|| EdgeRef::incoming(kind, other.0))),
             Adjacency::Outgoing(None) | Adjacency::OutgoingMapped(None) => Ok(None),
@@ -840,11 +842,11 @@ impl<'a> AdjacencyGuard<'a> {
             Adjacency::Outgoing(Some(guard)) => Ok(Steps::copied(ListView::parse(guard.value())?)),
             Adjacency::Outgoing(None) | Adjacency::OutgoingMapped(None) => Ok(Steps::empty()),
             Adjacency::Incoming(entries) => Ok(Steps::gathered(entries)),
-            Adjacency::IncomingMapped(entries) => {
+            Adjacency::IncomingMapped(entries, overlay) => {
                 for entry in entries.iter() {
                     entry?;
                 }
-                Ok(Steps::mapped(entries))
+                Ok(Steps::mapped(entries, overlay))
             }
         })
     }

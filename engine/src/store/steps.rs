@@ -7,6 +7,7 @@
 
 use super::adjacency::ListView;
 use super::mapped::InEntries;
+use super::overlay::Overlay;
 use crate::model::{EdgeKind, NodeKey, Resolution};
 
 /// One adjacency entry without its facts.
@@ -16,8 +17,9 @@ pub struct Step {
     pub kind: EdgeKind,
     /// The node at the other end (target for outgoing lists, source for incoming ones).
     pub other: NodeKey,
-    /// CALLS on an outgoing list: how the target was found; `None` on incoming lists, which
-    /// carry no facts (they live once, with the source).
+    /// CALLS: how the target was found. Outgoing lists say; a graph file's incoming entries
+    /// say as the file was built, and are `None` where the source's list changed since; other
+    /// incoming lists (redb's, or merged with the overlay) carry no facts and say `None`.
     pub resolution: Option<Resolution>,
 }
 
@@ -27,8 +29,13 @@ pub struct Steps<'s>(Source<'s>);
 enum Source<'s> {
     /// An outgoing list in the graph file, checked when it was opened.
     Listed { list: ListView<'s>, next: usize },
-    /// Incoming entries in the graph file, checked when they were opened.
-    Mapped { entries: InEntries<'s>, next: usize },
+    /// Incoming entries in the graph file, checked when they were opened, with the overlay
+    /// that says which sources' call resolutions changed since.
+    Mapped {
+        entries: InEntries<'s>,
+        overlay: &'s Overlay,
+        next: usize,
+    },
     /// Incoming entries gathered from redb or merged with the overlay.
     Gathered(std::vec::IntoIter<(EdgeKind, u32)>),
     /// An outgoing list copied out of a redb page.
@@ -45,8 +52,12 @@ impl<'s> Steps<'s> {
         Steps(Source::Listed { list, next: 0 })
     }
 
-    pub(super) fn mapped(entries: InEntries<'s>) -> Steps<'s> {
-        Steps(Source::Mapped { entries, next: 0 })
+    pub(super) fn mapped(entries: InEntries<'s>, overlay: &'s Overlay) -> Steps<'s> {
+        Steps(Source::Mapped {
+            entries,
+            overlay,
+            next: 0,
+        })
     }
 
     pub(super) fn gathered(entries: Vec<(EdgeKind, u32)>) -> Steps<'s> {
@@ -85,14 +96,26 @@ impl Iterator for Steps<'_> {
                 *next += 1;
                 Some(step)
             }
-            Source::Mapped { entries, next } => {
+            Source::Mapped {
+                entries,
+                overlay,
+                next,
+            } => {
                 // Every kind byte was checked when the entries were opened; an entry that
                 // reads as none ends the list rather than inventing an edge.
                 let entry = (*next < entries.len())
                     .then(|| entries.get(*next))
                     .flatten()?;
+                // A call's resolution as the file has it, unless the source's list was
+                // rewritten since (then the caller asks that list).
+                let resolution = entries
+                    .resolution(*next)
+                    .filter(|_| !overlay.rewrote(entry.1));
                 *next += 1;
-                Some(incoming(entry))
+                Some(Step {
+                    resolution,
+                    ..incoming(entry)
+                })
             }
             Source::Gathered(entries) => entries.next().map(incoming),
             Source::Copied(steps) => steps.next(),
@@ -102,7 +125,7 @@ impl Iterator for Steps<'_> {
     fn size_hint(&self) -> (usize, Option<usize>) {
         let left = match &self.0 {
             Source::Listed { list, next } => list.len() - next,
-            Source::Mapped { entries, next } => entries.len() - next,
+            Source::Mapped { entries, next, .. } => entries.len() - next,
             Source::Gathered(entries) => entries.len(),
             Source::Copied(steps) => steps.len(),
         };

@@ -812,3 +812,73 @@ fn a_read_inside_a_read_names_the_store_once() {
     assert!(text.starts_with("/p/g.redb (open ids)"), "{text}");
     assert_eq!(text.matches("g.redb").count(), 1, "{text}");
 }
+
+/// The batch of a file whose function `main` calls `b.ts:save`, resolved as `resolution`.
+fn caller_batch(resolution: crate::model::Resolution) -> GraphBatch {
+    let mut batch = file_batch("a.ts", &["main"], &[]);
+    let mut call = EdgeSpec::new("a.ts:main", "b.ts:save", EdgeKind::Calls);
+    call.facts.resolution = resolution as u8;
+    batch.edges.push(call);
+    batch
+}
+
+/// The resolutions the incoming steps of `id` carry, by source ID.
+fn incoming_resolutions(
+    snapshot: &Snapshot,
+    id: &str,
+) -> Vec<(String, Option<crate::model::Resolution>)> {
+    let key = snapshot.key_of(id).unwrap().unwrap();
+    let steps = snapshot.in_edges(key).unwrap().into_steps().unwrap();
+    steps
+        .filter(|step| step.kind == EdgeKind::Calls)
+        .map(|step| {
+            let source = snapshot.node(step.other).unwrap().unwrap();
+            (source.view().unwrap().id().to_owned(), step.resolution)
+        })
+        .collect()
+}
+
+#[test]
+fn a_graph_files_incoming_calls_carry_their_resolution_until_the_caller_changes() {
+    use crate::model::Resolution;
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_or_create(dir.path().join("g.redb")).unwrap();
+    let b = file_batch("b.ts", &["save", "log"], &[("b.ts:save", "b.ts:log")]);
+    store
+        .replace_all(&merged(&[caller_batch(Resolution::Dispatch), b]))
+        .unwrap();
+    // Without a graph file, incoming lists come from redb and carry no facts.
+    assert_eq!(
+        incoming_resolutions(&store.snapshot().unwrap(), "b.ts:save"),
+        [("a.ts:main".to_owned(), None)]
+    );
+    assert!(store.write_graph_file().unwrap());
+    let snapshot = store.snapshot().unwrap();
+    assert!(snapshot.is_mapped());
+    assert_eq!(
+        incoming_resolutions(&snapshot, "b.ts:save"),
+        [("a.ts:main".to_owned(), Some(Resolution::Dispatch))]
+    );
+    assert_eq!(
+        incoming_resolutions(&snapshot, "b.ts:log"),
+        [("b.ts:save".to_owned(), Some(Resolution::Unknown))]
+    );
+    // The caller's file changes how the call resolves; the file still says dispatch, which
+    // the step must not repeat (the caller's list answers instead).
+    store
+        .replace_files(&caller_batch(Resolution::Typed), &[])
+        .unwrap();
+    let snapshot = store.snapshot().unwrap();
+    assert!(snapshot.is_mapped(), "the update went to the overlay");
+    let after = incoming_resolutions(&snapshot, "b.ts:save");
+    assert_eq!(after.len(), 1);
+    assert!(
+        matches!(after[0].1, None | Some(Resolution::Typed)),
+        "{after:?}"
+    );
+    let key = snapshot.key_of("a.ts:main").unwrap().unwrap();
+    let save = snapshot.key_of("b.ts:save").unwrap().unwrap();
+    let out = snapshot.out_edges(key).unwrap();
+    let edge = out.find(EdgeKind::Calls, save).unwrap().unwrap();
+    assert_eq!(edge.resolution(), Resolution::Typed);
+}

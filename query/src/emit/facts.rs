@@ -12,10 +12,13 @@ use crate::header::{Counts, Facets, Header};
 use crate::order::existing;
 use crate::sink::QueryKind;
 
-/// What the stream needs besides the sections: the filled header, what each class or
-/// interface extends (by ID) and the edges between result nodes, sorted.
+/// What the stream needs besides the sections: the filled header, the record of every
+/// result, what each class or interface extends (by ID) and the edges between result nodes,
+/// sorted.
 pub(super) struct Facts<'v> {
     pub(super) header: Header<'v>,
+    /// The record of each item of the sections, in their order (read once, here).
+    pub(super) views: Vec<NodeView<'v>>,
     pub(super) extends: HashMap<&'v str, String>,
     pub(super) between: Vec<Between>,
 }
@@ -54,7 +57,7 @@ pub(super) fn gather<'v>(
     // A page of a walk takes the whole answer's totals instead (`walk_counts` is false).
     if let Some(walk) = header.walk_mut().filter(|_| walk_counts) {
         let depths = smallest_depths(sections, context);
-        let counted = counts(&depths, view);
+        let counted = counts(&depths, result_views.iter().map(|v| Ok(*v)));
         context.put(|s| &mut s.depths, depths);
         walk.counts = Counts {
             unresolved: walk.counts.unresolved,
@@ -72,7 +75,7 @@ pub(super) fn gather<'v>(
                 mode: edges,
                 facts: edge_facts,
             };
-            edges_between((snapshot, context), ends, sections, view)?
+            edges_between((snapshot, context), ends, sections, &result_views)?
         }
         _ => Vec::new(),
     };
@@ -93,6 +96,7 @@ pub(super) fn gather<'v>(
     shape.sections = if section_groups { sections.len() } else { 0 };
     Ok(Facts {
         header,
+        views: result_views,
         extends,
         between,
     })
@@ -114,7 +118,8 @@ pub(super) fn totals<'v>(
     context: &QueryContext,
 ) -> Result<Totals, QueryError> {
     let counted = smallest_depths(sections, context);
-    let totals = counts(&counted, view).map(|counts| {
+    let views = sections.iter().flat_map(|s| &s.items).map(|i| view(i.key));
+    let totals = counts(&counted, views).map(|counts| {
         let mut by_depth = vec![0; counts.max_depth as usize];
         for depth in counted.values().filter(|d| **d > 0) {
             by_depth[*depth as usize - 1] += 1;
@@ -135,20 +140,23 @@ fn smallest_depths(sections: &[Section], context: &QueryContext) -> HashMap<Node
     counted
 }
 
-/// Direct and transitive results, their files and packages and the largest depth, from
-/// each result's smallest depth.
+/// Direct and transitive results and the largest depth, from each result's smallest depth
+/// (`counted`), and the files and packages of the results (`views`: every result, a result
+/// seen twice or more counting once).
 fn counts<'v>(
     counted: &HashMap<NodeKey, u32>,
-    view: &impl Fn(NodeKey) -> Result<NodeView<'v>, QueryError>,
+    views: impl Iterator<Item = Result<NodeView<'v>, QueryError>>,
 ) -> Result<Counts, QueryError> {
     // Sized once: they hold strings borrowed from the snapshot, which a context cannot keep.
     let mut files = HashSet::with_capacity_and_hasher(counted.len(), Default::default());
     let mut packages = HashSet::with_capacity_and_hasher(counted.len(), Default::default());
-    let mut counts = Counts::default();
-    for (key, depth) in counted {
-        let v = view(*key)?;
+    for v in views {
+        let v = v?;
         files.insert(v.file());
         packages.insert(v.package());
+    }
+    let mut counts = Counts::default();
+    for depth in counted.values() {
         if *depth == 1 {
             counts.direct += 1;
         } else if *depth > 1 {
@@ -257,34 +265,31 @@ pub(super) struct Ends<'v> {
 }
 
 /// Every stored edge between two result nodes, sorted by the source's position, the kind
-/// and the target's position. The ranks, the edges and the result come from `context`'s
-/// scratch; the caller gives the result back when it has streamed it.
+/// and the target's position (`views`: the record of each item of `sections`, in order).
+/// The ranks, the edges and the result come from `context`'s scratch; the caller gives the
+/// result back when it has streamed it.
 pub(super) fn edges_between<'v>(
     (snapshot, context): (&Snapshot, &QueryContext),
     ends: Ends<'v>,
     sections: &[Section],
-    view: &impl Fn(NodeKey) -> Result<NodeView<'v>, QueryError>,
+    views: &[NodeView<'v>],
 ) -> Result<Vec<Between>, QueryError> {
     let count = sections.iter().map(|s| s.items.len()).sum::<usize>() + 1;
     // Positions borrow the snapshot: sized once, not kept.
     let mut ordered: Vec<Placed<'v>> = Vec::with_capacity(count);
     let mut seen = context.take(|s| &mut s.named);
     let position = |v: NodeView<'v>| (v.file(), v.start_line(), v.id());
-    let mut placed = || -> Result<(), QueryError> {
-        if let Some((key, v)) = ends.root {
-            seen.insert(key);
-            ordered.push((key, position(v)));
+    if let Some((key, v)) = ends.root {
+        seen.insert(key);
+        ordered.push((key, position(v)));
+    }
+    let keys = sections.iter().flat_map(|s| s.items.iter().map(|i| i.key));
+    for (key, v) in keys.zip(views) {
+        if seen.insert(key) {
+            ordered.push((key, position(*v)));
         }
-        for key in sections.iter().flat_map(|s| s.items.iter().map(|i| i.key)) {
-            if seen.insert(key) {
-                ordered.push((key, position(view(key)?)));
-            }
-        }
-        Ok(())
-    };
-    let placed = placed();
+    }
     context.put(|s| &mut s.named, seen);
-    placed?;
     // Positions are distinct (an ID is), so an unstable sort orders as a stable one would.
     ordered.sort_unstable_by(|a, b| a.1.cmp(&b.1));
     let mut rank = context.take(|s| &mut s.ranks);

@@ -204,6 +204,7 @@ fn emit_named(
         summary,
         grouping,
         via_edges: sink.wants_via_edges(),
+        chains: sink.wants_chains(),
         edge_facts: sink.wants_edge_facts(),
         view: &view,
     };
@@ -365,6 +366,7 @@ struct Emitter<'a, 'v, V> {
     summary: Summary,
     grouping: Grouping,
     via_edges: bool,
+    chains: bool,
     edge_facts: bool,
     view: &'a V,
 }
@@ -414,7 +416,6 @@ where
                 facts.header.shape.module.is_none(),
                 facts.header.shape.package.is_none(),
             ),
-            grouping: self.grouping,
             section_groups: facts.header.shape.sections > 0,
         };
         let mut streamer = stream::Streamer {
@@ -424,6 +425,7 @@ where
             view: self.view,
             extends: &facts.extends,
             via_edges: self.via_edges,
+            chains: self.chains,
             edge_facts: self.edge_facts,
             summary: Summary {
                 partial: self.summary.partial || listing.is_some(),
@@ -431,7 +433,8 @@ where
             },
             chain: Vec::new(),
         };
-        streamer.sections(sections, &layout, anchor(&facts.header).map(|r| r.id()))?;
+        let root = anchor(&facts.header).map(|r| r.id());
+        streamer.sections(sections, &facts.views, &layout, root)?;
         if !streamer.summary.stopped
             && let Some(listing) = &listing
             && !streamer.sink.unlisted(listing)?

@@ -6,19 +6,18 @@ use rustc_hash::FxHashMap as HashMap;
 use tsgraph_engine::{AdjacencyGuard, EdgeKind, EdgeView, NodeKey, NodeView, Snapshot};
 
 use super::facts::facets_of;
-use super::order::{level_value, sort};
+use super::order::{Placed, level_value, placed};
 use super::{Between, Edges, Item, Order, Section};
 use crate::context::QueryContext;
 use crate::error::QueryError;
 use crate::header::Facets;
-use crate::sink::{EdgeInfo, Group, GroupLevel, Grouping, NodeInfo, ResultSink, Summary, Via};
+use crate::sink::{EdgeInfo, Group, GroupLevel, NodeInfo, ResultSink, Summary, Via};
 
 /// How a result is laid out: the order of nodes in their groups, the group levels, and which
 /// edges follow.
 pub(super) struct Layout {
     pub(super) order: Order,
     pub(super) edges: Edges,
-    pub(super) grouping: Grouping,
     /// The group levels, outermost first (`order::group_levels`).
     pub(super) levels: Vec<GroupLevel>,
     /// Whether each section opens with a section group.
@@ -34,6 +33,8 @@ pub(super) struct Streamer<'a, 'v, V> {
     pub(super) extends: &'a HashMap<&'v str, String>,
     /// Whether the sink reads the stored via edge (one list read per node).
     pub(super) via_edges: bool,
+    /// Whether the sink reads each node's chain from the root.
+    pub(super) chains: bool,
     /// Whether the sink reads the stored facts of edges between results.
     pub(super) edge_facts: bool,
     pub(super) summary: Summary,
@@ -48,15 +49,20 @@ impl<'v, V> Streamer<'_, 'v, V>
 where
     V: Fn(NodeKey) -> Result<NodeView<'v>, QueryError>,
 {
-    /// Every section: its group, its nodes in their groups, its hops. `root` anchors the
-    /// chains of a section without a target.
+    /// Every section: its group, its nodes in their groups, its hops. `views` holds the
+    /// record of every item of the sections, in order; `root` anchors the chains of a section
+    /// without a target.
     pub(super) fn sections(
         &mut self,
         sections: &[Section],
+        views: &[NodeView<'v>],
         layout: &Layout,
         root: Option<&'v str>,
     ) -> Result<(), QueryError> {
+        let mut rest = views;
         for (index, section) in sections.iter().enumerate() {
+            let (section_views, after) = rest.split_at(section.items.len().min(rest.len()));
+            rest = after;
             let section_root = match section.target {
                 Some(target) => Some((self.view)(target)?.id()),
                 None => root,
@@ -64,7 +70,7 @@ where
             if layout.section_groups && !self.section_group(index, section)? {
                 return Ok(());
             }
-            if !self.nodes(index, section, layout, section_root)? {
+            if !self.nodes(index, (section, section_views), layout, section_root)? {
                 return Ok(());
             }
             if layout.edges == Edges::Hops && !self.hops(section)? {
@@ -99,19 +105,22 @@ where
     fn nodes(
         &mut self,
         index: usize,
-        section: &Section,
+        (section, views): (&Section, &[NodeView<'v>]),
         layout: &Layout,
         section_root: Option<&'v str>,
     ) -> Go {
         let mut parents = self.context.take(|s| &mut s.parents);
-        parents.extend(
-            section
-                .items
-                .iter()
-                .filter_map(|i| i.parent.map(|p| (i.key, p)))
-                .chain(section.links.iter().copied()),
-        );
-        let go = self.placed_nodes(index, section, layout, (section_root, &parents));
+        // Chains are walked through the parents; a sink that reads none needs no map.
+        if self.chains {
+            parents.extend(
+                section
+                    .items
+                    .iter()
+                    .filter_map(|i| i.parent.map(|p| (i.key, p)))
+                    .chain(section.links.iter().copied()),
+            );
+        }
+        let go = self.placed_nodes(index, (section, views), layout, (section_root, &parents));
         self.context.put(|s| &mut s.parents, parents);
         go
     }
@@ -120,32 +129,22 @@ where
     fn placed_nodes(
         &mut self,
         index: usize,
-        section: &Section,
+        (section, views): (&Section, &[NodeView<'v>]),
         layout: &Layout,
         (section_root, parents): (Option<&'v str>, &HashMap<NodeKey, NodeKey>),
     ) -> Go {
         // Views borrow the snapshot: sized once, not kept in the context.
-        let mut placed: Vec<(Item, NodeView<'v>)> = Vec::with_capacity(section.items.len());
-        for item in &section.items {
-            placed.push((*item, (self.view)(item.key)?));
-        }
-        let module_level = layout.levels.contains(&GroupLevel::Module);
-        let package_level = layout.levels.contains(&GroupLevel::Package);
-        sort(
-            &mut placed,
-            layout.order,
-            layout.grouping,
-            module_level,
-            package_level,
-        );
-        let mut open: Vec<Option<&str>> = vec![None; layout.levels.len()];
-        for (position, (item, node)) in placed.iter().enumerate() {
-            if !self.groups(index, &placed[position..], node, &layout.levels, &mut open)? {
+        let placed = placed(&section.items, views, layout.order, &layout.levels);
+        let mut open: Vec<Option<u32>> = vec![None; layout.levels.len()];
+        for (position, Placed { item, node, .. }) in placed.iter().enumerate() {
+            if !self.groups(index, &placed[position..], &layout.levels, &mut open)? {
                 return Ok(false);
             }
             self.chain.clear();
             let mut chain = std::mem::take(&mut self.chain);
-            chain_of(item.key, parents, section_root, self.view, &mut chain)?;
+            if self.chains {
+                chain_of(item.key, parents, section_root, self.view, &mut chain)?;
+            }
             let go = self.node(item, node, &chain);
             self.chain = chain;
             if !go? {
@@ -155,38 +154,33 @@ where
         Ok(true)
     }
 
-    /// Announces every group level whose value changes at `node`, outermost first, each
-    /// with the count and facets of the nodes it holds (`rest` starts at `node`).
-    fn groups<'p>(
+    /// Announces every group level whose value changes at the first of `rest`, outermost
+    /// first, each with the count and facets of the nodes it holds.
+    fn groups(
         &mut self,
         index: usize,
-        rest: &[(Item, NodeView<'v>)],
-        node: &NodeView<'v>,
+        rest: &[Placed<'v>],
         levels: &[GroupLevel],
-        open: &mut [Option<&'p str>],
-    ) -> Go
-    where
-        'v: 'p,
-    {
+        open: &mut [Option<u32>],
+    ) -> Go {
+        let Some(first) = rest.first() else {
+            return Ok(true);
+        };
+        let node = &first.node;
         let mut changed = false;
         for (depth, level) in levels.iter().enumerate() {
-            let value = level_value(*level, node);
-            if !changed && open[depth] == Some(value) {
+            if !changed && first.in_group(depth, open[depth]) {
                 continue;
             }
             changed = true;
             // The group's members: the nodes from here on that share its levels' values.
-            let in_group = |(_, other): &&(Item, NodeView<'v>)| {
-                levels[..=depth]
-                    .iter()
-                    .all(|l| level_value(*l, other) == level_value(*l, node))
-            };
-            let members = rest.iter().take_while(in_group).map(|(_, other)| other);
+            let in_group = |other: &&Placed<'v>| first.same_groups(other, depth);
+            let members = rest.iter().take_while(in_group).map(|other| &other.node);
             let (nodes, mut facets) = facets_of(members, self.extends);
-            facets.may_call = rest.iter().take_while(in_group).any(|(item, _)| item.may);
+            facets.may_call = rest.iter().take_while(in_group).any(|other| other.item.may);
             let go = self.sink.group(&Group {
                 level: *level,
-                name: value,
+                name: level_value(*level, node),
                 kind: (*level == GroupLevel::Kind).then(|| node.kind()),
                 node: None,
                 index,
@@ -196,7 +190,7 @@ where
                 change: None,
                 facets,
             })?;
-            open[depth] = Some(value);
+            open[depth] = Some(first.group(depth));
             if !self.went_on(go)? {
                 return Ok(false);
             }

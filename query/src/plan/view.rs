@@ -27,8 +27,8 @@ pub(crate) struct GraphView<'s> {
     lists: Cell<usize>,
 }
 
-/// The weight of an edge: its kind, and for CALLS read from the source's list, how the
-/// target was found.
+/// The weight of an edge: its kind, and for CALLS, how the target was found when the list
+/// it was read from says (an outgoing list always does; see [`tsgraph_engine::Step`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Link {
     pub(crate) kind: EdgeKind,
@@ -150,9 +150,9 @@ impl<'s> GraphView<'s> {
         }
     }
 
-    /// How the CALLS edge `source → target` was found (incoming lists carry no facts: the
-    /// source's outgoing list says); `None` when there is no such edge, or after a read error
-    /// (kept).
+    /// How the CALLS edge `source → target` was found, from the source's outgoing list (for
+    /// an incoming entry that does not say); `None` when there is no such edge, or after a
+    /// read error (kept).
     pub(crate) fn call_resolution(&self, source: NodeKey, target: NodeKey) -> Option<Resolution> {
         let read = self.snapshot.out_edges(source).and_then(|list| {
             Ok(list

@@ -444,6 +444,12 @@ pub trait ResultSink {
     fn wants_via_edges(&self) -> bool {
         true
     }
+    /// Whether the sink reads [`NodeInfo::chain`]: when it does not, the query hands an empty
+    /// chain and skips walking each result's parents up to the root. Asked once, before
+    /// `begin`.
+    fn wants_chains(&self) -> bool {
+        true
+    }
     /// Whether the sink reads [`EdgeInfo::stored`] of the edges between results (neighbors,
     /// export): when it does not, the query hands `None` and skips reading each edge again
     /// from its source's list (the call count comes either way). Asked once, before `begin`.

@@ -10,9 +10,9 @@ use std::path::Path;
 
 use xxhash_rust::xxh3::Xxh3;
 
-use super::layout::{HEADER_LEN, Header, IN_ENTRY, SECTIONS, Section};
+use super::layout::{HEADER_LEN, Header, IN_ENTRY, RESOLUTION_SHIFT, SECTIONS, Section};
 use crate::error::StoreError;
-use crate::model::EdgeKind;
+use crate::model::{EdgeKind, Resolution};
 use crate::record::NodeView;
 use crate::store::Generation;
 use crate::store::adjacency::ListView;
@@ -102,20 +102,25 @@ pub(crate) fn build(
             slots,
             &io_error,
             |each| snapshot.scan_nodes(each),
-            |bytes| NodeView::from_bytes(bytes).map(drop),
+            |_, bytes| NodeView::from_bytes(bytes).map(drop),
         )
     })?;
+    let mut calls = CallResolutions::default();
     let out_index = stream_section(&mut sink, &mut sections, Section::OutBytes, |sink| {
         write_keyed(
             sink,
             slots,
             &io_error,
             |each| snapshot.scan_out_lists(each),
-            |bytes| ListView::parse(bytes).map(drop),
+            |source, bytes| {
+                calls.note(source, ListView::parse(bytes)?);
+                Ok(())
+            },
         )
     })?;
+    calls.seal();
     let in_index = stream_section(&mut sink, &mut sections, Section::InEntries, |sink| {
-        write_in_entries(snapshot, sink, slots, &io_error)
+        write_in_entries(snapshot, &calls, sink, slots, &io_error)
     })?;
     stream_section(&mut sink, &mut sections, Section::Ids, |sink| {
         let mut ids = fst::MapBuilder::new(&mut *sink)
@@ -167,12 +172,12 @@ fn write_keyed(
     slots: u32,
     io_error: &dyn Fn(io::Error) -> StoreError,
     scan: impl FnOnce(&mut dyn FnMut(u32, &[u8]) -> Result<(), StoreError>) -> Result<(), StoreError>,
-    validate: impl Fn(&[u8]) -> Result<(), StoreError>,
+    mut validate: impl FnMut(u32, &[u8]) -> Result<(), StoreError>,
 ) -> Result<Vec<u64>, StoreError> {
     let base = sink.position;
     let mut offsets = Offsets::new(slots);
     scan(&mut |key, bytes| {
-        validate(bytes)?;
+        validate(key, bytes)?;
         offsets.start(key, sink.position - base, slots)?;
         sink.write_all(bytes).map_err(io_error)
     })?;
@@ -192,10 +197,47 @@ fn stream_section<T>(
     Ok(value)
 }
 
+/// How each CALLS edge was resolved, gathered from the outgoing lists as they are written,
+/// for the incoming entries that follow them (the store's incoming table holds no facts).
+#[derive(Default)]
+struct CallResolutions {
+    /// (target, source, resolution), sorted by target and source once [`Self::seal`]ed.
+    calls: Vec<(u32, u32, u8)>,
+}
+
+impl CallResolutions {
+    fn note(&mut self, source: u32, list: ListView<'_>) {
+        let calls = list.iter().filter(|edge| edge.kind() == EdgeKind::Calls);
+        self.calls
+            .extend(calls.map(|edge| (edge.other().0, source, edge.resolution() as u8)));
+    }
+
+    fn seal(&mut self) {
+        self.calls.sort_unstable();
+    }
+
+    /// The first byte of an incoming entry: the kind, with a call's resolution above it.
+    fn entry_byte(&self, target: u32, kind: u8, source: u32) -> u8 {
+        if kind != EdgeKind::Calls as u8 {
+            return kind;
+        }
+        let at = self
+            .calls
+            .partition_point(|&(t, s, _)| (t, s) < (target, source));
+        let resolution = match self.calls.get(at) {
+            Some(&(t, s, resolution)) if (t, s) == (target, source) => resolution,
+            _ => Resolution::Unknown as u8,
+        };
+        kind | resolution << RESOLUTION_SHIFT
+    }
+}
+
 /// The incoming entries, target by target (the table's order), each target's sorted by
-/// (kind, source) as outgoing lists are; returns the entry index of each target.
+/// (kind, source) as outgoing lists are, each CALLS entry with its resolution; returns the
+/// entry index of each target.
 fn write_in_entries(
     snapshot: &Snapshot,
+    calls: &CallResolutions,
     sink: &mut Sink,
     slots: u32,
     io_error: &dyn Fn(io::Error) -> StoreError,
@@ -204,11 +246,11 @@ fn write_in_entries(
     let mut pending: Vec<(u8, u32)> = Vec::new();
     let mut current: Option<u32> = None;
     let mut written: u64 = 0;
-    let mut flush = |sink: &mut Sink, pending: &mut Vec<(u8, u32)>| {
+    let mut flush = |sink: &mut Sink, target: Option<u32>, pending: &mut Vec<(u8, u32)>| {
         pending.sort_unstable();
         for &(kind, source) in pending.iter() {
             let mut entry = [0u8; IN_ENTRY];
-            entry[0] = kind;
+            entry[0] = target.map_or(kind, |target| calls.entry_byte(target, kind, source));
             entry[1..].copy_from_slice(&source.to_le_bytes());
             sink.write_all(&entry).map_err(io_error)?;
         }
@@ -224,14 +266,14 @@ fn write_in_entries(
             ));
         }
         if current != Some(target) {
-            let at = flush(sink, &mut pending)?;
+            let at = flush(sink, current, &mut pending)?;
             offsets.start(target, at, slots)?;
             current = Some(target);
         }
         pending.push((kind, source));
         Ok(())
     })?;
-    let end = flush(sink, &mut pending)?;
+    let end = flush(sink, current, &mut pending)?;
     offsets
         .finish(end, slots)
         .into_iter()

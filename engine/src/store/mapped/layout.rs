@@ -7,8 +7,10 @@
 //! sections, in file order (each where its (offset, length) says):
 //!   NodeBytes  node records as the store archives them, by key, back to back
 //!   OutBytes   outgoing lists in the store's list format (engine/src/store/adjacency.rs)
-//!   InEntries  incoming entries, IN_ENTRY bytes each: kind u8, source u32; per target sorted
-//!              by (kind, source), targets by key
+//!   InEntries  incoming entries, IN_ENTRY bytes each: kind and resolution u8 (the edge kind
+//!              in the low four bits; for CALLS, how the call was resolved in the high four,
+//!              as the source's list says), source u32; per target sorted by (kind, source),
+//!              targets by key
 //!   Ids        an FST map from each node ID to its key
 //!   NodeIndex  (slots + 1) × u64: node k's record is NodeBytes[index[k]..index[k + 1]]
 //!   OutIndex   (slots + 1) × u64: node k's list is OutBytes[index[k]..index[k + 1]]
@@ -27,9 +29,15 @@ use crate::error::StoreError;
 use crate::store::Generation;
 
 pub(super) const MAGIC: &[u8; 8] = b"TSGGRAPH";
-pub(super) const VERSION: u32 = 1;
-/// One incoming entry: the edge kind and the source key.
+/// 2: incoming CALLS entries carry their resolution (a walk marks may-calls without reading
+/// each source's list).
+pub(super) const VERSION: u32 = 2;
+/// One incoming entry: the edge kind with the call's resolution, and the source key.
 pub(super) const IN_ENTRY: usize = 5;
+/// The bits of an incoming entry's first byte that hold the edge kind; the resolution is
+/// the byte shifted right by [`RESOLUTION_SHIFT`].
+pub(super) const KIND_BITS: u8 = 0x0F;
+pub(super) const RESOLUTION_SHIFT: u8 = 4;
 pub(super) const SECTIONS: usize = 7;
 const SECTION_TABLE: usize = 32;
 const BODY_CHECKSUM: usize = SECTION_TABLE + SECTIONS * 16;

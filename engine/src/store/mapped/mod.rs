@@ -33,7 +33,7 @@ use memmap2::Mmap;
 use xxhash_rust::xxh3::xxh3_64;
 
 pub(crate) use build::build;
-use layout::{Header, IN_ENTRY, Section, u32_at, u64_at};
+use layout::{Header, IN_ENTRY, KIND_BITS, RESOLUTION_SHIFT, Section, u32_at, u64_at};
 
 /// For fuzzing: recomputes the checksums of an edited graph file and returns the ranges of its
 /// node records, their index and the ID index (which a reader trusts once the checksum
@@ -46,7 +46,7 @@ pub(crate) use place::{GraphFileName, Sweep, aside_path, crash_point, sweep_orph
 
 use super::verified;
 use crate::error::StoreError;
-use crate::model::EdgeKind;
+use crate::model::{EdgeKind, Resolution};
 use crate::store::Generation;
 
 /// A mapped graph file.
@@ -190,16 +190,32 @@ impl<'a> InEntries<'a> {
     /// Entry `i`: its kind and source key (`None` for a kind byte no edge kind has).
     pub(crate) fn get(&self, i: usize) -> Option<(EdgeKind, u32)> {
         let entry = &self.bytes[i * IN_ENTRY..(i + 1) * IN_ENTRY];
-        Some((EdgeKind::from_u8(entry[0])?, u32_at(entry, 1)))
+        Some((EdgeKind::from_u8(entry[0] & KIND_BITS)?, u32_at(entry, 1)))
     }
 
-    /// Every entry, checked.
+    /// How the call of entry `i` was resolved, as the source's list said when the file was
+    /// built: `Some` for a CALLS entry, `None` for other kinds (and for a byte that holds
+    /// no resolution, which [`InEntries::iter`] refuses).
+    pub(crate) fn resolution(&self, i: usize) -> Option<Resolution> {
+        let byte = self.bytes[i * IN_ENTRY];
+        if byte & KIND_BITS != EdgeKind::Calls as u8 {
+            return None;
+        }
+        Resolution::from_u8(byte >> RESOLUTION_SHIFT)
+    }
+
+    /// Every entry, checked: a kind in the kind bits, and a resolution in the others (none
+    /// but for CALLS).
     pub(crate) fn iter(
         self,
     ) -> impl ExactSizeIterator<Item = Result<(EdgeKind, u32), StoreError>> + 'a {
         (0..self.len()).map(move |i| {
-            self.get(i)
-                .ok_or_else(|| StoreError::corrupted("graph file", "incoming edge kind"))
+            let resolved = self.bytes[i * IN_ENTRY] >> RESOLUTION_SHIFT;
+            let entry = self.get(i).filter(|(kind, _)| match kind {
+                EdgeKind::Calls => Resolution::from_u8(resolved).is_some(),
+                _ => resolved == 0,
+            });
+            entry.ok_or_else(|| StoreError::corrupted("graph file", "incoming edge kind"))
         })
     }
 
@@ -209,7 +225,7 @@ impl<'a> InEntries<'a> {
         while low < high {
             let middle = (low + high) / 2;
             let entry = &self.bytes[middle * IN_ENTRY..(middle + 1) * IN_ENTRY];
-            match (entry[0], u32_at(entry, 1)).cmp(&(kind as u8, source)) {
+            match (entry[0] & KIND_BITS, u32_at(entry, 1)).cmp(&(kind as u8, source)) {
                 std::cmp::Ordering::Less => low = middle + 1,
                 std::cmp::Ordering::Greater => high = middle,
                 std::cmp::Ordering::Equal => return true,
