@@ -509,7 +509,7 @@ impl Snapshot {
             let merged = overlay.merge_incoming(key.0, || entries.iter().collect())?;
             return Ok(AdjacencyGuard {
                 guard: match merged {
-                    Some(merged) => Adjacency::Incoming(merged),
+                    Some(merged) => Adjacency::Incoming(merged, Some((entries, overlay))),
                     None => Adjacency::IncomingMapped(entries, overlay),
                 },
                 boundary: &self.boundary,
@@ -532,7 +532,7 @@ impl Snapshot {
             // The same order as outgoing lists: by kind, then the other end.
             entries.sort_unstable();
             Ok(AdjacencyGuard {
-                guard: Adjacency::Incoming(entries),
+                guard: Adjacency::Incoming(entries, None),
                 boundary: &self.boundary,
             })
         })
@@ -772,7 +772,10 @@ pub struct AdjacencyGuard<'a> {
 enum Adjacency<'a> {
     Outgoing(Option<Quiet<AccessGuard<'a, &'static [u8]>>>),
     OutgoingMapped(Option<&'a [u8]>),
-    Incoming(Vec<(EdgeKind, u32)>),
+    /// Gathered from redb, or the file's entries merged with the overlay's changes (then
+    /// with the file's entries and the overlay, whose call resolutions still hold for the
+    /// sources the overlay did not rewrite).
+    Incoming(Vec<(EdgeKind, u32)>, Option<(InEntries<'a>, &'a Overlay)>),
     /// With the overlay, which says whose outgoing lists (and so call resolutions) changed
     /// since the file.
     IncomingMapped(InEntries<'a>, &'a Overlay),
@@ -785,7 +788,7 @@ impl<'a> AdjacencyGuard<'a> {
     pub fn edges(&self) -> Result<impl ExactSizeIterator<Item = EdgeRef<'_>>, StoreError> {
         let stored = read_in(self.boundary, "read adjacency", || self.stored())?;
         let gathered: &[(EdgeKind, u32)] = match &self.guard {
-            Adjacency::Incoming(entries) => entries,
+            Adjacency::Incoming(entries, _) => entries,
             _ => &[],
         };
         let mapped = match &self.guard {
@@ -814,7 +817,7 @@ impl<'a> AdjacencyGuard<'a> {
     /// binary search: only that edge is checked, the list's order is trusted.
     pub fn find(&self, kind: EdgeKind, other: NodeKey) -> Result<Option<EdgeRef<'_>>, StoreError> {
         match &self.guard {
-            Adjacency::Incoming(entries) => Ok(entries
+            Adjacency::Incoming(entries, _) => Ok(entries
                 .binary_search(&(kind, other.0))
                 .ok()
                 .map(|_| EdgeRef::incoming(kind, other.0))),
@@ -841,7 +844,7 @@ impl<'a> AdjacencyGuard<'a> {
             Adjacency::OutgoingMapped(Some(bytes)) => Ok(Steps::listed(ListView::parse(bytes)?)),
             Adjacency::Outgoing(Some(guard)) => Ok(Steps::copied(ListView::parse(guard.value())?)),
             Adjacency::Outgoing(None) | Adjacency::OutgoingMapped(None) => Ok(Steps::empty()),
-            Adjacency::Incoming(entries) => Ok(Steps::gathered(entries)),
+            Adjacency::Incoming(entries, file) => Ok(Steps::gathered(entries, file)),
             Adjacency::IncomingMapped(entries, overlay) => {
                 for entry in entries.iter() {
                     entry?;

@@ -36,8 +36,12 @@ enum Source<'s> {
         overlay: &'s Overlay,
         next: usize,
     },
-    /// Incoming entries gathered from redb or merged with the overlay.
-    Gathered(std::vec::IntoIter<(EdgeKind, u32)>),
+    /// Incoming entries gathered from redb or merged with the overlay (then with the file's
+    /// entries, for the resolutions of calls whose source the overlay did not rewrite).
+    Gathered {
+        entries: std::vec::IntoIter<(EdgeKind, u32)>,
+        file: Option<(InEntries<'s>, &'s Overlay)>,
+    },
     /// An outgoing list copied out of a redb page.
     Copied(std::vec::IntoIter<Step>),
 }
@@ -60,8 +64,14 @@ impl<'s> Steps<'s> {
         })
     }
 
-    pub(super) fn gathered(entries: Vec<(EdgeKind, u32)>) -> Steps<'s> {
-        Steps(Source::Gathered(entries.into_iter()))
+    pub(super) fn gathered(
+        entries: Vec<(EdgeKind, u32)>,
+        file: Option<(InEntries<'s>, &'s Overlay)>,
+    ) -> Steps<'s> {
+        Steps(Source::Gathered {
+            entries: entries.into_iter(),
+            file,
+        })
     }
 
     pub(super) fn copied(list: ListView<'_>) -> Steps<'s> {
@@ -106,18 +116,25 @@ impl Iterator for Steps<'_> {
                 let entry = (*next < entries.len())
                     .then(|| entries.get(*next))
                     .flatten()?;
-                // A call's resolution as the file has it, unless the source's list was
-                // rewritten since (then the caller asks that list).
-                let resolution = entries
-                    .resolution(*next)
-                    .filter(|_| !overlay.rewrote(entry.1));
+                let resolution = current_resolution(entries, *next, overlay);
                 *next += 1;
                 Some(Step {
                     resolution,
                     ..incoming(entry)
                 })
             }
-            Source::Gathered(entries) => entries.next().map(incoming),
+            Source::Gathered { entries, file } => {
+                let entry = entries.next()?;
+                // An entry the file has (binary search) keeps the file's resolution.
+                let resolution = file.and_then(|(mapped, overlay)| {
+                    let at = mapped.find(entry.0, entry.1)?;
+                    current_resolution(&mapped, at, overlay)
+                });
+                Some(Step {
+                    resolution,
+                    ..incoming(entry)
+                })
+            }
             Source::Copied(steps) => steps.next(),
         }
     }
@@ -126,7 +143,7 @@ impl Iterator for Steps<'_> {
         let left = match &self.0 {
             Source::Listed { list, next } => list.len() - next,
             Source::Mapped { entries, next, .. } => entries.len() - next,
-            Source::Gathered(entries) => entries.len(),
+            Source::Gathered { entries, .. } => entries.len(),
             Source::Copied(steps) => steps.len(),
         };
         (left, Some(left))
@@ -134,3 +151,11 @@ impl Iterator for Steps<'_> {
 }
 
 impl ExactSizeIterator for Steps<'_> {}
+
+/// The resolution of the file's incoming entry `at` when it is a call, unless the source's
+/// list was rewritten since the file (then `None`, and a reader asks that list).
+fn current_resolution(entries: &InEntries<'_>, at: usize, overlay: &Overlay) -> Option<Resolution> {
+    let resolution = entries.resolution(at)?;
+    let (_, source) = entries.get(at)?;
+    (!overlay.rewrote(source)).then_some(resolution)
+}

@@ -813,10 +813,11 @@ fn a_read_inside_a_read_names_the_store_once() {
     assert_eq!(text.matches("g.redb").count(), 1, "{text}");
 }
 
-/// The batch of a file whose function `main` calls `b.ts:save`, resolved as `resolution`.
-fn caller_batch(resolution: crate::model::Resolution) -> GraphBatch {
-    let mut batch = file_batch("a.ts", &["main"], &[]);
-    let mut call = EdgeSpec::new("a.ts:main", "b.ts:save", EdgeKind::Calls);
+/// The batch of a file `path` whose function `main` calls `b.ts:save`, resolved as
+/// `resolution`.
+fn caller_batch(path: &str, resolution: crate::model::Resolution) -> GraphBatch {
+    let mut batch = file_batch(path, &["main"], &[]);
+    let mut call = EdgeSpec::new(format!("{path}:main"), "b.ts:save", EdgeKind::Calls);
     call.facts.resolution = resolution as u8;
     batch.edges.push(call);
     batch
@@ -844,37 +845,52 @@ fn a_graph_files_incoming_calls_carry_their_resolution_until_the_caller_changes(
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open_or_create(dir.path().join("g.redb")).unwrap();
     let b = file_batch("b.ts", &["save", "log"], &[("b.ts:save", "b.ts:log")]);
+    let callers = [
+        caller_batch("a.ts", Resolution::Dispatch),
+        caller_batch("c.ts", Resolution::Element),
+    ];
     store
-        .replace_all(&merged(&[caller_batch(Resolution::Dispatch), b]))
+        .replace_all(&merged(&[callers[0].clone(), callers[1].clone(), b]))
         .unwrap();
     // Without a graph file, incoming lists come from redb and carry no facts.
     assert_eq!(
         incoming_resolutions(&store.snapshot().unwrap(), "b.ts:save"),
-        [("a.ts:main".to_owned(), None)]
+        [
+            ("a.ts:main".to_owned(), None),
+            ("c.ts:main".to_owned(), None)
+        ]
     );
     assert!(store.write_graph_file().unwrap());
     let snapshot = store.snapshot().unwrap();
     assert!(snapshot.is_mapped());
     assert_eq!(
         incoming_resolutions(&snapshot, "b.ts:save"),
-        [("a.ts:main".to_owned(), Some(Resolution::Dispatch))]
+        [
+            ("a.ts:main".to_owned(), Some(Resolution::Dispatch)),
+            ("c.ts:main".to_owned(), Some(Resolution::Element))
+        ]
     );
     assert_eq!(
         incoming_resolutions(&snapshot, "b.ts:log"),
         [("b.ts:save".to_owned(), Some(Resolution::Unknown))]
     );
-    // The caller's file changes how the call resolves; the file still says dispatch, which
-    // the step must not repeat (the caller's list answers instead).
+    // One caller's file changes how its call resolves; the file still says dispatch, which
+    // the step must not repeat (the caller's list answers instead). The other caller's entry,
+    // merged with the overlay's changes to the list, keeps the file's resolution.
     store
-        .replace_files(&caller_batch(Resolution::Typed), &[])
+        .replace_files(&caller_batch("a.ts", Resolution::Typed), &[])
         .unwrap();
     let snapshot = store.snapshot().unwrap();
     assert!(snapshot.is_mapped(), "the update went to the overlay");
     let after = incoming_resolutions(&snapshot, "b.ts:save");
-    assert_eq!(after.len(), 1);
+    assert_eq!(after.len(), 2);
     assert!(
         matches!(after[0].1, None | Some(Resolution::Typed)),
         "{after:?}"
+    );
+    assert_eq!(
+        after[1],
+        ("c.ts:main".to_owned(), Some(Resolution::Element))
     );
     let key = snapshot.key_of("a.ts:main").unwrap().unwrap();
     let save = snapshot.key_of("b.ts:save").unwrap().unwrap();

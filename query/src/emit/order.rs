@@ -46,6 +46,8 @@ pub(super) fn level_value<'g>(level: GroupLevel, node: &NodeView<'g>) -> &'g str
 #[derive(Clone, Copy)]
 pub(super) struct Placed<'v> {
     key: SortKey,
+    /// The node's file and start line, read out of its record once for the sort.
+    position: (&'v str, u32),
     pub(super) item: Item,
     pub(super) node: NodeView<'v>,
 }
@@ -106,6 +108,7 @@ pub(super) fn placed<'v>(
         }
         placed.push(Placed {
             key,
+            position: (node.file(), node.start_line()),
             item: *item,
             node,
         });
@@ -124,10 +127,9 @@ pub(super) fn placed<'v>(
     }
     // Positions are distinct (an ID is), so an unstable sort orders as a stable one would.
     placed.sort_unstable_by(|a, b| {
-        a.key.cmp(&b.key).then_with(|| {
-            let (a, b) = (&a.node, &b.node);
-            (a.file(), a.start_line(), a.id()).cmp(&(b.file(), b.start_line(), b.id()))
-        })
+        (a.key, a.position)
+            .cmp(&(b.key, b.position))
+            .then_with(|| a.node.id().cmp(b.node.id()))
     });
     placed
 }

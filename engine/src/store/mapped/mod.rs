@@ -221,6 +221,12 @@ impl<'a> InEntries<'a> {
 
     /// Whether there is an entry of `kind` from `source` (binary search; the order is trusted).
     pub(crate) fn contains(&self, kind: EdgeKind, source: u32) -> bool {
+        self.find(kind, source).is_some()
+    }
+
+    /// The index of the entry of `kind` from `source`, if any (binary search; the order is
+    /// trusted).
+    pub(crate) fn find(&self, kind: EdgeKind, source: u32) -> Option<usize> {
         let (mut low, mut high) = (0, self.len());
         while low < high {
             let middle = (low + high) / 2;
@@ -228,10 +234,10 @@ impl<'a> InEntries<'a> {
             match (entry[0] & KIND_BITS, u32_at(entry, 1)).cmp(&(kind as u8, source)) {
                 std::cmp::Ordering::Less => low = middle + 1,
                 std::cmp::Ordering::Greater => high = middle,
-                std::cmp::Ordering::Equal => return true,
+                std::cmp::Ordering::Equal => return Some(middle),
             }
         }
-        false
+        None
     }
 }
 
