@@ -5,8 +5,9 @@
 //! contains `:` `"` `\` `[` `]` `{` `}`, a control character (U+0000–U+001F) or the active
 //! delimiter; or starts with `-` or `#`. A key is bare only when it matches
 //! `^[A-Za-z_][A-Za-z0-9_.]*$`. Inside quotes `\\ \" \n \r \t` are escaped, other control
-//! characters as `\u00xx`, nothing else. Both checks are one table lookup per byte: multi-byte
-//! UTF-8 never needs quoting, so the scan can work on bytes.
+//! characters as `\u00xx`, nothing else. One pass of table lookups over the bytes says both
+//! whether a value is quoted and whether anything in it is escaped: multi-byte UTF-8 never
+//! needs either, so the scan can work on bytes.
 
 use super::Delimiter;
 
@@ -27,11 +28,6 @@ const fn value_table(delim: u8) -> [bool; 256] {
     table[delim as usize] = true;
     table
 }
-
-static VALUE_COMMA: [bool; 256] = value_table(b',');
-static VALUE_PIPE: [bool; 256] = value_table(b'|');
-// A tab is a control character, so it is already in the table.
-static VALUE_TAB: [bool; 256] = value_table(b'\t');
 
 /// Bytes allowed in a bare key after its first byte: `[A-Za-z0-9_.]`.
 static KEY_REST: [bool; 256] = {
@@ -61,35 +57,54 @@ static ESCAPE: [u8; 256] = {
     table
 };
 
-fn table_for(delim: Delimiter) -> &'static [bool; 256] {
-    match delim {
-        Delimiter::Comma => &VALUE_COMMA,
-        Delimiter::Tab => &VALUE_TAB,
-        Delimiter::Pipe => &VALUE_PIPE,
+/// A byte's flags for one delimiter: it forces quoting ([`QUOTE`]), and inside quotes it
+/// is escaped ([`ESCAPED`]; such a byte forces quoting too).
+const QUOTE: u8 = 1;
+const ESCAPED: u8 = 2;
+
+const fn flag_table(delim: u8) -> [u8; 256] {
+    let quote = value_table(delim);
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let quoted = if quote[b] { QUOTE } else { 0 };
+        let escaped = if ESCAPE[b] != 0 { ESCAPED } else { 0 };
+        table[b] = quoted | escaped;
+        b += 1;
     }
+    table
 }
 
-/// Whether a string value must be quoted under the given delimiter.
-#[inline]
-pub(crate) fn value_needs_quotes(s: &[u8], delim: Delimiter) -> bool {
+static FLAGS_COMMA: [u8; 256] = flag_table(b',');
+static FLAGS_PIPE: [u8; 256] = flag_table(b'|');
+static FLAGS_TAB: [u8; 256] = flag_table(b'\t');
+
+/// The flags of every byte of `s` together, in one pass: eight bytes at a time without a
+/// branch per byte.
+fn byte_flags(s: &[u8], delim: Delimiter) -> u8 {
+    let table = match delim {
+        Delimiter::Comma => &FLAGS_COMMA,
+        Delimiter::Tab => &FLAGS_TAB,
+        Delimiter::Pipe => &FLAGS_PIPE,
+    };
+    let mut chunks = s.chunks_exact(8);
+    let mut flags = 0;
+    for chunk in &mut chunks {
+        flags |= chunk.iter().fold(0, |all, &b| all | table[usize::from(b)]);
+    }
+    chunks
+        .remainder()
+        .iter()
+        .fold(flags, |all, &b| all | table[usize::from(b)])
+}
+
+/// Whether a value must be quoted for its shape rather than for a byte in it: empty, a
+/// space at either end, a leading `-` or `#`, a literal or a number.
+fn shape_needs_quotes(s: &[u8]) -> bool {
     let (Some(&first), Some(&last)) = (s.first(), s.last()) else {
         return true;
     };
     if matches!(first, b' ' | b'-' | b'#') || last == b' ' {
-        return true;
-    }
-    let table = table_for(delim);
-    // Eight bytes at a time without a branch per byte: most values are short and bare.
-    let mut chunks = s.chunks_exact(8);
-    for chunk in &mut chunks {
-        if chunk
-            .iter()
-            .fold(false, |any, &b| any | table[usize::from(b)])
-        {
-            return true;
-        }
-    }
-    if chunks.remainder().iter().any(|&b| table[usize::from(b)]) {
         return true;
     }
     match first {
@@ -143,11 +158,18 @@ pub(crate) fn key_needs_quotes(s: &[u8]) -> bool {
     }
 }
 
-/// Appends a string value, quoted and escaped only when needed. `s` must be UTF-8.
+/// Appends a string value, quoted and escaped only when needed. `s` must be UTF-8. One pass
+/// over the bytes tells both whether it is quoted and whether anything inside is escaped.
 #[inline]
 pub(crate) fn write_value(out: &mut Vec<u8>, s: &[u8], delim: Delimiter) {
-    if value_needs_quotes(s, delim) {
+    let flags = byte_flags(s, delim);
+    if flags & ESCAPED != 0 {
         write_quoted(out, s);
+    } else if flags & QUOTE != 0 || shape_needs_quotes(s) {
+        out.reserve(s.len() + 2);
+        out.push(b'"');
+        out.extend_from_slice(s);
+        out.push(b'"');
     } else {
         out.extend_from_slice(s);
     }
@@ -255,6 +277,21 @@ mod tests {
         let mut out = Vec::new();
         write_key(&mut out, s.as_bytes());
         String::from_utf8(out).expect("utf-8 in, utf-8 out")
+    }
+
+    #[test]
+    fn a_special_byte_anywhere_in_a_long_value_is_found() {
+        // Past the first eight-byte chunk and in the tail alike.
+        for place in 0..20 {
+            let mut text = vec![b'a'; 20];
+            text[place] = b':';
+            let colon = String::from_utf8(text.clone()).expect("ascii");
+            assert_eq!(value(&colon, Delimiter::Comma), format!("\"{colon}\""));
+            text[place] = b'"';
+            let quote = String::from_utf8(text).expect("ascii");
+            let escaped = quote.replace('"', "\\\"");
+            assert_eq!(value(&quote, Delimiter::Comma), format!("\"{escaped}\""));
+        }
     }
 
     #[test]
