@@ -502,7 +502,8 @@ impl Snapshot {
         })
     }
 
-    /// The incoming adjacency of `key` (kind and source only; the facts live with the source).
+    /// The incoming adjacency of `key`: kind and source (the facts live with the source; a
+    /// graph file's entries also keep a call's resolution, which [`Steps`] hands out).
     pub fn in_edges(&self, key: NodeKey) -> Result<AdjacencyGuard<'_>, StoreError> {
         if let Some((mapped, overlay)) = &self.mapped {
             let entries = mapped.in_list(key.0)?;
@@ -822,7 +823,7 @@ impl<'a> AdjacencyGuard<'a> {
                 .ok()
                 .map(|_| EdgeRef::incoming(kind, other.0))),
             Adjacency::IncomingMapped(entries, _) => Ok(entries
-                .contains(kind, other.0)
+                .contains(kind, other.0)?
                 .then(|| EdgeRef::incoming(kind, other.0))),
             Adjacency::Outgoing(None) | Adjacency::OutgoingMapped(None) => Ok(None),
             Adjacency::Outgoing(Some(guard)) => read_in(self.boundary, "read adjacency", || {
@@ -837,7 +838,7 @@ impl<'a> AdjacencyGuard<'a> {
     }
 
     /// The entries as an iterator that owns what it reads (see [`Steps`]): checked as
-    /// [`AdjacencyGuard::edges`] checks them, without their facts.
+    /// [`AdjacencyGuard::edges`] checks them, without their facts but a call's resolution.
     pub fn into_steps(self) -> Result<Steps<'a>, StoreError> {
         let boundary = self.boundary;
         read_in(boundary, "read adjacency", move || match self.guard {

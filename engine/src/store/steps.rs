@@ -18,8 +18,9 @@ pub struct Step {
     /// The node at the other end (target for outgoing lists, source for incoming ones).
     pub other: NodeKey,
     /// CALLS: how the target was found. Outgoing lists say; a graph file's incoming entries
-    /// say as the file was built, and are `None` where the source's list changed since; other
-    /// incoming lists (redb's, or merged with the overlay) carry no facts and say `None`.
+    /// (also where merged with the overlay) say as the file was built, and are `None` where
+    /// the source's list changed since or the entry is the overlay's own; redb's incoming
+    /// lists carry no facts and say `None`.
     pub resolution: Option<Resolution>,
 }
 
@@ -116,7 +117,7 @@ impl Iterator for Steps<'_> {
                 let entry = (*next < entries.len())
                     .then(|| entries.get(*next))
                     .flatten()?;
-                let resolution = current_resolution(entries, *next, overlay);
+                let resolution = current_resolution(entries, (*next, entry.1), overlay);
                 *next += 1;
                 Some(Step {
                     resolution,
@@ -125,10 +126,11 @@ impl Iterator for Steps<'_> {
             }
             Source::Gathered { entries, file } => {
                 let entry = entries.next()?;
-                // An entry the file has (binary search) keeps the file's resolution.
+                // An entry the file has (binary search) keeps the file's resolution. The
+                // file's entries were checked whole when they were merged.
                 let resolution = file.and_then(|(mapped, overlay)| {
-                    let at = mapped.find(entry.0, entry.1)?;
-                    current_resolution(&mapped, at, overlay)
+                    let at = mapped.find(entry.0, entry.1).ok().flatten()?;
+                    current_resolution(&mapped, (at, entry.1), overlay)
                 });
                 Some(Step {
                     resolution,
@@ -152,10 +154,14 @@ impl Iterator for Steps<'_> {
 
 impl ExactSizeIterator for Steps<'_> {}
 
-/// The resolution of the file's incoming entry `at` when it is a call, unless the source's
-/// list was rewritten since the file (then `None`, and a reader asks that list).
-fn current_resolution(entries: &InEntries<'_>, at: usize, overlay: &Overlay) -> Option<Resolution> {
+/// The resolution of the file's incoming entry `at` (from `source`) when it is a call,
+/// unless the source's list was rewritten since the file (then `None`, and a reader asks
+/// that list).
+fn current_resolution(
+    entries: &InEntries<'_>,
+    (at, source): (usize, u32),
+    overlay: &Overlay,
+) -> Option<Resolution> {
     let resolution = entries.resolution(at)?;
-    let (_, source) = entries.get(at)?;
     (!overlay.rewrote(source)).then_some(resolution)
 }

@@ -276,7 +276,7 @@ pub(super) fn edges_between<'v>(
 ) -> Result<Vec<Between>, QueryError> {
     let count = sections.iter().map(|s| s.items.len()).sum::<usize>() + 1;
     // Positions borrow the snapshot: sized once, not kept.
-    let mut ordered: Vec<Placed<'v>> = Vec::with_capacity(count);
+    let mut ordered: Vec<Positioned<'v>> = Vec::with_capacity(count);
     let mut seen = context.take(|s| &mut s.named);
     let position = |v: NodeView<'v>| (v.file(), v.start_line(), v.id());
     if let Some((key, v)) = ends.root {
@@ -284,6 +284,7 @@ pub(super) fn edges_between<'v>(
         ordered.push((key, position(v)));
     }
     let keys = sections.iter().flat_map(|s| s.items.iter().map(|i| i.key));
+    debug_assert_eq!(keys.clone().count(), views.len(), "a record per item");
     for (key, v) in keys.zip(views) {
         if seen.insert(key) {
             ordered.push((key, position(*v)));
@@ -307,13 +308,13 @@ pub(super) fn edges_between<'v>(
 }
 
 /// A result node with its position (file, start line, ID).
-type Placed<'v> = (NodeKey, (&'v str, u32, &'v str));
+type Positioned<'v> = (NodeKey, (&'v str, u32, &'v str));
 
 /// The edges leaving each of `ordered` whose other end has a rank, as (rank of the source,
 /// kind, rank of the target, the edge with its call count), into `out`.
 fn ranked_edges(
     snapshot: &Snapshot,
-    (ordered, rank): (&[Placed<'_>], &HashMap<NodeKey, usize>),
+    (ordered, rank): (&[Positioned<'_>], &HashMap<NodeKey, usize>),
     ends: &Ends<'_>,
     out: &mut Vec<(usize, EdgeKind, usize, Between)>,
 ) -> Result<(), QueryError> {

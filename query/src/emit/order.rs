@@ -92,6 +92,7 @@ pub(super) fn placed<'v>(
     order: Order,
     levels: &[GroupLevel],
 ) -> Vec<Placed<'v>> {
+    debug_assert_eq!(items.len(), views.len(), "a record per item");
     let mut placed = Vec::with_capacity(items.len());
     let mut strings = StringRanks::with_capacity(items.len());
     for (item, &node) in items.iter().zip(views) {

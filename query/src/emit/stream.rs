@@ -59,6 +59,11 @@ where
         layout: &Layout,
         root: Option<&'v str>,
     ) -> Result<(), QueryError> {
+        debug_assert_eq!(
+            sections.iter().map(|s| s.items.len()).sum::<usize>(),
+            views.len(),
+            "a record per item"
+        );
         let mut rest = views;
         for (index, section) in sections.iter().enumerate() {
             let (section_views, after) = rest.split_at(section.items.len().min(rest.len()));

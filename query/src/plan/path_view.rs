@@ -108,12 +108,13 @@ impl Iterator for PathEdges<'_, '_, '_> {
             }
             let mut may = false;
             if step.kind == EdgeKind::Calls {
-                let resolution = if forward {
-                    step.resolution
-                } else {
-                    // Incoming lists carry no facts: the caller's list says.
-                    self.view.graph.call_resolution(step.other, self.node)
-                };
+                // An incoming entry that does not say how the call was resolved: the
+                // caller's list says.
+                let resolution = step.resolution.or_else(|| {
+                    (!forward)
+                        .then(|| self.view.graph.call_resolution(step.other, self.node))
+                        .flatten()
+                });
                 if resolution == Some(Resolution::Dispatch) {
                     continue;
                 }

@@ -1,7 +1,7 @@
 //! Writing a graph file from the store's tables in one sequential pass per section: the data
-//! sections stream out while their indexes are gathered (a few bytes per node), the indexes
-//! follow, and the header goes in last, at the front, with the checksum of all that came
-//! after it.
+//! sections stream out while their indexes are gathered (a few bytes per node, and twelve per
+//! CALLS edge for the resolutions the incoming entries repeat), the indexes follow, and the
+//! header goes in last, at the front, with the checksum of all that came after it.
 
 use std::fs::File;
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
@@ -246,11 +246,12 @@ fn write_in_entries(
     let mut pending: Vec<(u8, u32)> = Vec::new();
     let mut current: Option<u32> = None;
     let mut written: u64 = 0;
+    // `target` is `None` only before the first target, when nothing is pending.
     let mut flush = |sink: &mut Sink, target: Option<u32>, pending: &mut Vec<(u8, u32)>| {
         pending.sort_unstable();
         for &(kind, source) in pending.iter() {
             let mut entry = [0u8; IN_ENTRY];
-            entry[0] = target.map_or(kind, |target| calls.entry_byte(target, kind, source));
+            entry[0] = calls.entry_byte(target.unwrap_or_default(), kind, source);
             entry[1..].copy_from_slice(&source.to_le_bytes());
             sink.write_all(&entry).map_err(io_error)?;
         }

@@ -26,6 +26,7 @@ use std::ops::Range;
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::error::StoreError;
+use crate::model::{EdgeKind, Resolution};
 use crate::store::Generation;
 
 pub(super) const MAGIC: &[u8; 8] = b"TSGGRAPH";
@@ -38,6 +39,21 @@ pub(super) const IN_ENTRY: usize = 5;
 /// the byte shifted right by [`RESOLUTION_SHIFT`].
 pub(super) const KIND_BITS: u8 = 0x0F;
 pub(super) const RESOLUTION_SHIFT: u8 = 4;
+
+// Both must fit their four bits: a kind above would spill into the resolution, a resolution
+// above would lose its high bits.
+const _: () = {
+    let mut i = 0;
+    while i < EdgeKind::ALL.len() {
+        assert!(EdgeKind::ALL[i] as u8 <= KIND_BITS);
+        i += 1;
+    }
+    let mut i = 0;
+    while i < Resolution::ALL.len() {
+        assert!((Resolution::ALL[i] as u8) >> (8 - RESOLUTION_SHIFT) == 0);
+        i += 1;
+    }
+};
 pub(super) const SECTIONS: usize = 7;
 const SECTION_TABLE: usize = 32;
 const BODY_CHECKSUM: usize = SECTION_TABLE + SECTIONS * 16;

@@ -24,6 +24,8 @@
 mod build;
 mod layout;
 mod place;
+#[cfg(test)]
+mod tests;
 
 use std::fs::File;
 use std::ops::Range;
@@ -187,21 +189,32 @@ impl<'a> InEntries<'a> {
         self.bytes.len() / IN_ENTRY
     }
 
-    /// Entry `i`: its kind and source key (`None` for a kind byte no edge kind has).
-    pub(crate) fn get(&self, i: usize) -> Option<(EdgeKind, u32)> {
+    /// Entry `i`: its kind, source key and, for a call, how it was resolved; `None` for a
+    /// first byte that holds no edge kind, a resolution no resolution has, or one on an edge
+    /// that is not a call.
+    fn entry(&self, i: usize) -> Option<(EdgeKind, u32, Option<Resolution>)> {
         let entry = &self.bytes[i * IN_ENTRY..(i + 1) * IN_ENTRY];
-        Some((EdgeKind::from_u8(entry[0] & KIND_BITS)?, u32_at(entry, 1)))
+        let kind = EdgeKind::from_u8(entry[0] & KIND_BITS)?;
+        let resolved = entry[0] >> RESOLUTION_SHIFT;
+        let resolution = match kind {
+            EdgeKind::Calls => Some(Resolution::from_u8(resolved)?),
+            _ if resolved == 0 => None,
+            _ => return None,
+        };
+        Some((kind, u32_at(entry, 1), resolution))
+    }
+
+    /// Entry `i`: its kind and source key (`None` for a first byte [`InEntries::iter`]
+    /// refuses).
+    pub(crate) fn get(&self, i: usize) -> Option<(EdgeKind, u32)> {
+        self.entry(i).map(|(kind, source, _)| (kind, source))
     }
 
     /// How the call of entry `i` was resolved, as the source's list said when the file was
-    /// built: `Some` for a CALLS entry, `None` for other kinds (and for a byte that holds
-    /// no resolution, which [`InEntries::iter`] refuses).
+    /// built: `Some` for a CALLS entry, `None` for other kinds (and for a first byte
+    /// [`InEntries::iter`] refuses).
     pub(crate) fn resolution(&self, i: usize) -> Option<Resolution> {
-        let byte = self.bytes[i * IN_ENTRY];
-        if byte & KIND_BITS != EdgeKind::Calls as u8 {
-            return None;
-        }
-        Resolution::from_u8(byte >> RESOLUTION_SHIFT)
+        self.entry(i)?.2
     }
 
     /// Every entry, checked: a kind in the kind bits, and a resolution in the others (none
@@ -209,24 +222,18 @@ impl<'a> InEntries<'a> {
     pub(crate) fn iter(
         self,
     ) -> impl ExactSizeIterator<Item = Result<(EdgeKind, u32), StoreError>> + 'a {
-        (0..self.len()).map(move |i| {
-            let resolved = self.bytes[i * IN_ENTRY] >> RESOLUTION_SHIFT;
-            let entry = self.get(i).filter(|(kind, _)| match kind {
-                EdgeKind::Calls => Resolution::from_u8(resolved).is_some(),
-                _ => resolved == 0,
-            });
-            entry.ok_or_else(|| StoreError::corrupted("graph file", "incoming edge kind"))
-        })
+        (0..self.len()).map(move |i| self.get(i).ok_or_else(bad_entry))
     }
 
-    /// Whether there is an entry of `kind` from `source` (binary search; the order is trusted).
-    pub(crate) fn contains(&self, kind: EdgeKind, source: u32) -> bool {
-        self.find(kind, source).is_some()
+    /// Whether there is an entry of `kind` from `source` (binary search; the order is trusted,
+    /// the entry found is checked).
+    pub(crate) fn contains(&self, kind: EdgeKind, source: u32) -> Result<bool, StoreError> {
+        Ok(self.find(kind, source)?.is_some())
     }
 
     /// The index of the entry of `kind` from `source`, if any (binary search; the order is
-    /// trusted).
-    pub(crate) fn find(&self, kind: EdgeKind, source: u32) -> Option<usize> {
+    /// trusted, the entry found is checked).
+    pub(crate) fn find(&self, kind: EdgeKind, source: u32) -> Result<Option<usize>, StoreError> {
         let (mut low, mut high) = (0, self.len());
         while low < high {
             let middle = (low + high) / 2;
@@ -234,11 +241,21 @@ impl<'a> InEntries<'a> {
             match (entry[0] & KIND_BITS, u32_at(entry, 1)).cmp(&(kind as u8, source)) {
                 std::cmp::Ordering::Less => low = middle + 1,
                 std::cmp::Ordering::Greater => high = middle,
-                std::cmp::Ordering::Equal => return Some(middle),
+                std::cmp::Ordering::Equal => {
+                    return self
+                        .entry(middle)
+                        .map(|_| Some(middle))
+                        .ok_or_else(bad_entry);
+                }
             }
         }
-        None
+        Ok(None)
     }
+}
+
+/// An incoming entry whose first byte holds no edge kind or a resolution it cannot have.
+fn bad_entry() -> StoreError {
+    StoreError::corrupted("graph file", "incoming edge kind")
 }
 
 fn to_usize(offset: u64) -> usize {

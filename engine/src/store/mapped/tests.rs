@@ -1,0 +1,115 @@
+//! A graph file whose incoming entries were damaged after it was sealed: the reader refuses
+//! the damage as `Corrupted`, never trusting a byte the checks say no entry can hold.
+
+#![allow(clippy::unwrap_used)] // Test helpers unwrap: a failure is the test failing.
+
+use std::path::{Path, PathBuf};
+
+use super::layout::{HEADER_LEN, Header, IN_ENTRY, Section, reseal};
+use crate::error::StoreError;
+use crate::model::{EdgeKind, NodeKind};
+use crate::record::{EdgeSpec, GraphBatch, NodeRecord};
+use crate::store::Store;
+
+/// `a.ts:main` calls `b.ts:save`; both files contain their function.
+fn calls_batch() -> GraphBatch {
+    let mut batch = GraphBatch::default();
+    for (file, name) in [("a.ts", "main"), ("b.ts", "save")] {
+        batch.add_file(file, 1);
+        batch
+            .nodes
+            .push(NodeRecord::new(file, NodeKind::File, file, file, 1, 10));
+        let id = format!("{file}:{name}");
+        batch
+            .nodes
+            .push(NodeRecord::new(&id, NodeKind::Function, name, file, 2, 3));
+        batch
+            .edges
+            .push(EdgeSpec::new(file, id, EdgeKind::Contains));
+    }
+    let mut call = EdgeSpec::new("a.ts:main", "b.ts:save", EdgeKind::Calls);
+    call.facts.resolution = crate::model::Resolution::Dispatch as u8;
+    batch.edges.push(call);
+    batch
+}
+
+/// A store of [`calls_batch`] with its graph file, closed; the file's path.
+fn sealed_store(dir: &Path) -> PathBuf {
+    let store = Store::open_or_create(dir.join("g.redb")).unwrap();
+    store.replace_all(&calls_batch()).unwrap();
+    assert!(store.write_graph_file().unwrap());
+    drop(store);
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .find(|path| path.extension().is_some_and(|e| e == "graph"))
+        .expect("a graph file")
+}
+
+/// Rewrites the first byte of the first incoming entry of `kind` in the file at `path` to
+/// `byte`, and seals the file again (both checksums), as damage the checksum cannot see.
+fn damage_first_entry(path: &Path, kind: EdgeKind, byte: u8) {
+    let mut file = std::fs::read(path).unwrap();
+    let header = Header::decode(&file).unwrap();
+    let entries = header.section(Section::InEntries);
+    let (start, end) = (entries.start as usize, entries.end as usize);
+    assert!(start >= HEADER_LEN);
+    let at = (start..end)
+        .step_by(IN_ENTRY)
+        .find(|&at| file[at] & 0x0F == kind as u8)
+        .expect("an entry of that kind");
+    file[at] = byte;
+    reseal(&mut file).unwrap();
+    std::fs::write(path, file).unwrap();
+}
+
+/// What reading `id`'s incoming list three ways gives: as edges, as steps, and a lookup of
+/// the edge of `kind` from `from`.
+fn read_incoming(db: &Path, id: &str, kind: EdgeKind, from: &str) -> [Result<(), StoreError>; 3] {
+    let store = Store::open_read_only(db).unwrap();
+    let snapshot = store.snapshot().unwrap();
+    assert!(snapshot.is_mapped());
+    let key = snapshot.key_of(id).unwrap().unwrap();
+    let source = snapshot.key_of(from).unwrap().unwrap();
+    let list = || snapshot.in_edges(key).unwrap();
+    [
+        list().edges().map(drop),
+        list().into_steps().map(drop),
+        list().find(kind, source).map(drop),
+    ]
+}
+
+#[test]
+fn a_resolution_no_resolution_has_is_corrupted() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = sealed_store(dir.path());
+    let db = dir.path().join("g.redb");
+    assert!(
+        read_incoming(&db, "b.ts:save", EdgeKind::Calls, "a.ts:main")
+            .iter()
+            .all(Result::is_ok)
+    );
+    // CALLS with resolution 9, which no resolution has.
+    damage_first_entry(&graph, EdgeKind::Calls, 0x92);
+    for read in read_incoming(&db, "b.ts:save", EdgeKind::Calls, "a.ts:main") {
+        assert!(
+            matches!(read, Err(StoreError::Corrupted { .. })),
+            "{read:?}"
+        );
+    }
+}
+
+#[test]
+fn a_resolution_on_an_edge_that_is_not_a_call_is_corrupted() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = sealed_store(dir.path());
+    let db = dir.path().join("g.redb");
+    // CONTAINS (kind 0) with a resolution.
+    damage_first_entry(&graph, EdgeKind::Contains, 0x10);
+    for read in read_incoming(&db, "a.ts:main", EdgeKind::Contains, "a.ts") {
+        assert!(
+            matches!(read, Err(StoreError::Corrupted { .. })),
+            "{read:?}"
+        );
+    }
+}
