@@ -21,6 +21,8 @@ pub(super) struct Facts<'v> {
     pub(super) views: Vec<NodeView<'v>>,
     pub(super) extends: HashMap<&'v str, String>,
     pub(super) between: Vec<Between>,
+    /// The IDs of each edge's source and target, beside `between`.
+    pub(super) between_ids: Vec<EndIds<'v>>,
 }
 
 /// Fills `template`'s shared facts and edge counts from `sections`, and a walk's counts
@@ -64,7 +66,7 @@ pub(super) fn gather<'v>(
             ..counted?
         };
     }
-    let between = match edges {
+    let (between, between_ids) = match edges {
         Edges::Between | Edges::BetweenAll => {
             let root_key = match root {
                 Some(root) => snapshot.key_of(root.id())?,
@@ -77,7 +79,7 @@ pub(super) fn gather<'v>(
             };
             edges_between((snapshot, context), ends, sections, &result_views)?
         }
-        _ => Vec::new(),
+        _ => (Vec::new(), Vec::new()),
     };
     let shape = &mut header.shape;
     shape.nodes = result_views.len();
@@ -99,6 +101,7 @@ pub(super) fn gather<'v>(
         views: result_views,
         extends,
         between,
+        between_ids,
     })
 }
 
@@ -265,15 +268,15 @@ pub(super) struct Ends<'v> {
 }
 
 /// Every stored edge between two result nodes, sorted by the source's position, the kind
-/// and the target's position (`views`: the record of each item of `sections`, in order).
-/// The ranks, the edges and the result come from `context`'s scratch; the caller gives the
-/// result back when it has streamed it.
+/// and the target's position (`views`: the record of each item of `sections`, in order),
+/// with the IDs of their ends beside them. The ranks, the edges and the result come from
+/// `context`'s scratch; the caller gives the result back when it has streamed it.
 pub(super) fn edges_between<'v>(
     (snapshot, context): (&Snapshot, &QueryContext),
     ends: Ends<'v>,
     sections: &[Section],
     views: &[NodeView<'v>],
-) -> Result<Vec<Between>, QueryError> {
+) -> Result<(Vec<Between>, Vec<EndIds<'v>>), QueryError> {
     let count = sections.iter().map(|s| s.items.len()).sum::<usize>() + 1;
     // Positions borrow the snapshot: sized once, not kept.
     let mut ordered: Vec<Positioned<'v>> = Vec::with_capacity(count);
@@ -303,9 +306,18 @@ pub(super) fn edges_between<'v>(
     out.sort_unstable_by_key(|(from, kind, to, _)| (*from, *kind, *to));
     let mut between = context.take(|s| &mut s.between);
     between.extend(out.iter().map(|(_, _, _, edge)| *edge));
+    // IDs borrow the snapshot: sized once, not kept.
+    let id = |rank: usize| ordered[rank].1.2;
+    let ids = out
+        .iter()
+        .map(|(from, _, to, _)| (id(*from), id(*to)))
+        .collect();
     context.put(|s| &mut s.ranked_edges, out);
-    Ok(between)
+    Ok((between, ids))
 }
+
+/// The IDs of an edge's source and target.
+pub(super) type EndIds<'v> = (&'v str, &'v str);
 
 /// A result node with its position (file, start line, ID).
 type Positioned<'v> = (NodeKey, (&'v str, u32, &'v str));

@@ -442,7 +442,7 @@ where
             streamer.summary.stopped = true;
         }
         if !streamer.summary.stopped {
-            streamer.between(&facts.between)?;
+            streamer.between(&facts.between, &facts.between_ids)?;
         }
         self.context.put(|s| &mut s.between, facts.between);
         let summary = streamer.summary;

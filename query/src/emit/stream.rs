@@ -5,7 +5,7 @@
 use rustc_hash::FxHashMap as HashMap;
 use tsgraph_engine::{AdjacencyGuard, EdgeKind, EdgeView, NodeKey, NodeView, Snapshot};
 
-use super::facts::facets_of;
+use super::facts::{EndIds, facets_of};
 use super::order::{Placed, level_value, placed};
 use super::{Between, Edges, Item, Order, Section};
 use crate::context::QueryContext;
@@ -281,11 +281,16 @@ where
         Ok(true)
     }
 
-    /// The edges between result nodes, sorted by source: each source's list is read once,
-    /// and only for a sink that reads the edges' stored facts.
-    pub(super) fn between(&mut self, between: &[Between]) -> Result<(), QueryError> {
+    /// The edges between result nodes, sorted by source, with the IDs of their ends (`ids`,
+    /// beside them): each source's list is read once, and only for a sink that reads the
+    /// edges' stored facts.
+    pub(super) fn between(
+        &mut self,
+        between: &[Between],
+        ids: &[EndIds<'v>],
+    ) -> Result<(), QueryError> {
         let mut list: Option<(NodeKey, AdjacencyGuard<'_>)> = None;
-        for &(source, kind, target, count) in between {
+        for (&(source, kind, target, count), &(source_id, target_id)) in between.iter().zip(ids) {
             // A sink reading the facts takes the count from them; the others got it with
             // the edge.
             let (stored, count) = if self.edge_facts {
@@ -300,8 +305,8 @@ where
             };
             let go = self.sink.edge(&EdgeInfo {
                 kind,
-                source: (self.view)(source)?.id(),
-                target: (self.view)(target)?.id(),
+                source: source_id,
+                target: target_id,
                 reversed: false,
                 count,
                 stored,
