@@ -1,8 +1,8 @@
 //! Latencies of representative queries over sampled symbols, warm and in-process: each
 //! query runs once over every sample untimed (so the pages it reads are cached, as in a
-//! server that has been answering for a while), then once more timed. A query's time is
-//! the traversal and its TOON encoding into a reused buffer — what an MCP tool call costs
-//! before the transport.
+//! server that has been answering for a while), then timed: once, or the median of a few
+//! passes (`rounds`). A query's time is the traversal and its TOON encoding into a reused
+//! buffer — what an MCP tool call costs before the transport.
 
 use std::time::{Duration, Instant};
 
@@ -113,10 +113,13 @@ pub(super) fn census(snapshot: &Snapshot, count: usize, seed: u64) -> Result<Cen
 /// One query of the benchmark, asked about one sample.
 type Ask<'a> = dyn Fn(&Query<'_>, usize, &mut dyn ResultSink) -> Result<Summary, Error> + 'a;
 
-/// Times every representative query over `symbols`.
+/// Times every representative query over `symbols`: each sample's time is the median of
+/// `rounds` timed passes (one pass: as it was first measured; more steady a time taken on a
+/// noisy machine).
 pub(super) fn measure(
     snapshot: &Snapshot,
     symbols: &[(NodeKey, String)],
+    rounds: usize,
 ) -> Result<Vec<QueryLatency>, Error> {
     let query = Query::new(snapshot);
     let traversal = TRAVERSAL;
@@ -200,16 +203,27 @@ pub(super) fn measure(
             results: 0,
             truncated: Vec::new(),
         };
-        for i in 0..symbols.len() {
-            buffer.clear();
-            let mut sink = Counted::new(ToonSink::new(&mut buffer));
-            let started = Instant::now();
-            let summary = ask(&query, i, &mut sink)?;
-            let elapsed = started.elapsed();
-            latency.times.push(elapsed);
-            latency.results += sink.nodes;
-            if summary.truncated {
-                latency.truncated.push(elapsed);
+        let mut passes = vec![Vec::with_capacity(rounds.max(1)); symbols.len()];
+        let mut truncated = vec![false; symbols.len()];
+        for round in 0..rounds.max(1) {
+            for (i, times) in passes.iter_mut().enumerate() {
+                buffer.clear();
+                let mut sink = Counted::new(ToonSink::new(&mut buffer));
+                let started = Instant::now();
+                let summary = ask(&query, i, &mut sink)?;
+                times.push(started.elapsed());
+                if round == 0 {
+                    latency.results += sink.nodes;
+                    truncated[i] = summary.truncated;
+                }
+            }
+        }
+        for (times, cut) in passes.iter_mut().zip(&truncated) {
+            times.sort_unstable();
+            let median = times[(times.len() - 1) / 2];
+            latency.times.push(median);
+            if *cut {
+                latency.truncated.push(median);
             }
         }
         latency.times.sort_unstable();

@@ -101,7 +101,7 @@ pub fn run(root: &Path, options: &BenchOptions) -> Result<BenchReport, Error> {
         })?
         .len();
 
-    let queries = measure_queries(&db, options.samples, options.seed)?;
+    let queries = measure_queries(&db, options.samples, options.seed, 1)?;
     let first_answer_fresh_process = match (&options.cli, &queries.probe) {
         (Some(cli), Some(id)) => Some(fresh_process(cli, root, &db, id)?),
         _ => None,
@@ -136,13 +136,18 @@ pub struct QueryMeasures {
 }
 
 /// The query half of [`run`] on an existing store: warm latencies of representative
-/// queries over `samples` symbols sampled with `seed`, and the time from opening the store
-/// to a first answer.
-pub fn measure_queries(db: &Path, samples: usize, seed: u64) -> Result<QueryMeasures, Error> {
+/// queries over `samples` symbols sampled with `seed` (each sample's time the median of
+/// `rounds` timed passes), and the time from opening the store to a first answer.
+pub fn measure_queries(
+    db: &Path,
+    samples: usize,
+    seed: u64,
+    rounds: usize,
+) -> Result<QueryMeasures, Error> {
     let store = Store::open_read_only(db)?;
     let snapshot = store.snapshot()?;
     let census = latency::census(&snapshot, samples, seed)?;
-    let latencies = latency::measure(&snapshot, &census.symbols)?;
+    let latencies = latency::measure(&snapshot, &census.symbols, rounds)?;
     let probe = census.symbols.first().map(|(key, _)| *key);
     let probe_id = match probe {
         Some(key) => snapshot

@@ -5,8 +5,10 @@
 //! p50 ≤ 10 µs, open-to-first-answer ≤ 1 ms; then the allocations a query makes, by answer
 //! size (`tsgraph_bench::row_allocs`).
 //!
-//! Usage: `cargo run --release -p tsgraph-bench --bin query-bench -- DIR [--samples N] [--seed N]`
-//! (DIR is indexed first when it has no store; the store is `DIR/.tsgraph/graph.redb`).
+//! Usage: `cargo run --release -p tsgraph-bench --bin query-bench -- DIR [--samples N] [--seed N]
+//! [--rounds N]` (DIR is indexed first when it has no store; the store is
+//! `DIR/.tsgraph/graph.redb`). With `--rounds N` each sample's time is the median of N timed
+//! passes, which steadies the figures on a noisy machine (the default, 1, is one pass).
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -25,11 +27,12 @@ struct Args {
     root: PathBuf,
     samples: usize,
     seed: u64,
+    rounds: usize,
 }
 
 fn parse_args() -> Result<Args> {
     let mut root = None;
-    let (mut samples, mut seed) = (500, 1);
+    let (mut samples, mut seed, mut rounds) = (500, 1, 1);
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
         let mut number = |name: &str| -> Result<u64> {
@@ -40,9 +43,10 @@ fn parse_args() -> Result<Args> {
         match arg.as_str() {
             "--samples" => samples = number("--samples")? as usize,
             "--seed" => seed = number("--seed")?,
+            "--rounds" => rounds = number("--rounds")? as usize,
             "-h" | "--help" => {
                 println!(
-                    "usage: query-bench DIR [--samples N (default 500)] [--seed N (default 1)]"
+                    "usage: query-bench DIR [--samples N (default 500)] [--seed N (default 1)] [--rounds N (default 1)]"
                 );
                 std::process::exit(0);
             }
@@ -58,6 +62,7 @@ fn parse_args() -> Result<Args> {
             .with_context(|| format!("cannot open {}", root.display()))?,
         samples: samples.max(1),
         seed,
+        rounds: rounds.max(1),
     })
 }
 
@@ -71,7 +76,7 @@ fn main() -> Result<()> {
     let db = project.store().path().to_path_buf();
     let overlay = project.store().overlay_len()?;
     drop(project);
-    let measured = measure_queries(&db, args.samples, args.seed)?;
+    let measured = measure_queries(&db, args.samples, args.seed, args.rounds)?;
     println!("query-bench: {}", args.root.display());
     println!("graph file overlay: {overlay} entries (changes since the graph file was built)");
     let mut out = std::io::stdout();
