@@ -182,59 +182,31 @@ pub(crate) fn write_key(out: &mut Vec<u8>, s: &[u8]) {
     }
 }
 
-/// Appends `"s"` with TOON escapes, copying unescaped runs in one go.
+/// Appends `"s"` with TOON escapes, copying unescaped runs in one go. Only values with a
+/// byte to escape and keys that need quotes come here, so a byte at a time is enough.
 fn write_quoted(out: &mut Vec<u8>, s: &[u8]) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.reserve(s.len() + 2);
     out.push(b'"');
     let mut run = 0;
-    while let Some(i) = next_escape(s, run) {
-        let b = s[i];
-        out.extend_from_slice(&s[run..i]);
+    for (i, &b) in s.iter().enumerate() {
+        let escape = ESCAPE[usize::from(b)];
+        if escape == 0 {
+            continue;
+        }
+        out.extend_from_slice(s.get(run..i).unwrap_or_default());
         run = i + 1;
-        match ESCAPE[usize::from(b)] {
-            b'u' => {
-                out.extend_from_slice(b"\\u00");
-                out.push(HEX[usize::from(b >> 4)]);
-                out.push(HEX[usize::from(b & 0xf)]);
-            }
-            escape => {
-                out.push(b'\\');
-                out.push(escape);
-            }
+        if escape == b'u' {
+            out.extend_from_slice(b"\\u00");
+            out.push(HEX[usize::from(b >> 4)]);
+            out.push(HEX[usize::from(b & 0xf)]);
+        } else {
+            out.push(b'\\');
+            out.push(escape);
         }
     }
-    out.extend_from_slice(&s[run..]);
+    out.extend_from_slice(s.get(run..).unwrap_or_default());
     out.push(b'"');
-}
-
-/// The position of the first byte at or after `from` that needs an escape inside quotes (a
-/// control character, `"` or `\`). Escapes are rare, so it tests eight bytes at a time: a
-/// word has such a byte when one of its bytes is below 0x20 or equals either character (the
-/// classic "has a zero byte" test on the word and on its XOR with each character).
-fn next_escape(s: &[u8], from: usize) -> Option<usize> {
-    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
-    let below = |word: u64, n: u8| word.wrapping_sub(ONES * u64::from(n)) & !word & HIGHS;
-    let zero = |word: u64| below(word, 1);
-    let mut at = from;
-    while let Some(chunk) = s.get(at..at + 8) {
-        let mut bytes = [0u8; 8];
-        bytes.copy_from_slice(chunk);
-        let word = u64::from_ne_bytes(bytes);
-        let flagged = below(word, 0x20)
-            | zero(word ^ (ONES * u64::from(b'"')))
-            | zero(word ^ (ONES * u64::from(b'\\')));
-        if flagged != 0 {
-            break;
-        }
-        at += 8;
-    }
-    // The flagged word (whose test may also flag a byte after the first match) or the tail.
-    s.get(at..)?
-        .iter()
-        .position(|&b| ESCAPE[usize::from(b)] != 0)
-        .map(|i| at + i)
 }
 
 #[cfg(test)]
@@ -245,29 +217,6 @@ mod tests {
         let mut out = Vec::new();
         write_value(&mut out, s.as_bytes(), delim);
         String::from_utf8(out).expect("utf-8 in, utf-8 out")
-    }
-
-    #[test]
-    fn the_word_scan_finds_the_first_escape_a_byte_scan_finds() {
-        let naive =
-            |s: &[u8], from: usize| (from..s.len()).find(|&i| ESCAPE[usize::from(s[i])] != 0);
-        // Every byte value at every place of a 19-byte string (two whole words and a tail),
-        // over a background of plain, high (UTF-8) and boundary bytes.
-        for background in [b'a', 0xC3, 0x7F, 0x20, 0x21, 0x5B, 0xFF] {
-            for place in 0..19 {
-                for byte in 0..=255u8 {
-                    let mut s = vec![background; 19];
-                    s[place] = byte;
-                    for from in [0, 1, 8, place, 18] {
-                        assert_eq!(
-                            next_escape(&s, from),
-                            naive(&s, from),
-                            "byte {byte:#x} at {place} from {from} on {background:#x}"
-                        );
-                    }
-                }
-            }
-        }
     }
 
     fn key(s: &str) -> String {
@@ -337,7 +286,7 @@ mod tests {
 
     #[test]
     fn a_special_byte_anywhere_in_a_long_value_is_found() {
-        // Past the first eight-byte chunk and in the tail alike.
+        // In a whole sixteen-byte chunk and in the overlapping tail alike.
         for place in 0..20 {
             let mut text = vec![b'a'; 20];
             text[place] = b':';

@@ -114,14 +114,13 @@ impl Iterator for Steps<'_> {
             } => {
                 // Every kind byte was checked when the entries were opened; an entry that
                 // reads as none ends the list rather than inventing an edge.
-                let entry = (*next < entries.len())
-                    .then(|| entries.get(*next))
+                let (kind, source, resolution) = (*next < entries.len())
+                    .then(|| entries.entry(*next))
                     .flatten()?;
-                let resolution = current_resolution(entries, (*next, entry.1), overlay);
                 *next += 1;
                 Some(Step {
-                    resolution,
-                    ..incoming(entry)
+                    resolution: current(resolution, source, overlay),
+                    ..incoming((kind, source))
                 })
             }
             Source::Gathered { entries, file } => {
@@ -130,7 +129,7 @@ impl Iterator for Steps<'_> {
                 // file's entries were checked whole when they were merged.
                 let resolution = file.and_then(|(mapped, overlay)| {
                     let at = mapped.find(entry.0, entry.1).ok().flatten()?;
-                    current_resolution(&mapped, (at, entry.1), overlay)
+                    current(mapped.entry(at)?.2, entry.1, overlay)
                 });
                 Some(Step {
                     resolution,
@@ -154,14 +153,8 @@ impl Iterator for Steps<'_> {
 
 impl ExactSizeIterator for Steps<'_> {}
 
-/// The resolution of the file's incoming entry `at` (from `source`) when it is a call,
-/// unless the source's list was rewritten since the file (then `None`, and a reader asks
-/// that list).
-fn current_resolution(
-    entries: &InEntries<'_>,
-    (at, source): (usize, u32),
-    overlay: &Overlay,
-) -> Option<Resolution> {
-    let resolution = entries.resolution(at)?;
-    (!overlay.rewrote(source)).then_some(resolution)
+/// A graph file entry's call `resolution`, unless the overlay rewrote its `source`'s list
+/// since the file (then `None`, and a reader asks that list).
+fn current(resolution: Option<Resolution>, source: u32, overlay: &Overlay) -> Option<Resolution> {
+    resolution.filter(|_| !overlay.rewrote(source))
 }

@@ -189,10 +189,11 @@ impl<'a> InEntries<'a> {
         self.bytes.len() / IN_ENTRY
     }
 
-    /// Entry `i`: its kind, source key and, for a call, how it was resolved; `None` for a
+    /// Entry `i`: its kind, source key and, for a call, how it was resolved (as the source's
+    /// list said when the file was built); `None` for a
     /// first byte that holds no edge kind, a resolution no resolution has, or one on an edge
     /// that is not a call.
-    fn entry(&self, i: usize) -> Option<(EdgeKind, u32, Option<Resolution>)> {
+    pub(crate) fn entry(&self, i: usize) -> Option<(EdgeKind, u32, Option<Resolution>)> {
         let entry = &self.bytes[i * IN_ENTRY..(i + 1) * IN_ENTRY];
         let kind = EdgeKind::from_u8(entry[0] & KIND_BITS)?;
         let resolved = entry[0] >> RESOLUTION_SHIFT;
@@ -208,13 +209,6 @@ impl<'a> InEntries<'a> {
     /// refuses).
     pub(crate) fn get(&self, i: usize) -> Option<(EdgeKind, u32)> {
         self.entry(i).map(|(kind, source, _)| (kind, source))
-    }
-
-    /// How the call of entry `i` was resolved, as the source's list said when the file was
-    /// built: `Some` for a CALLS entry, `None` for other kinds (and for a first byte
-    /// [`InEntries::iter`] refuses).
-    pub(crate) fn resolution(&self, i: usize) -> Option<Resolution> {
-        self.entry(i)?.2
     }
 
     /// Every entry, checked: a kind in the kind bits, and a resolution in the others (none
