@@ -16,7 +16,7 @@ use crossbeam_channel::{Receiver, Sender, bounded};
 use tsgraph_engine::{EdgeKind, NodeRecord, Store};
 
 use crate::facts::FileFacts;
-use crate::graph::{self, FileNodes, KeyedPart, LinkStats, NodeKeys, PackageOf};
+use crate::graph::{self, KeyedPart, LinkStats, NodeKeys, Nodes, PackageOf};
 use crate::persist;
 use crate::resolve::{FileId, Hierarchy, ModuleTarget, Program, ProgramTables, Resolver};
 use crate::summary::IndexError;
@@ -37,7 +37,7 @@ pub(crate) struct LinkInputs<'a> {
     pub(crate) modules: &'a [Vec<ModuleTarget>],
     pub(crate) tables: &'a ProgramTables,
     pub(crate) hierarchy: &'a Hierarchy,
-    pub(crate) nodes: &'a [FileNodes],
+    pub(crate) nodes: Nodes<'a>,
     pub(crate) package_of: &'a PackageOf<'a>,
 }
 
@@ -85,7 +85,7 @@ pub(crate) fn load(
 ) -> Result<Loaded, IndexError> {
     let mut loader = store.replace_all_in_parts()?;
     let mut loaded = Loaded::default();
-    let keys = graph::node_keys(inputs.files, inputs.nodes);
+    let keys = graph::node_keys(inputs.nodes);
     let (sender, receiver) = bounded(PARTS_AHEAD);
     let linked = std::thread::scope(|scope| {
         let keys = &keys;
@@ -139,7 +139,7 @@ fn write_nodes(
         records.clear();
         Ok(())
     };
-    for ((facts, file_nodes), file_keys) in inputs.files.iter().zip(inputs.nodes).zip(keys) {
+    for ((facts, file_nodes), file_keys) in inputs.nodes.iter().zip(keys) {
         for (index, record) in graph::node_records(facts, file_nodes, inputs.package_of) {
             let counted = file_keys.get(index as usize).copied();
             if counted != Some(next) {

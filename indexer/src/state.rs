@@ -24,7 +24,7 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use crate::extract::Extractor;
 use crate::facts::{DeclId, DeclKind, ExportTarget, FileFacts};
-use crate::graph::{self, FileNodes, Scope};
+use crate::graph::{self, FileNodes, NodeTable, Scope};
 use crate::interface::{self, ExportChange, Interface};
 use crate::model::ProjectModel;
 use crate::modules::{self, ImportStats};
@@ -121,7 +121,8 @@ pub struct IndexState {
     tables: ProgramTables,
     /// The class and interface hierarchy, kept current with `tables`.
     hierarchy: Hierarchy,
-    nodes: Vec<FileNodes>,
+    /// Each file's nodes, assigned when first asked for (all of them by a full index).
+    nodes: NodeTable,
     /// Each file's interface, computed from its summary when an update first asks for it: a
     /// full index that no update follows (the CLI's) never needs one, and hashing every
     /// file's took a fifth of the time between parsing and linking.
@@ -162,6 +163,8 @@ impl IndexState {
         let configs = walked.configs.iter().map(|c| c.relative.clone()).collect();
         let model = ProjectModel::load_listed(root, &paths, configs);
         let (mut state, import_stats) = IndexState::with_model(root, parsed.facts, model)?;
+        // The load asks for every file's nodes: assigned on every core first.
+        state.nodes = NodeTable::assigned(assign_all_nodes(&state.files));
         state.config_stamp = crate::sync::config_stamp(&walked.configs);
         warnings.extend(state.model.warnings().iter().map(|w| w.to_string()));
         let resolved = started.elapsed();
@@ -201,7 +204,7 @@ impl IndexState {
             modules: &self.modules,
             tables: &self.tables,
             hierarchy: &self.hierarchy,
-            nodes: &self.nodes,
+            nodes: self.nodes.view(&self.files),
             package_of: &|path| self.package_of(path),
         };
         crate::load::load(&inputs, store, meta, part_files)
@@ -227,7 +230,7 @@ impl IndexState {
             let program = Program::new(&files, &builtins, &modules, &tables);
             Hierarchy::build(&Resolver::new(&program), files.len())
         };
-        let nodes = assign_all_nodes(&files);
+        let nodes = NodeTable::unassigned(files.len());
         let interfaces = files.iter().map(|_| OnceLock::new()).collect();
         Ok((
             IndexState {
@@ -247,6 +250,11 @@ impl IndexState {
             },
             import_stats,
         ))
+    }
+
+    /// The nodes of file `id` (as its summary in `files` gives them).
+    fn nodes_of(&self, id: FileId) -> &FileNodes {
+        self.nodes.view(&self.files).of(id)
     }
 
     /// The project root.
@@ -293,7 +301,13 @@ impl IndexState {
     fn link(&self, scope: Scope<'_>) -> graph::Linked {
         let program = Program::new(&self.files, &self.builtins, &self.modules, &self.tables);
         let package_of = |path: &str| self.package_of(path);
-        graph::link(&program, &self.hierarchy, &self.nodes, &package_of, scope)
+        graph::link(
+            &program,
+            &self.hierarchy,
+            self.nodes.view(&self.files),
+            &package_of,
+            scope,
+        )
     }
 
     /// Links the files of `relink`, adding the files whose nodes the linking gives edges to
@@ -310,7 +324,7 @@ impl IndexState {
             let linked = self.link(Scope::Files(&ids));
             let sources: HashSet<&str> = ids
                 .iter()
-                .flat_map(|id| self.nodes[*id as usize].iter().map(|(node, _)| node))
+                .flat_map(|id| self.nodes_of(*id).iter().map(|(node, _)| node))
                 .collect();
             let before = relink.len();
             for edge in linked.batch.edges.iter() {
@@ -451,9 +465,7 @@ impl IndexState {
                                     interface::export_change(&self.files[id as usize], &facts)
                                 };
                                 let moved = match change {
-                                    ExportChange::All => {
-                                        node_ids(&self.nodes[id as usize]).collect()
-                                    }
+                                    ExportChange::All => node_ids(self.nodes_of(id)).collect(),
                                     // Classes and interfaces that kept their shape: dispatch
                                     // to their members is as it was.
                                     ExportChange::Names(_) if classes_kept => {
@@ -468,7 +480,7 @@ impl IndexState {
                                 touched.old_ids.extend(moved);
                             }
                             self.files[id as usize] = facts;
-                            self.nodes[id as usize] = nodes;
+                            self.nodes.set(id, nodes);
                             self.interfaces[id as usize] = OnceLock::from(interface);
                             id
                         }
@@ -492,9 +504,9 @@ impl IndexState {
                     let Some(id) = self.by_path.remove(&path) else {
                         continue;
                     };
-                    touched.old_ids.extend(node_ids(&self.nodes[id as usize]));
+                    touched.old_ids.extend(node_ids(self.nodes_of(id)));
                     self.files[id as usize] = FileFacts::default();
-                    self.nodes[id as usize] = FileNodes::default();
+                    self.nodes.set(id, FileNodes::default());
                     self.interfaces[id as usize] = OnceLock::from(Interface::default());
                     self.modules[id as usize] = Vec::new();
                     touched.shape_changed.insert(id);
@@ -542,7 +554,7 @@ impl IndexState {
         for id in &touched.imports_changed {
             let was = touched.export_changes.insert(*id, ExportChange::All);
             if matches!(was, Some(ExportChange::Names(_))) {
-                touched.old_ids.extend(node_ids(&self.nodes[*id as usize]));
+                touched.old_ids.extend(node_ids(self.nodes_of(*id)));
             }
         }
         if !touched.export_changes.is_empty() {
@@ -784,7 +796,7 @@ impl IndexState {
         let facts = &self.files[id as usize];
         let staying: HashSet<&str> = new.iter().map(|(node, _)| node).collect();
         let unchanged = unchanged_exported_locals(facts, change);
-        self.nodes[id as usize]
+        self.nodes_of(id)
             .iter()
             .filter(|(node, decls)| {
                 let kind = decls.first().and_then(|d| facts.decl(*d).node);
@@ -834,7 +846,7 @@ impl IndexState {
         let mut members = Vec::new();
         for base in bases {
             let facts = &self.files[base.file as usize];
-            let nodes = &self.nodes[base.file as usize];
+            let nodes = self.nodes_of(base.file);
             for (index, decl) in facts.decls.iter().enumerate() {
                 let id = DeclId::try_from(index).unwrap_or(DeclId::MAX);
                 if decl.path_parent == base.decl

@@ -103,6 +103,9 @@ fn walk_within(root: &Path, max_file_size: u64, only: Option<&Path>) -> WalkResu
         .require_git(false)
         .follow_links(false)
         .add_custom_ignore_filename(TSGRAPH_IGNORE)
+        // Every core: the walk is most of a sync that finds nothing changed (a look at each
+        // file and at each folder's ignore files), and each look waits on the kernel alone.
+        .threads(0)
         .filter_entry(move |entry| {
             let name = entry.file_name();
             if name == "node_modules" || name == ".tsgraph" {
@@ -120,24 +123,87 @@ fn walk_within(root: &Path, max_file_size: u64, only: Option<&Path>) -> WalkResu
             let hidden = entry.depth() > 0 && name.to_string_lossy().starts_with('.');
             !hidden || (!entry.file_type().is_some_and(|t| t.is_dir()) && is_config_name(name))
         })
-        .build();
-    for entry in walker {
-        let entry = match entry {
-            Ok(entry) => entry,
-            Err(err) => {
-                result.errors.push(err.to_string());
-                continue;
-            }
-        };
+        .build_parallel();
+    let found = parking_lot::Mutex::new(result);
+    walker.visit(&mut Collector {
+        found: &found,
+        root,
+        real_root: &real_root,
+        max_file_size,
+    });
+    let mut result = found.into_inner();
+    // The walkers' threads meet entries in no fixed order; what the walk gives is sorted, so
+    // a sync compares (and stamps configurations) the same way every time.
+    result.files.sort_by(|a, b| a.relative.cmp(&b.relative));
+    result.configs.sort_by(|a, b| a.relative.cmp(&b.relative));
+    result.too_large.sort();
+    result.errors.sort();
+    result
+}
+
+/// Makes one [`Visitor`] per walking thread, all adding to `found`.
+struct Collector<'s> {
+    found: &'s parking_lot::Mutex<WalkResult>,
+    root: &'s Path,
+    real_root: &'s Path,
+    max_file_size: u64,
+}
+
+impl<'s> ignore::ParallelVisitorBuilder<'s> for Collector<'s> {
+    fn build(&mut self) -> Box<dyn ignore::ParallelVisitor + 's> {
+        Box::new(Visitor {
+            found: self.found,
+            root: self.root,
+            real_root: self.real_root,
+            max_file_size: self.max_file_size,
+            mine: WalkResult::default(),
+        })
+    }
+}
+
+/// One walking thread's findings, kept apart from the others' until the thread is done.
+struct Visitor<'s> {
+    found: &'s parking_lot::Mutex<WalkResult>,
+    root: &'s Path,
+    real_root: &'s Path,
+    max_file_size: u64,
+    mine: WalkResult,
+}
+
+impl ignore::ParallelVisitor for Visitor<'_> {
+    fn visit(&mut self, entry: Result<ignore::DirEntry, ignore::Error>) -> ignore::WalkState {
+        match entry {
+            Ok(entry) => self.take(entry),
+            Err(err) => self.mine.errors.push(err.to_string()),
+        }
+        ignore::WalkState::Continue
+    }
+}
+
+impl Drop for Visitor<'_> {
+    fn drop(&mut self) {
+        let mine = std::mem::take(&mut self.mine);
+        let mut found = self.found.lock();
+        found.files.extend(mine.files);
+        found.configs.extend(mine.configs);
+        found.too_large.extend(mine.too_large);
+        found.errors.extend(mine.errors);
+    }
+}
+
+impl Visitor<'_> {
+    /// Keeps the entry if it is a source or configuration file of the project.
+    fn take(&mut self, entry: ignore::DirEntry) {
         let Some(file_type) = entry.file_type() else {
-            continue;
+            return;
         };
         if !file_type.is_file() && !file_type.is_symlink() {
-            continue;
+            return;
         }
-        let Ok(relative) = entry.path().strip_prefix(root) else {
-            continue;
+        let Ok(relative) = entry.path().strip_prefix(self.root) else {
+            return;
         };
+        let result = &mut self.mine;
         // IDs are built from paths, so a path must map to exactly one string: a name that is
         // not UTF-8 is skipped rather than lossily converted (two such files could collide).
         let Some(relative) = relative_id_path(relative) else {
@@ -147,16 +213,16 @@ fn walk_within(root: &Path, max_file_size: u64, only: Option<&Path>) -> WalkResu
                     relative.display()
                 ));
             }
-            continue;
+            return;
         };
         if file_type.is_symlink() {
-            if let Some(target) = follow_link(entry.path(), &relative, &real_root, &mut result) {
-                add_file(&mut result, target, relative, max_file_size);
+            if let Some(target) = follow_link(entry.path(), &relative, self.real_root, result) {
+                add_file(result, target, relative, self.max_file_size);
             }
-            continue;
+            return;
         }
         if is_source_path(&relative) {
-            add_file(&mut result, entry.into_path(), relative, max_file_size);
+            add_file(result, entry.into_path(), relative, self.max_file_size);
         } else if is_config_name(entry.file_name()) {
             let (size, modified) = stamp(entry.path());
             result.configs.push(SourceFile {
@@ -167,8 +233,6 @@ fn walk_within(root: &Path, max_file_size: u64, only: Option<&Path>) -> WalkResu
             });
         }
     }
-    result.files.sort_by(|a, b| a.relative.cmp(&b.relative));
-    result
 }
 
 /// Where a symbolic link found by the walk leads, when that is a source file inside the root.
@@ -349,6 +413,40 @@ mod tests {
             ["other/keep.ts", "src/a.ts", "src/b.tsx", "src/c.js"]
         );
         assert!(result.errors.is_empty(), "{:?}", result.errors);
+    }
+
+    #[test]
+    fn what_the_threads_find_comes_out_sorted() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        // Many folders, so that both walking threads take some, each with a config file
+        // and a file over the size limit.
+        let mut expected = Vec::new();
+        for folder in (0..40).rev() {
+            for file in ["b.ts", "a.ts"] {
+                let path = format!("pkg{folder:02}/src/{file}");
+                write(&dir.path().join(&path), "export const x = 1;\n");
+                expected.push(path);
+            }
+            write(
+                &dir.path().join(format!("pkg{folder:02}/package.json")),
+                "{}",
+            );
+            write(
+                &dir.path().join(format!("pkg{folder:02}/big.ts")),
+                &"x".repeat(64),
+            );
+        }
+        expected.sort();
+        let result = walk(dir.path(), 32);
+        assert_eq!(found(&result), expected);
+        let configs: Vec<&str> = result.configs.iter().map(|c| c.relative.as_str()).collect();
+        let mut sorted = configs.clone();
+        sorted.sort();
+        assert_eq!(configs.len(), 40);
+        assert_eq!(configs, sorted);
+        let large: Vec<&str> = result.too_large.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(large.len(), 40);
+        assert!(large.is_sorted(), "{large:?}");
     }
 
     #[test]

@@ -4,8 +4,10 @@
 //! the call sites nothing was found for.
 
 mod ids;
+mod table;
 
 pub(crate) use ids::{FileNodes, assign as assign_nodes};
+pub(crate) use table::{NodeTable, Nodes};
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -62,12 +64,12 @@ pub(crate) enum Scope<'s> {
 }
 
 /// Links the summaries of `scope`'s files into graph nodes and edges (edges whose source is
-/// in those files), resolving across every file. `nodes` holds every file's node IDs
+/// in those files), resolving across every file. `nodes` gives every file's node IDs
 /// ([`assign_nodes`]).
 pub(crate) fn link(
     program: &Program<'_>,
     hierarchy: &Hierarchy,
-    nodes: &[FileNodes],
+    nodes: Nodes<'_>,
     package_of: &PackageOf<'_>,
     scope: Scope<'_>,
 ) -> Linked {
@@ -86,7 +88,7 @@ pub(crate) fn link(
     for &file in selected {
         builder.add_file_entry(file);
         let facts = program.file(file);
-        let records = node_records(facts, &nodes[file as usize], package_of);
+        let records = node_records(facts, nodes.of(file), package_of);
         builder
             .batch
             .nodes
@@ -122,7 +124,7 @@ pub(crate) struct KeyedPart {
 pub(crate) fn link_keyed(
     resolver: &Resolver<'_, '_>,
     hierarchy: &Hierarchy,
-    nodes: &[FileNodes],
+    nodes: Nodes<'_>,
     keys: &[Vec<u32>],
     files: &[FileId],
 ) -> Result<KeyedPart, String> {
@@ -201,11 +203,10 @@ pub(crate) fn node_records(
 
 /// The keys a bulk load gives the nodes of `files` (consecutive from 0, in file order, only
 /// to nodes with a record: those of [`node_records`]), without making the records.
-pub(crate) fn node_keys(files: &[FileFacts], nodes: &[FileNodes]) -> NodeKeys {
+pub(crate) fn node_keys(nodes: Nodes<'_>) -> NodeKeys {
     let mut next: u32 = 0;
-    files
+    nodes
         .iter()
-        .zip(nodes)
         .map(|(facts, file_nodes)| {
             file_nodes
                 .iter()
@@ -235,7 +236,7 @@ struct Builder<'p, 'a> {
     program: &'p Program<'a>,
     resolver: &'p Resolver<'p, 'a>,
     hierarchy: &'p Hierarchy,
-    nodes: &'p [ids::FileNodes],
+    nodes: Nodes<'p>,
     batch: GraphBatch,
     /// Edges merged per (source, kind, target), in a stable order.
     edges: BTreeMap<(NodeRef, u8, NodeRef), EdgeFacts>,
@@ -252,25 +253,25 @@ impl<'p, 'a> Builder<'p, 'a> {
         if self.program.is_builtin(decl.file) {
             return None;
         }
-        let local = self.nodes[decl.file as usize].node_of(decl.decl)?;
+        let local = self.nodes.of(decl.file).node_of(decl.decl)?;
         Some((decl.file, local))
     }
 
     /// The node credited for code of `decl` (itself or the nearest enclosing node).
     fn owner_node(&self, file: FileId, decl: DeclId) -> NodeRef {
         let facts = self.program.file(file);
-        (file, self.nodes[file as usize].owner_node(facts, decl))
+        (file, self.nodes.of(file).owner_node(facts, decl))
     }
 
     fn id(&self, node: NodeRef) -> &str {
-        self.nodes[node.0 as usize].id(node.1)
+        self.nodes.of(node.0).id(node.1)
     }
 
     fn new(
         program: &'p Program<'a>,
         resolver: &'p Resolver<'p, 'a>,
         hierarchy: &'p Hierarchy,
-        nodes: &'p [ids::FileNodes],
+        nodes: Nodes<'p>,
     ) -> Builder<'p, 'a> {
         Builder {
             program,
@@ -335,7 +336,7 @@ impl<'p, 'a> Builder<'p, 'a> {
     }
 
     fn contains(&mut self, file: FileId, facts: &FileFacts) {
-        let nodes = &self.nodes[file as usize];
+        let nodes = self.nodes.of(file);
         let mut pairs = Vec::new();
         for (local, (_, decls)) in nodes.iter().enumerate() {
             let Some(first) = decls.first() else { continue };

@@ -42,12 +42,18 @@ fn link_fixture(fixture: &str) -> super::Linked {
         .map(|(i, f)| (f.path.clone(), i as u32))
         .collect();
     let (modules, _) = resolve_imports(&model, &facts, &by_path);
-    let nodes: Vec<super::FileNodes> = facts.iter().map(super::assign_nodes).collect();
+    let nodes = super::NodeTable::unassigned(facts.len());
     let package_of = |_: &str| (".".to_owned(), String::new());
     let tables = ProgramTables::build(&facts, &builtins, &modules);
     let program = Program::new(&facts, &builtins, &modules, &tables);
     let hierarchy = Hierarchy::build(&Resolver::new(&program), facts.len());
-    super::link(&program, &hierarchy, &nodes, &package_of, super::Scope::All)
+    super::link(
+        &program,
+        &hierarchy,
+        nodes.view(&facts),
+        &package_of,
+        super::Scope::All,
+    )
 }
 
 /// CALLS edges as `source -> target (provenance)`, in the graph's order.
@@ -709,11 +715,11 @@ fn node_keys_count_exactly_the_nodes_that_get_records() {
         .iter()
         .map(|path| crate::pool::extract_one(&mut extractor, path, source.as_bytes(), 1))
         .collect();
-    let nodes: Vec<super::FileNodes> = files.iter().map(super::assign_nodes).collect();
-    let keys = super::node_keys(&files, &nodes);
+    let table = super::NodeTable::unassigned(files.len());
+    let keys = super::node_keys(table.view(&files));
     let mut next = 0;
     let mut without_record = 0;
-    for ((facts, file_nodes), file_keys) in files.iter().zip(&nodes).zip(&keys) {
+    for ((facts, file_nodes), file_keys) in table.view(&files).iter().zip(&keys) {
         assert_eq!(file_keys.len(), file_nodes.len());
         let recorded: Vec<u32> = super::node_records(facts, file_nodes, &|_| Default::default())
             .into_iter()
@@ -734,6 +740,10 @@ fn node_keys_count_exactly_the_nodes_that_get_records() {
     assert!(next >= 10, "both files' nodes are counted: {next}");
     assert_eq!(
         next as usize + without_record,
-        nodes.iter().map(|n| n.len()).sum::<usize>()
+        table
+            .view(&files)
+            .iter()
+            .map(|(_, n)| n.len())
+            .sum::<usize>()
     );
 }
