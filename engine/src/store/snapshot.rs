@@ -736,13 +736,19 @@ impl NodeGuard<'_> {
     /// Views the record without copying: validated first when it comes from a redb page; a
     /// graph file's records were validated when the file was written, and the file's checksum
     /// verified before it was trusted (the trust model in `mapped/mod.rs`).
+    ///
+    /// Only a redb page is read inside the panic boundary: the boundary is for redb's own
+    /// panics, and a mapped record is read by tsgraph's code alone (its cost was most of what
+    /// an answer spent per record).
     pub fn view(&self) -> Result<NodeView<'_>, StoreError> {
-        read_in(self.boundary, "read node", || match &self.bytes {
-            NodeBytes::Stored(guard) => NodeView::from_bytes(guard.value()),
+        match &self.bytes {
+            NodeBytes::Stored(guard) => read_in(self.boundary, "read node", || {
+                NodeView::from_bytes(guard.value())
+            }),
             // SAFETY: a mapped record was validated by the file's writer and is covered by the
             // body checksum `MappedGraph::open` verified; graph files never change in place.
             NodeBytes::Mapped(bytes) => unsafe { NodeView::from_trusted_bytes(bytes) },
-        })
+        }
     }
 
     fn bytes(&self) -> &[u8] {
@@ -787,7 +793,11 @@ impl<'a> AdjacencyGuard<'a> {
     /// cover kinds, order and sizes; an edge's call sites and names are checked by
     /// [`EdgeRef::view`].
     pub fn edges(&self) -> Result<impl ExactSizeIterator<Item = EdgeRef<'_>>, StoreError> {
-        let stored = read_in(self.boundary, "read adjacency", || self.stored())?;
+        let stored = match &self.guard {
+            // A graph file's list is parsed by tsgraph's code alone: no redb panic to catch.
+            Adjacency::OutgoingMapped(Some(bytes)) => ListView::parse(bytes)?,
+            _ => read_in(self.boundary, "read adjacency", || self.stored())?,
+        };
         let gathered: &[(EdgeKind, u32)] = match &self.guard {
             Adjacency::Incoming(entries, _) => entries,
             _ => &[],
@@ -829,21 +839,19 @@ impl<'a> AdjacencyGuard<'a> {
             Adjacency::Outgoing(Some(guard)) => read_in(self.boundary, "read adjacency", || {
                 OpenedList::open(guard.value())?.find(kind, other)
             }),
-            Adjacency::OutgoingMapped(Some(bytes)) => {
-                read_in(self.boundary, "read adjacency", || {
-                    OpenedList::open(bytes)?.find(kind, other)
-                })
-            }
+            Adjacency::OutgoingMapped(Some(bytes)) => OpenedList::open(bytes)?.find(kind, other),
         }
     }
 
     /// The entries as an iterator that owns what it reads (see [`Steps`]): checked as
     /// [`AdjacencyGuard::edges`] checks them, without their facts but a call's resolution.
     pub fn into_steps(self) -> Result<Steps<'a>, StoreError> {
-        let boundary = self.boundary;
-        read_in(boundary, "read adjacency", move || match self.guard {
+        // Only a redb page is read inside the panic boundary (see `NodeGuard::view`).
+        match self.guard {
             Adjacency::OutgoingMapped(Some(bytes)) => Ok(Steps::listed(ListView::parse(bytes)?)),
-            Adjacency::Outgoing(Some(guard)) => Ok(Steps::copied(ListView::parse(guard.value())?)),
+            Adjacency::Outgoing(Some(guard)) => read_in(self.boundary, "read adjacency", || {
+                Ok(Steps::copied(ListView::parse(guard.value())?))
+            }),
             Adjacency::Outgoing(None) | Adjacency::OutgoingMapped(None) => Ok(Steps::empty()),
             Adjacency::Incoming(entries, file) => Ok(Steps::gathered(entries, file)),
             Adjacency::IncomingMapped(entries, overlay) => {
@@ -852,7 +860,7 @@ impl<'a> AdjacencyGuard<'a> {
                 }
                 Ok(Steps::mapped(entries, overlay))
             }
-        })
+        }
     }
 
     fn stored(&self) -> Result<ListView<'_>, StoreError> {
