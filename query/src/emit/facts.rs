@@ -330,14 +330,15 @@ fn ranked_edges(
     ends: &Ends<'_>,
     out: &mut Vec<(usize, EdgeKind, usize, Between)>,
 ) -> Result<(), QueryError> {
-    for (key, _) in ordered {
+    // A result's rank is its place in `ordered`.
+    for (from, (key, _)) in ordered.iter().enumerate() {
         let list = snapshot.out_edges(*key)?;
         for edge in list.edges()? {
             match rank.get(&edge.other()) {
                 Some(&to) => {
                     let count = if ends.facts { 0 } else { edge.view()?.count() };
                     let between = (*key, edge.kind(), edge.other(), count);
-                    out.push((rank[key], edge.kind(), to, between));
+                    out.push((from, edge.kind(), to, between));
                 }
                 None if ends.mode == Edges::BetweenAll => {
                     return Err(QueryError::MissingNode(edge.other().0));
