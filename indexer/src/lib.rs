@@ -12,6 +12,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod chunks;
 mod decode;
 mod export_change;
 mod extract;

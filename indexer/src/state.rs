@@ -944,41 +944,8 @@ fn changed_implementations(
     }
 }
 
-/// Every file's node IDs: each depends on its file alone, so this thread and one more take
-/// chunks of files in turn (two threads whatever `IndexOptions::threads` says, as reading
-/// stored summaries does: this runs between the parallel phases).
+/// Every file's node IDs: each depends on its file alone ([`crate::chunks`]).
 fn assign_all_nodes(files: &[FileFacts]) -> Vec<FileNodes> {
-    const CHUNK: usize = 32;
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let work = || {
-        let mut done = Vec::new();
-        loop {
-            let chunk = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let start = chunk.saturating_mul(CHUNK);
-            let Some(files) = files.get(start..files.len().min(start.saturating_add(CHUNK))) else {
-                return done;
-            };
-            if files.is_empty() {
-                return done;
-            }
-            let of_chunk: Vec<FileNodes> = files.iter().map(graph::assign_nodes).collect();
-            done.push((chunk, of_chunk));
-        }
-    };
-    let parallel = std::thread::available_parallelism().map_or(1, |n| n.get()) > 1;
-    let mut chunks = std::thread::scope(|scope| {
-        let other = parallel.then(|| scope.spawn(work));
-        let mut chunks = work();
-        match other.map(|other| other.join()) {
-            Some(Ok(more)) => chunks.extend(more),
-            Some(Err(panic)) => std::panic::resume_unwind(panic),
-            None => {}
-        }
-        chunks
-    });
-    chunks.sort_unstable_by_key(|(chunk, _)| *chunk);
-    chunks
-        .into_iter()
-        .flat_map(|(_, of_chunk)| of_chunk)
-        .collect()
+    crate::chunks::map_on_two_threads(files, 32, || (), |_, facts| graph::assign_nodes(facts))
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }

@@ -420,30 +420,26 @@ pub(crate) fn restore(
     stored: &HashMap<String, (u64, u64, u64)>,
     model: ProjectModel,
 ) -> Result<IndexState, IndexError> {
+    /// Summaries per chunk a thread takes: small enough to even out the threads' shares.
+    const CHUNK: usize = 16;
     let entries: Vec<(&String, &(u64, u64, u64))> = stored.iter().collect();
-    let (first, second) = entries.split_at(entries.len() / 2);
     // One extractor per thread, for the files whose stored summary cannot be read.
-    let read =
-        |part: &[(&String, &(u64, u64, u64))]| -> Result<Vec<(FileFacts, bool)>, IndexError> {
-            let mut extractor = crate::extract::Extractor::new()
-                .map_err(|err| IndexError::Grammar(err.to_string()))?;
-            part.iter()
-                .map(|&(path, &(hash, _, modified))| {
-                    stored_summary(snapshot, root, path, hash, modified, Some(&mut extractor))
-                })
-                .collect()
-        };
-    let (first, second) = std::thread::scope(|scope| {
-        let other = scope.spawn(|| read(second));
-        let first = read(first);
-        (first, other.join())
-    });
-    let second = second.map_err(|_| IndexError::Worker("a summary reader panicked".into()))?;
+    let read = crate::chunks::map_on_two_threads(
+        &entries,
+        CHUNK,
+        crate::extract::Extractor::new,
+        |extractor, &(path, &(hash, _, modified))| match extractor {
+            Ok(extractor) => stored_summary(snapshot, root, path, hash, modified, Some(extractor)),
+            Err(err) => Err(IndexError::Grammar(err.to_string())),
+        },
+    )
+    .map_err(|_| IndexError::Worker("a summary reader panicked".into()))?;
     let mut files: Vec<FileFacts> = Vec::with_capacity(stored.len());
     // Files whose stored summary could not be read were extracted from disk as they are
     // now: their old shape is unknown, so they count as changed in shape.
     let mut unknown_shape: Vec<String> = Vec::new();
-    for (facts, known) in first?.into_iter().chain(second?) {
+    for read in read {
+        let (facts, known) = read?;
         if !known {
             unknown_shape.push(facts.path.clone());
         }
