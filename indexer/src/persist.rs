@@ -17,18 +17,32 @@ pub(crate) fn encode(facts: &FileFacts) -> Vec<u8> {
 
 /// A stored summary, or `None` when the bytes are of another version or damaged (the file
 /// is then extracted again).
+#[cfg(test)]
 pub(crate) fn decode(bytes: &[u8]) -> Option<FileFacts> {
+    decode_with(bytes, &mut Vec::new())
+}
+
+/// [`decode`], decompressing into `scratch`: a reader of many summaries reuses one buffer
+/// rather than allocating (and touching fresh pages for) every summary's bytes.
+pub(crate) fn decode_with(bytes: &[u8], scratch: &mut Vec<u8>) -> Option<FileFacts> {
     let (version, compressed) = bytes.split_first()?;
     if *version != SUMMARY_VERSION {
         return None;
     }
-    let raw = lz4_flex::block::decompress_size_prepended(compressed).ok()?;
-    postcard::from_bytes(&raw).ok()
+    let (size, block) = lz4_flex::block::uncompressed_size(compressed).ok()?;
+    // LZ4 expands a byte to at most 255: a larger size is damage, not a reason to allocate.
+    if size > block.len().saturating_mul(255) {
+        return None;
+    }
+    scratch.clear();
+    scratch.resize(size, 0);
+    let written = lz4_flex::block::decompress_into(block, scratch).ok()?;
+    postcard::from_bytes(scratch.get(..written)?).ok()
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{decode, encode};
+    use super::{decode, decode_with, encode};
     use crate::extract::Extractor;
 
     #[test]
@@ -51,5 +65,17 @@ mod tests {
         damaged.truncate(damaged.len() - 3);
         assert!(decode(&damaged).is_none());
         assert!(decode(&[9, 1, 2]).is_none(), "another version");
+        // A reused buffer, larger than the summary or smaller, decodes the same.
+        let mut scratch = vec![7u8; 1 << 16];
+        assert_eq!(
+            encode(&decode_with(&bytes, &mut scratch).expect("decodes")),
+            bytes
+        );
+        scratch.truncate(3);
+        assert_eq!(
+            encode(&decode_with(&bytes, &mut scratch).expect("decodes")),
+            bytes
+        );
+        assert!(decode_with(&damaged, &mut scratch).is_none());
     }
 }

@@ -338,7 +338,7 @@ pub(crate) fn catch_up(
         if state.hash_of(path) == Some(hash) {
             continue;
         }
-        let (facts, known) = stored_summary(snapshot, root, path, hash, modified, None)?;
+        let (facts, known) = stored_summary(snapshot, root, path, (hash, modified), None)?;
         if !known {
             unknown_shape.push(path.clone());
         }
@@ -360,19 +360,23 @@ pub(crate) fn catch_up(
 
 /// A file's summary as the store keeps it, or, when that cannot be read, as extracted from
 /// disk now (labelled with the stored hash, so a later change to it still applies). The flag
-/// says whether the summary is the stored one.
+/// says whether the summary is the stored one. A reader of many passes its extractor and
+/// decompression buffer (`reuse`); without them they are made here.
 fn stored_summary(
     snapshot: &Snapshot,
     root: &Path,
     path: &str,
-    hash: u64,
-    modified: u64,
-    extractor: Option<&mut crate::extract::Extractor>,
+    (hash, modified): (u64, u64),
+    reuse: Option<&mut Reused>,
 ) -> Result<(FileFacts, bool), IndexError> {
+    let mut own_buffer = Vec::new();
+    let (extractor, buffer) = match reuse {
+        Some(reused) => (reused.extractor.as_mut(), &mut reused.buffer),
+        None => (None, &mut own_buffer),
+    };
     let restored = snapshot
-        .blob(path)?
-        .as_deref()
-        .and_then(persist::decode)
+        .read_blob(path, |bytes| persist::decode_with(bytes, buffer))?
+        .flatten()
         .filter(|facts| facts.hash == hash);
     if let Some(facts) = restored {
         return Ok((facts, true));
@@ -402,6 +406,23 @@ fn stored_summary(
     Ok((facts, false))
 }
 
+/// What a thread reading many stored summaries keeps from one to the next: an extractor for
+/// the files whose summary cannot be read (none when it could not be made: such a file then
+/// tries once more, and says why it failed), and the buffer summaries are decompressed into.
+struct Reused {
+    extractor: Option<crate::extract::Extractor>,
+    buffer: Vec<u8>,
+}
+
+impl Reused {
+    fn new() -> Reused {
+        Reused {
+            extractor: crate::extract::Extractor::new().ok(),
+            buffer: Vec::new(),
+        }
+    }
+}
+
 /// The state of the store's index, read from the store alone (the project model from the
 /// configuration files on disk).
 pub(crate) fn restore_stored(root: &Path, snapshot: &Snapshot) -> Result<IndexState, IndexError> {
@@ -423,14 +444,12 @@ pub(crate) fn restore(
     /// Summaries per chunk a thread takes: small enough to even out the threads' shares.
     const CHUNK: usize = 16;
     let entries: Vec<(&String, &(u64, u64, u64))> = stored.iter().collect();
-    // One extractor per thread, for the files whose stored summary cannot be read.
     let read = crate::chunks::map_on_two_threads(
         &entries,
         CHUNK,
-        crate::extract::Extractor::new,
-        |extractor, &(path, &(hash, _, modified))| match extractor {
-            Ok(extractor) => stored_summary(snapshot, root, path, hash, modified, Some(extractor)),
-            Err(err) => Err(IndexError::Grammar(err.to_string())),
+        Reused::new,
+        |reused, &(path, &(hash, _, modified))| {
+            stored_summary(snapshot, root, path, (hash, modified), Some(reused))
         },
     )
     .map_err(|_| IndexError::Worker("a summary reader panicked".into()))?;

@@ -387,6 +387,23 @@ impl Snapshot {
         })
     }
 
+    /// `read` over the blob the writer keeps with a file, in place (no copy): for a reader
+    /// that turns it into something else at once, as restoring summaries does. `read` runs
+    /// inside the panic boundary, with the page held.
+    pub fn read_blob<T>(
+        &self,
+        path: &str,
+        read: impl FnOnce(&[u8]) -> T,
+    ) -> Result<Option<T>, StoreError> {
+        self.read("read blobs", || {
+            Ok(self
+                .blobs_table()?
+                .get(path)
+                .ctx("read blobs")?
+                .map(|guard| read(guard.value())))
+        })
+    }
+
     /// The unresolved calls of `name` (the called name: `save` for `this.repo.save()`), in
     /// every file, ascending by file.
     pub fn unresolved_calls(

@@ -639,6 +639,8 @@ fn a_bulk_load_stores_what_one_batch_would() {
     }
     assert_eq!(b.files().unwrap(), a.files().unwrap());
     assert_eq!(b.blob("b.ts").unwrap(), Some(b"b.ts".to_vec()));
+    assert_eq!(b.read_blob("b.ts", <[u8]>::len).unwrap(), Some(4));
+    assert_eq!(b.read_blob("none.ts", <[u8]>::len).unwrap(), None);
     assert_eq!(b.meta("k").unwrap(), Some(b"v".to_vec()));
     // The same terms, each finding the same nodes (written at commit, each term once).
     let all_terms = |s: &Snapshot| {
