@@ -389,7 +389,8 @@ impl Snapshot {
 
     /// `read` over the blob the writer keeps with a file, in place (no copy): for a reader
     /// that turns it into something else at once, as restoring summaries does. `read` runs
-    /// inside the panic boundary, with the page held.
+    /// inside the panic boundary, with the page held: a panic in it counts as damage to the
+    /// store, as one in redb does, so it must meet bad bytes with a value, not a panic.
     pub fn read_blob<T>(
         &self,
         path: &str,
