@@ -163,7 +163,7 @@ impl IndexState {
         let configs = walked.configs.iter().map(|c| c.relative.clone()).collect();
         let model = ProjectModel::load_listed(root, &paths, configs);
         let (mut state, import_stats) = IndexState::with_model(root, parsed.facts, model)?;
-        // The load asks for every file's nodes: assigned on every core first.
+        // The load asks for every file's nodes: assigned on two threads first (`chunks.rs`).
         state.nodes = NodeTable::assigned(assign_all_nodes(&state.files));
         state.config_stamp = crate::sync::config_stamp(&walked.configs);
         warnings.extend(state.model.warnings().iter().map(|w| w.to_string()));

@@ -103,9 +103,10 @@ fn walk_within(root: &Path, max_file_size: u64, only: Option<&Path>) -> WalkResu
         .require_git(false)
         .follow_links(false)
         .add_custom_ignore_filename(TSGRAPH_IGNORE)
-        // Every core: the walk is most of a sync that finds nothing changed (a look at each
-        // file and at each folder's ignore files), and each look waits on the kernel alone.
-        .threads(0)
+        // Every core for the whole project: the walk is most of a sync that finds nothing
+        // changed (a look at each file and at each folder's ignore files), and each look waits
+        // on the kernel alone. The way to one file (an editor's) is not worth a thread.
+        .threads(if only.is_some() { 1 } else { 0 })
         .filter_entry(move |entry| {
             let name = entry.file_name();
             if name == "node_modules" || name == ".tsgraph" {

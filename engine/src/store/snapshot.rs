@@ -765,7 +765,8 @@ impl NodeGuard<'_> {
             }),
             // SAFETY: a mapped record was validated by the file's writer and is covered by the
             // body checksum `MappedGraph::open` verified; graph files never change in place.
-            NodeBytes::Mapped(bytes) => unsafe { NodeView::from_trusted_bytes(bytes) },
+            NodeBytes::Mapped(bytes) => unsafe { NodeView::from_trusted_bytes(bytes) }
+                .map_err(|err| err.at(self.boundary.path())),
         }
     }
 
@@ -813,7 +814,9 @@ impl<'a> AdjacencyGuard<'a> {
     pub fn edges(&self) -> Result<impl ExactSizeIterator<Item = EdgeRef<'_>>, StoreError> {
         let stored = match &self.guard {
             // A graph file's list is parsed by tsgraph's code alone: no redb panic to catch.
-            Adjacency::OutgoingMapped(Some(bytes)) => ListView::parse(bytes)?,
+            Adjacency::OutgoingMapped(Some(bytes)) => {
+                ListView::parse(bytes).map_err(|err| err.at(self.boundary.path()))?
+            }
             _ => read_in(self.boundary, "read adjacency", || self.stored())?,
         };
         let gathered: &[(EdgeKind, u32)] = match &self.guard {
@@ -824,7 +827,7 @@ impl<'a> AdjacencyGuard<'a> {
             Adjacency::IncomingMapped(entries, _) => {
                 // Checked whole before the first is handed out, as a stored list is.
                 for entry in entries.iter() {
-                    entry?;
+                    entry.map_err(|err| err.at(self.boundary.path()))?;
                 }
                 *entries
             }
@@ -851,13 +854,16 @@ impl<'a> AdjacencyGuard<'a> {
                 .ok()
                 .map(|_| EdgeRef::incoming(kind, other.0))),
             Adjacency::IncomingMapped(entries, _) => Ok(entries
-                .contains(kind, other.0)?
+                .contains(kind, other.0)
+                .map_err(|err| err.at(self.boundary.path()))?
                 .then(|| EdgeRef::incoming(kind, other.0))),
             Adjacency::Outgoing(None) | Adjacency::OutgoingMapped(None) => Ok(None),
             Adjacency::Outgoing(Some(guard)) => read_in(self.boundary, "read adjacency", || {
                 OpenedList::open(guard.value())?.find(kind, other)
             }),
-            Adjacency::OutgoingMapped(Some(bytes)) => OpenedList::open(bytes)?.find(kind, other),
+            Adjacency::OutgoingMapped(Some(bytes)) => OpenedList::open(bytes)
+                .and_then(|list| list.find(kind, other))
+                .map_err(|err| err.at(self.boundary.path())),
         }
     }
 
@@ -866,7 +872,9 @@ impl<'a> AdjacencyGuard<'a> {
     pub fn into_steps(self) -> Result<Steps<'a>, StoreError> {
         // Only a redb page is read inside the panic boundary (see `NodeGuard::view`).
         match self.guard {
-            Adjacency::OutgoingMapped(Some(bytes)) => Ok(Steps::listed(ListView::parse(bytes)?)),
+            Adjacency::OutgoingMapped(Some(bytes)) => ListView::parse(bytes)
+                .map(Steps::listed)
+                .map_err(|err| err.at(self.boundary.path())),
             Adjacency::Outgoing(Some(guard)) => read_in(self.boundary, "read adjacency", || {
                 Ok(Steps::copied(ListView::parse(guard.value())?))
             }),
@@ -874,7 +882,7 @@ impl<'a> AdjacencyGuard<'a> {
             Adjacency::Incoming(entries, file) => Ok(Steps::gathered(entries, file)),
             Adjacency::IncomingMapped(entries, overlay) => {
                 for entry in entries.iter() {
-                    entry?;
+                    entry.map_err(|err| err.at(self.boundary.path()))?;
                 }
                 Ok(Steps::mapped(entries, overlay))
             }

@@ -1,6 +1,6 @@
 //! Every file's nodes, assigned from its summary when first asked for.
 //!
-//! A full index asks for all of them (and assigns them on every core first); an update in a
+//! A full index asks for all of them (and assigns them on two threads first); an update in a
 //! new process reaches the nodes of the few files it links and of what they link to, and
 //! assigning every file's took about a fifth of restoring a project's state.
 

@@ -96,6 +96,9 @@ fn a_resolution_no_resolution_has_is_corrupted() {
             matches!(read, Err(StoreError::Corrupted { .. })),
             "{read:?}"
         );
+        // Read outside the panic boundary, the error still names the store file.
+        let message = read.unwrap_err().to_string();
+        assert!(message.contains("g.redb"), "{message}");
     }
 }
 
