@@ -132,6 +132,13 @@ impl Boundary {
         }
     }
 
+    /// The result of a read made outside the boundary (a graph file's bytes, read by
+    /// tsgraph's own checked code, where no redb panic can arise), its error naming the store
+    /// file as one from [`Boundary::run`] does.
+    pub(crate) fn outside<T>(&self, result: Result<T, StoreError>) -> Result<T, StoreError> {
+        result.map_err(|err| err.at(&self.path))
+    }
+
     /// Whether a panic inside redb made this store unusable.
     pub(crate) fn is_poisoned(&self) -> bool {
         self.poisoned.load(Ordering::Acquire)

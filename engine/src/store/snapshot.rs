@@ -378,13 +378,7 @@ impl Snapshot {
 
     /// The blob the writer keeps with a file (the indexer's summary of it).
     pub fn blob(&self, path: &str) -> Result<Option<Vec<u8>>, StoreError> {
-        self.read("read blobs", || {
-            Ok(self
-                .blobs_table()?
-                .get(path)
-                .ctx("read blobs")?
-                .map(|guard| guard.value().to_vec()))
-        })
+        self.read_blob(path, <[u8]>::to_vec)
     }
 
     /// `read` over the blob the writer keeps with a file, in place (no copy): for a reader
@@ -765,8 +759,9 @@ impl NodeGuard<'_> {
             }),
             // SAFETY: a mapped record was validated by the file's writer and is covered by the
             // body checksum `MappedGraph::open` verified; graph files never change in place.
-            NodeBytes::Mapped(bytes) => unsafe { NodeView::from_trusted_bytes(bytes) }
-                .map_err(|err| err.at(self.boundary.path())),
+            NodeBytes::Mapped(bytes) => self
+                .boundary
+                .outside(unsafe { NodeView::from_trusted_bytes(bytes) }),
         }
     }
 
@@ -813,11 +808,13 @@ impl<'a> AdjacencyGuard<'a> {
     /// [`EdgeRef::view`].
     pub fn edges(&self) -> Result<impl ExactSizeIterator<Item = EdgeRef<'_>>, StoreError> {
         let stored = match &self.guard {
-            // A graph file's list is parsed by tsgraph's code alone: no redb panic to catch.
+            Adjacency::Outgoing(Some(guard)) => read_in(self.boundary, "read adjacency", || {
+                ListView::parse(guard.value())
+            })?,
             Adjacency::OutgoingMapped(Some(bytes)) => {
-                ListView::parse(bytes).map_err(|err| err.at(self.boundary.path()))?
+                self.boundary.outside(ListView::parse(bytes))?
             }
-            _ => read_in(self.boundary, "read adjacency", || self.stored())?,
+            _ => ListView::EMPTY,
         };
         let gathered: &[(EdgeKind, u32)] = match &self.guard {
             Adjacency::Incoming(entries, _) => entries,
@@ -827,7 +824,7 @@ impl<'a> AdjacencyGuard<'a> {
             Adjacency::IncomingMapped(entries, _) => {
                 // Checked whole before the first is handed out, as a stored list is.
                 for entry in entries.iter() {
-                    entry.map_err(|err| err.at(self.boundary.path()))?;
+                    self.boundary.outside(entry)?;
                 }
                 *entries
             }
@@ -853,17 +850,17 @@ impl<'a> AdjacencyGuard<'a> {
                 .binary_search(&(kind, other.0))
                 .ok()
                 .map(|_| EdgeRef::incoming(kind, other.0))),
-            Adjacency::IncomingMapped(entries, _) => Ok(entries
-                .contains(kind, other.0)
-                .map_err(|err| err.at(self.boundary.path()))?
-                .then(|| EdgeRef::incoming(kind, other.0))),
+            Adjacency::IncomingMapped(entries, _) => Ok(self
+                .boundary
+                .outside(entries.find(kind, other.0))?
+                .map(|_| EdgeRef::incoming(kind, other.0))),
             Adjacency::Outgoing(None) | Adjacency::OutgoingMapped(None) => Ok(None),
             Adjacency::Outgoing(Some(guard)) => read_in(self.boundary, "read adjacency", || {
                 OpenedList::open(guard.value())?.find(kind, other)
             }),
-            Adjacency::OutgoingMapped(Some(bytes)) => OpenedList::open(bytes)
-                .and_then(|list| list.find(kind, other))
-                .map_err(|err| err.at(self.boundary.path())),
+            Adjacency::OutgoingMapped(Some(bytes)) => self
+                .boundary
+                .outside(OpenedList::open(bytes).and_then(|list| list.find(kind, other))),
         }
     }
 
@@ -872,9 +869,9 @@ impl<'a> AdjacencyGuard<'a> {
     pub fn into_steps(self) -> Result<Steps<'a>, StoreError> {
         // Only a redb page is read inside the panic boundary (see `NodeGuard::view`).
         match self.guard {
-            Adjacency::OutgoingMapped(Some(bytes)) => ListView::parse(bytes)
-                .map(Steps::listed)
-                .map_err(|err| err.at(self.boundary.path())),
+            Adjacency::OutgoingMapped(Some(bytes)) => self
+                .boundary
+                .outside(ListView::parse(bytes).map(Steps::listed)),
             Adjacency::Outgoing(Some(guard)) => read_in(self.boundary, "read adjacency", || {
                 Ok(Steps::copied(ListView::parse(guard.value())?))
             }),
@@ -882,18 +879,10 @@ impl<'a> AdjacencyGuard<'a> {
             Adjacency::Incoming(entries, file) => Ok(Steps::gathered(entries, file)),
             Adjacency::IncomingMapped(entries, overlay) => {
                 for entry in entries.iter() {
-                    entry.map_err(|err| err.at(self.boundary.path()))?;
+                    self.boundary.outside(entry)?;
                 }
                 Ok(Steps::mapped(entries, overlay))
             }
-        }
-    }
-
-    fn stored(&self) -> Result<ListView<'_>, StoreError> {
-        match &self.guard {
-            Adjacency::Outgoing(Some(guard)) => ListView::parse(guard.value()),
-            Adjacency::OutgoingMapped(Some(bytes)) => ListView::parse(bytes),
-            _ => Ok(ListView::EMPTY),
         }
     }
 }

@@ -128,8 +128,8 @@ impl Iterator for Steps<'_> {
                 // An entry the file has (binary search) keeps the file's resolution. The
                 // file's entries were checked whole when they were merged.
                 let resolution = file.and_then(|(mapped, overlay)| {
-                    let at = mapped.find(entry.0, entry.1).ok().flatten()?;
-                    current(mapped.entry(at)?.2, entry.1, overlay)
+                    let (_, _, resolution) = mapped.find(entry.0, entry.1).ok().flatten()?;
+                    current(resolution, entry.1, overlay)
                 });
                 Some(Step {
                     resolution,

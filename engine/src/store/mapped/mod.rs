@@ -219,15 +219,13 @@ impl<'a> InEntries<'a> {
         (0..self.len()).map(move |i| self.get(i).ok_or_else(bad_entry))
     }
 
-    /// Whether there is an entry of `kind` from `source` (binary search; the order is trusted,
-    /// the entry found is checked).
-    pub(crate) fn contains(&self, kind: EdgeKind, source: u32) -> Result<bool, StoreError> {
-        Ok(self.find(kind, source)?.is_some())
-    }
-
-    /// The index of the entry of `kind` from `source`, if any (binary search; the order is
-    /// trusted, the entry found is checked).
-    pub(crate) fn find(&self, kind: EdgeKind, source: u32) -> Result<Option<usize>, StoreError> {
+    /// The entry of `kind` from `source`, if any, as [`InEntries::entry`] reads it (binary
+    /// search; the order is trusted, the entry found is checked).
+    pub(crate) fn find(
+        &self,
+        kind: EdgeKind,
+        source: u32,
+    ) -> Result<Option<(EdgeKind, u32, Option<Resolution>)>, StoreError> {
         let (mut low, mut high) = (0, self.len());
         while low < high {
             let middle = (low + high) / 2;
@@ -236,10 +234,7 @@ impl<'a> InEntries<'a> {
                 std::cmp::Ordering::Less => low = middle + 1,
                 std::cmp::Ordering::Greater => high = middle,
                 std::cmp::Ordering::Equal => {
-                    return self
-                        .entry(middle)
-                        .map(|_| Some(middle))
-                        .ok_or_else(bad_entry);
+                    return self.entry(middle).map(Some).ok_or_else(bad_entry);
                 }
             }
         }
