@@ -333,12 +333,13 @@ pub(crate) fn catch_up(
         return Ok(());
     }
     let mut summaries = Vec::new();
+    let mut reused = Reused::default();
     let mut unknown_shape = Vec::new();
     for (path, &(hash, _, modified)) in stored {
         if state.hash_of(path) == Some(hash) {
             continue;
         }
-        let (facts, known) = stored_summary(snapshot, root, path, (hash, modified), None)?;
+        let (facts, known) = stored_summary(snapshot, root, path, (hash, modified), &mut reused)?;
         if !known {
             unknown_shape.push(path.clone());
         }
@@ -360,20 +361,16 @@ pub(crate) fn catch_up(
 
 /// A file's summary as the store keeps it, or, when that cannot be read, as extracted from
 /// disk now (labelled with the stored hash, so a later change to it still applies). The flag
-/// says whether the summary is the stored one. A reader of many passes its extractor and
-/// decompression buffer (`reuse`); without them they are made here.
+/// says whether the summary is the stored one. `reused` carries the decompression buffer
+/// and the extractor from one summary to the next.
 fn stored_summary(
     snapshot: &Snapshot,
     root: &Path,
     path: &str,
     (hash, modified): (u64, u64),
-    reuse: Option<&mut Reused>,
+    reused: &mut Reused,
 ) -> Result<(FileFacts, bool), IndexError> {
-    let mut own_buffer = Vec::new();
-    let (extractor, buffer) = match reuse {
-        Some(reused) => (reused.extractor.as_mut(), &mut reused.buffer),
-        None => (None, &mut own_buffer),
-    };
+    let buffer = &mut reused.buffer;
     let restored = snapshot
         .read_blob(path, |bytes| persist::decode_with(bytes, buffer))?
         .flatten()
@@ -383,16 +380,7 @@ fn stored_summary(
     }
     let facts = match std::fs::read(root.join(path)) {
         Ok(bytes) => {
-            let mut own;
-            let extractor = match extractor {
-                Some(extractor) => extractor,
-                None => {
-                    own = crate::extract::Extractor::new()
-                        .map_err(|err| IndexError::Grammar(err.to_string()))?;
-                    &mut own
-                }
-            };
-            let mut facts = pool::extract_one(extractor, path, &bytes, hash);
+            let mut facts = pool::extract_one(reused.extractor()?, path, &bytes, hash);
             facts.modified = modified;
             facts
         }
@@ -406,19 +394,23 @@ fn stored_summary(
     Ok((facts, false))
 }
 
-/// What a thread reading many stored summaries keeps from one to the next: an extractor for
-/// the files whose summary cannot be read (none when it could not be made: such a file then
-/// tries once more, and says why it failed), and the buffer summaries are decompressed into.
+/// What a reader of many stored summaries keeps from one to the next: the buffer they are
+/// decompressed into, and an extractor for the files whose summary cannot be read (made the
+/// first time one is met: most reads meet none).
+#[derive(Default)]
 struct Reused {
-    extractor: Option<crate::extract::Extractor>,
     buffer: Vec<u8>,
+    extractor: Option<crate::extract::Extractor>,
 }
 
 impl Reused {
-    fn new() -> Reused {
-        Reused {
-            extractor: crate::extract::Extractor::new().ok(),
-            buffer: Vec::new(),
+    fn extractor(&mut self) -> Result<&mut crate::extract::Extractor, IndexError> {
+        match &mut self.extractor {
+            Some(extractor) => Ok(extractor),
+            slot => Ok(slot.insert(
+                crate::extract::Extractor::new()
+                    .map_err(|err| IndexError::Grammar(err.to_string()))?,
+            )),
         }
     }
 }
@@ -447,9 +439,9 @@ pub(crate) fn restore(
     let read = crate::chunks::map_on_two_threads(
         &entries,
         CHUNK,
-        Reused::new,
+        Reused::default,
         |reused, &(path, &(hash, _, modified))| {
-            stored_summary(snapshot, root, path, (hash, modified), Some(reused))
+            stored_summary(snapshot, root, path, (hash, modified), reused)
         },
     )
     .map_err(|_| IndexError::Worker("a summary reader panicked".into()))?;

@@ -167,10 +167,8 @@ pub(crate) fn walk_summary(
 /// the view, for `check`).
 fn may_call(view: &GraphView<'_>, edge: &Edge) -> bool {
     edge.link.kind == EdgeKind::Calls
-        && edge
-            .link
-            .resolution
-            .or_else(|| view.call_resolution(edge.source, edge.target))
+        && view
+            .call_resolution(edge.link.resolution, edge.source, edge.target)
             .is_some_and(Resolution::is_may_call)
 }
 

@@ -108,13 +108,16 @@ impl Iterator for PathEdges<'_, '_, '_> {
             }
             let mut may = false;
             if step.kind == EdgeKind::Calls {
-                // An incoming entry that does not say how the call was resolved: the
-                // caller's list says.
-                let resolution = step.resolution.or_else(|| {
-                    (!forward)
-                        .then(|| self.view.graph.call_resolution(step.other, self.node))
-                        .flatten()
-                });
+                // An outgoing step always says how the call was resolved.
+                let (caller, callee) = if forward {
+                    (self.node, step.other)
+                } else {
+                    (step.other, self.node)
+                };
+                let resolution = self
+                    .view
+                    .graph
+                    .call_resolution(step.resolution, caller, callee);
                 if resolution == Some(Resolution::Dispatch) {
                     continue;
                 }

@@ -150,10 +150,18 @@ impl<'s> GraphView<'s> {
         }
     }
 
-    /// How the CALLS edge `source → target` was found, from the source's outgoing list (for
-    /// an incoming entry that does not say); `None` when there is no such edge, or after a
-    /// read error (kept).
-    pub(crate) fn call_resolution(&self, source: NodeKey, target: NodeKey) -> Option<Resolution> {
+    /// How the CALLS edge `source → target` was found: as the entry read says (`read`), or
+    /// else, for an incoming entry that does not say, from the source's outgoing list; `None`
+    /// when there is no such edge, or after a read error (kept).
+    pub(crate) fn call_resolution(
+        &self,
+        read: Option<Resolution>,
+        source: NodeKey,
+        target: NodeKey,
+    ) -> Option<Resolution> {
+        if read.is_some() {
+            return read;
+        }
         let read = self.snapshot.out_edges(source).and_then(|list| {
             Ok(list
                 .find(EdgeKind::Calls, target)?
