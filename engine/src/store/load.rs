@@ -11,10 +11,8 @@ use redb::{ReadableTable, WriteTransaction};
 
 use super::search::index_all_terms;
 use super::tables::META_NEXT_KEY;
-use super::write::{
-    Tables, clear_all, commit, index_unresolved_names, insert_record, store_unresolved_list,
-    write_file_record, write_lists,
-};
+use super::unresolved::store_unresolved;
+use super::write::{Tables, clear_all, commit, insert_record, write_file_record, write_lists};
 use super::{Store, StoreStats};
 use crate::error::{DbResultExt, StoreError};
 use crate::model::EdgeKind;
@@ -212,11 +210,12 @@ impl Loader<'_> {
             for (source, entry) in &edges {
                 written.check_edge(&sources, *source, entry)?;
             }
-            index_unresolved_names(
-                &mut tables.unresolved_names,
+            store_unresolved(
+                tables,
                 files
                     .iter()
                     .map(|file| (file.entry.path.as_str(), file.unresolved.as_slice())),
+                &mut written.buffer,
             )?;
             for file in files {
                 let path = file.entry.path.as_str();
@@ -229,9 +228,6 @@ impl Loader<'_> {
                         .blobs
                         .insert(path, blob.as_slice())
                         .ctx("write blob")?;
-                }
-                if !file.unresolved.is_empty() {
-                    store_unresolved_list(tables, path, file.unresolved, &mut written.buffer)?;
                 }
                 written.stats.files += 1;
             }

@@ -16,6 +16,7 @@ mod snapshot;
 mod space;
 mod steps;
 mod tables;
+mod unresolved;
 mod verified;
 mod words;
 mod write;
@@ -43,7 +44,7 @@ pub use words::{word_count, word_term, words};
 
 /// The layout version of the store. Bump it whenever a table or record layout changes; a
 /// store of another version is refused with [`StoreError::SchemaMismatch`].
-pub const SCHEMA_VERSION: u32 = 13;
+pub const SCHEMA_VERSION: u32 = 14;
 
 /// Counts of what one write wrote.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -4,8 +4,8 @@
 use std::sync::{Arc, OnceLock};
 
 use redb::{
-    AccessGuard, ReadOnlyMultimapTable, ReadOnlyTable, ReadTransaction, ReadableDatabase,
-    ReadableTable, ReadableTableMetadata,
+    AccessGuard, ReadOnlyTable, ReadTransaction, ReadableDatabase, ReadableTable,
+    ReadableTableMetadata,
 };
 
 use super::adjacency::{EdgeRef, ListView, OpenedList};
@@ -16,7 +16,7 @@ use super::search::{ADDED_KEY, FST_KEY, Postings, REMOVED_KEY, TermSet};
 use super::steps::Steps;
 use super::tables::{
     BLOBS, FILES, IDS, IN_EDGES, META, NODES, OUT_EDGES, OVERLAY_IDS, OVERLAY_IN, OVERLAY_NODES,
-    SEARCH, TERMS, UNRESOLVED, UNRESOLVED_NAMES,
+    SEARCH, TERMS, UNRESOLVED,
 };
 use super::tables::{InChange, InEdge};
 use crate::error::{DbResultExt, StoreError};
@@ -38,8 +38,7 @@ struct Tables {
     out_edges: Lazy<ReadOnlyTable<u32, &'static [u8]>>,
     in_edges: Lazy<ReadOnlyTable<(u32, u32, u8), ()>>,
     blobs: Lazy<ReadOnlyTable<&'static str, &'static [u8]>>,
-    unresolved: Lazy<ReadOnlyTable<&'static str, &'static [u8]>>,
-    unresolved_names: Lazy<ReadOnlyMultimapTable<&'static str, &'static str>>,
+    unresolved: Lazy<ReadOnlyTable<(&'static str, &'static str), &'static [u8]>>,
     terms: Lazy<ReadOnlyTable<&'static str, &'static [u8]>>,
     search: Lazy<ReadOnlyTable<&'static str, &'static [u8]>>,
     meta: Lazy<ReadOnlyTable<&'static str, &'static [u8]>>,
@@ -60,7 +59,6 @@ impl Tables {
             self.in_edges.get().is_some(),
             self.blobs.get().is_some(),
             self.unresolved.get().is_some(),
-            self.unresolved_names.get().is_some(),
             self.terms.get().is_some(),
             self.search.get().is_some(),
             self.meta.get().is_some(),
@@ -451,22 +449,29 @@ impl Snapshot {
         mut each: impl FnMut(&str, &ArchivedUnresolvedCall) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
         self.read("read unresolved calls", || {
-            for file in self
-                .unresolved_names_table()?
-                .get(name)
-                .ctx("read unresolved names")?
+            // The sites of `name` are the range of keys starting with it, one list per file.
+            for entry in self
+                .unresolved_table()?
+                .range((name, "")..)
+                .ctx("read unresolved")?
             {
-                let file = file.ctx("read unresolved names")?;
-                let file = file.value();
-                let Some(guard) = self.unresolved_table()?.get(file).ctx("read unresolved")? else {
-                    continue;
-                };
+                let (key, list) = entry.ctx("read unresolved")?;
+                let (called, file) = key.value();
+                if called != name {
+                    break;
+                }
                 let list =
-                    rkyv::access::<ArchivedUnresolvedList, rkyv::rancor::Error>(guard.value())
+                    rkyv::access::<ArchivedUnresolvedList, rkyv::rancor::Error>(list.value())
                         .map_err(|err| {
                             StoreError::corrupted(format!("unresolved calls of {file}"), err)
                         })?;
-                for call in list.calls.iter().filter(|call| call.name == name) {
+                for call in list.calls.iter() {
+                    if call.name != name {
+                        return Err(StoreError::corrupted(
+                            format!("unresolved calls of {file}"),
+                            format!("a call of `{}` listed under `{name}`", call.name),
+                        ));
+                    }
                     each(file, call)?;
                 }
             }
@@ -642,20 +647,12 @@ impl Snapshot {
         })
     }
 
-    fn unresolved_table(&self) -> Result<&ReadOnlyTable<&'static str, &'static [u8]>, StoreError> {
+    fn unresolved_table(
+        &self,
+    ) -> Result<&ReadOnlyTable<(&'static str, &'static str), &'static [u8]>, StoreError> {
         self.opened(&self.tables.unresolved, "open unresolved", |txn| {
             txn.open_table(UNRESOLVED)
         })
-    }
-
-    fn unresolved_names_table(
-        &self,
-    ) -> Result<&ReadOnlyMultimapTable<&'static str, &'static str>, StoreError> {
-        self.opened(
-            &self.tables.unresolved_names,
-            "open unresolved names",
-            |txn| txn.open_multimap_table(UNRESOLVED_NAMES),
-        )
     }
 
     fn terms_table(&self) -> Result<&ReadOnlyTable<&'static str, &'static [u8]>, StoreError> {

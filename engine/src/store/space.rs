@@ -54,8 +54,8 @@ impl Store {
             measure!(open_table:
                 "nodes" => NODES, "ids" => IDS, "files" => FILES, "out_edges" => OUT_EDGES,
                 "in_edges" => IN_EDGES, "blobs" => BLOBS, "unresolved" => UNRESOLVED,
-                "search" => SEARCH, "meta" => META, "terms" => TERMS);
-            measure!(open_multimap_table: "unresolved_names" => UNRESOLVED_NAMES);
+                "unresolved_names" => UNRESOLVED_NAMES, "search" => SEARCH, "meta" => META,
+                "terms" => TERMS);
             tables.sort_by(|a, b| b.total().cmp(&a.total()).then(a.table.cmp(b.table)));
             Ok(tables)
         })

@@ -1,6 +1,6 @@
 //! The redb table definitions: one place that names every table and its key/value types.
 
-use redb::{MultimapTableDefinition, TableDefinition};
+use redb::TableDefinition;
 
 /// Node key → archived `NodeRecord`.
 pub(crate) const NODES: TableDefinition<u32, &[u8]> = TableDefinition::new("nodes");
@@ -15,11 +15,15 @@ pub(crate) const OUT_EDGES: TableDefinition<u32, &[u8]> = TableDefinition::new("
 pub(crate) const IN_EDGES: TableDefinition<(u32, u32, u8), ()> = TableDefinition::new("in_edges");
 /// File path → an opaque blob the writer keeps with the file (the indexer's summary).
 pub(crate) const BLOBS: TableDefinition<&str, &[u8]> = TableDefinition::new("blobs");
-/// File path → archived `UnresolvedList` (the file's unresolved call sites).
-pub(crate) const UNRESOLVED: TableDefinition<&str, &[u8]> = TableDefinition::new("unresolved");
-/// Called name → files with unresolved calls of that name.
-pub(crate) const UNRESOLVED_NAMES: MultimapTableDefinition<&str, &str> =
-    MultimapTableDefinition::new("unresolved_names");
+/// `(called name, file path)` → archived `UnresolvedList`: the file's unresolved call sites
+/// of that name, so that the sites of one name are one range of small values (a question
+/// about a name reads only its own sites, never a file's whole list).
+pub(crate) const UNRESOLVED: TableDefinition<(&str, &str), &[u8]> =
+    TableDefinition::new("unresolved");
+/// File path → archived `Vec<String>`: the called names of the file's unresolved calls, each
+/// once (what a writer removes when the file changes).
+pub(crate) const UNRESOLVED_NAMES: TableDefinition<&str, &[u8]> =
+    TableDefinition::new("unresolved_names");
 /// Lowercased simple name or symbol path → the keys of the nodes it finds (the search
 /// index's postings: ascending u32 little endian, `search::Postings`).
 pub(crate) const TERMS: TableDefinition<&str, &[u8]> = TableDefinition::new("terms");

@@ -20,13 +20,13 @@ use super::tables::{
     BLOBS, FILES, IDS, IN_EDGES, META, META_GENERATION, META_NEXT_KEY, META_SCHEMA, NODES,
     OUT_EDGES, SEARCH, TERMS, UNRESOLVED, UNRESOLVED_NAMES,
 };
+use super::unresolved::{remove_unresolved, store_unresolved};
 use super::{Generation, SCHEMA_VERSION, StoreStats, decode_u32};
 use crate::delta::GraphDelta;
 use crate::error::{DbResultExt, StoreError};
 use crate::model::EdgeKind;
 use crate::record::{
     EdgeEntry, EdgeSpec, FileEntry, FileRecord, GraphBatch, NodeRecord, NodeView, UnresolvedCall,
-    UnresolvedList,
 };
 
 pub(super) fn create_tables(txn: &WriteTransaction) -> Result<(), StoreError> {
@@ -37,7 +37,7 @@ pub(super) fn create_tables(txn: &WriteTransaction) -> Result<(), StoreError> {
     txn.open_table(IN_EDGES).ctx("create in edges")?;
     txn.open_table(BLOBS).ctx("create blobs")?;
     txn.open_table(UNRESOLVED).ctx("create unresolved")?;
-    txn.open_multimap_table(UNRESOLVED_NAMES)
+    txn.open_table(UNRESOLVED_NAMES)
         .ctx("create unresolved names")?;
     txn.open_table(TERMS).ctx("create terms")?;
     txn.open_table(SEARCH).ctx("create search")?;
@@ -74,7 +74,7 @@ pub(super) fn clear_all(txn: &WriteTransaction) -> Result<(), StoreError> {
     txn.delete_table(IN_EDGES).ctx("clear in edges")?;
     txn.delete_table(BLOBS).ctx("clear blobs")?;
     txn.delete_table(UNRESOLVED).ctx("clear unresolved")?;
-    txn.delete_multimap_table(UNRESOLVED_NAMES)
+    txn.delete_table(UNRESOLVED_NAMES)
         .ctx("clear unresolved names")?;
     txn.delete_table(TERMS).ctx("clear terms")?;
     txn.delete_table(SEARCH).ctx("clear search")?;
@@ -162,8 +162,8 @@ pub(super) struct Tables<'t> {
     pub(super) out_edges: Table<'t, u32, &'static [u8]>,
     pub(super) in_edges: Table<'t, (u32, u32, u8), ()>,
     pub(super) blobs: Table<'t, &'static str, &'static [u8]>,
-    pub(super) unresolved: Table<'t, &'static str, &'static [u8]>,
-    pub(super) unresolved_names: redb::MultimapTable<'t, &'static str, &'static str>,
+    pub(super) unresolved: Table<'t, (&'static str, &'static str), &'static [u8]>,
+    pub(super) unresolved_names: Table<'t, &'static str, &'static [u8]>,
     pub(super) terms: Table<'t, &'static str, &'static [u8]>,
     pub(super) search: Table<'t, &'static str, &'static [u8]>,
     pub(super) meta: Table<'t, &'static str, &'static [u8]>,
@@ -180,7 +180,7 @@ impl<'t> Tables<'t> {
             blobs: txn.open_table(BLOBS).ctx("open blobs")?,
             unresolved: txn.open_table(UNRESOLVED).ctx("open unresolved")?,
             unresolved_names: txn
-                .open_multimap_table(UNRESOLVED_NAMES)
+                .open_table(UNRESOLVED_NAMES)
                 .ctx("open unresolved names")?,
             terms: txn.open_table(TERMS).ctx("open terms")?,
             search: txn.open_table(SEARCH).ctx("open search")?,
@@ -241,19 +241,10 @@ impl<'t> Tables<'t> {
             None => Ok(None),
         }
     }
-
-    fn unresolved_of(&self, path: &str) -> Result<Vec<UnresolvedCall>, StoreError> {
-        match self.unresolved.get(path).ctx("read unresolved")? {
-            Some(bytes) => rkyv::from_bytes::<UnresolvedList, rkyv::rancor::Error>(bytes.value())
-                .map(|list| list.calls)
-                .map_err(|err| StoreError::corrupted(format!("unresolved calls of {path}"), err)),
-            None => Ok(Vec::new()),
-        }
-    }
 }
 
 /// Archives `value` into `buffer` (reused from call to call) and returns the bytes.
-fn archive<'b, T>(
+pub(super) fn archive<'b, T>(
     value: &T,
     buffer: &'b mut rkyv::util::AlignedVec<16>,
     what: impl FnOnce() -> String,
@@ -413,13 +404,7 @@ fn apply(
         }
     }
     for path in &touched_files {
-        for call in tables.unresolved_of(path)? {
-            tables
-                .unresolved_names
-                .remove(call.name.as_str(), *path)
-                .ctx("remove unresolved name")?;
-        }
-        tables.unresolved.remove(*path).ctx("remove unresolved")?;
+        remove_unresolved(&mut tables, path)?;
     }
     // A re-written file keeps its blob unless the batch brings a new one.
     for path in removed_files {
@@ -549,15 +534,13 @@ fn apply(
             format!("unresolved calls of `{path}`, which the batch does not list"),
         ));
     }
-    index_unresolved_names(
-        &mut tables.unresolved_names,
+    store_unresolved(
+        &mut tables,
         unresolved
             .iter()
             .map(|(path, calls)| (*path, calls.as_slice())),
+        &mut buffer,
     )?;
-    for (path, calls) in unresolved {
-        store_unresolved_list(&mut tables, path, calls, &mut buffer)?;
-    }
     let touched_terms = term_changes.apply(&mut tables.terms)?;
     refresh_index(&tables.terms, &mut tables.search, &touched_terms)?;
     let stats = StoreStats {
@@ -620,41 +603,6 @@ pub(super) fn write_file_record(
         .files
         .insert(file.path.as_str(), bytes)
         .ctx("write file")?;
-    Ok(())
-}
-
-/// Adds the called names of files' unresolved calls to the name index, each `(name, path)`
-/// once, in key order (neighbours share B-tree pages).
-pub(super) fn index_unresolved_names<'c>(
-    table: &mut redb::MultimapTable<'_, &'static str, &'static str>,
-    files: impl IntoIterator<Item = (&'c str, &'c [UnresolvedCall])>,
-) -> Result<(), StoreError> {
-    let mut called: Vec<(&str, &str)> = files
-        .into_iter()
-        .flat_map(|(path, calls)| calls.iter().map(move |call| (call.name.as_str(), path)))
-        .collect();
-    called.sort_unstable();
-    called.dedup();
-    for (name, path) in called {
-        table.insert(name, path).ctx("write unresolved name")?;
-    }
-    Ok(())
-}
-
-/// Writes a file's unresolved call sites (their names are indexed by
-/// [`index_unresolved_names`]).
-pub(super) fn store_unresolved_list(
-    tables: &mut Tables<'_>,
-    path: &str,
-    calls: Vec<UnresolvedCall>,
-    buffer: &mut rkyv::util::AlignedVec<16>,
-) -> Result<(), StoreError> {
-    let list = UnresolvedList { calls };
-    let bytes = archive(&list, buffer, || format!("unresolved calls of {path}"))?;
-    tables
-        .unresolved
-        .insert(path, bytes)
-        .ctx("write unresolved")?;
     Ok(())
 }
 

@@ -1,0 +1,167 @@
+//! The writer's side of the unresolved call sites: each file's sites are stored per called
+//! name (`UNRESOLVED`, keyed by name then file), with the file's names beside them
+//! (`UNRESOLVED_NAMES`) so that a rewrite of the file finds what to remove.
+
+use std::collections::BTreeMap;
+
+use super::write::{Tables, archive};
+use crate::error::{DbResultExt, StoreError};
+use crate::record::{UnresolvedCall, UnresolvedList};
+
+/// Writes the unresolved calls of `files` (none stored for them yet): one list per called
+/// name and file, inserted in key order (neighbours share B-tree pages), and each file's
+/// names. A file without unresolved calls writes nothing.
+pub(super) fn store_unresolved<'c>(
+    tables: &mut Tables<'_>,
+    files: impl IntoIterator<Item = (&'c str, &'c [UnresolvedCall])>,
+    buffer: &mut rkyv::util::AlignedVec<16>,
+) -> Result<(), StoreError> {
+    let mut by_name: BTreeMap<(&str, &str), Vec<UnresolvedCall>> = BTreeMap::new();
+    let mut names_of: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for (path, calls) in files {
+        for call in calls {
+            let sites = by_name.entry((call.name.as_str(), path)).or_default();
+            if sites.is_empty() {
+                names_of.entry(path).or_default().push(call.name.clone());
+            }
+            sites.push(call.clone());
+        }
+    }
+    for ((name, path), calls) in by_name {
+        let bytes = archive(&UnresolvedList { calls }, buffer, || {
+            format!("unresolved calls of {path}")
+        })?;
+        tables
+            .unresolved
+            .insert((name, path), bytes)
+            .ctx("write unresolved")?;
+    }
+    for (path, mut names) in names_of {
+        names.sort_unstable();
+        let bytes = archive(&names, buffer, || format!("unresolved names of {path}"))?;
+        tables
+            .unresolved_names
+            .insert(path, bytes)
+            .ctx("write unresolved names")?;
+    }
+    Ok(())
+}
+
+/// Removes the unresolved calls of the file at `path`.
+pub(super) fn remove_unresolved(tables: &mut Tables<'_>, path: &str) -> Result<(), StoreError> {
+    let names = match tables
+        .unresolved_names
+        .remove(path)
+        .ctx("remove unresolved names")?
+    {
+        Some(bytes) => rkyv::from_bytes::<Vec<String>, rkyv::rancor::Error>(bytes.value())
+            .map_err(|err| StoreError::corrupted(format!("unresolved names of {path}"), err))?,
+        None => return Ok(()),
+    };
+    for name in &names {
+        tables
+            .unresolved
+            .remove((name.as_str(), path))
+            .ctx("remove unresolved")?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)] // A failure is the test failing.
+
+    use super::super::Store;
+    use crate::model::NodeKind;
+    use crate::record::{GraphBatch, NodeRecord, UnresolvedCall};
+
+    /// A file `path` with one function `f` making the unresolved calls `calls` (callee, line).
+    fn file(path: &str, calls: &[(&str, u32)]) -> GraphBatch {
+        let mut batch = GraphBatch::default();
+        batch.add_file(path, 1);
+        batch
+            .nodes
+            .push(NodeRecord::new(path, NodeKind::File, path, path, 1, 99));
+        let caller = format!("{path}:f");
+        batch.nodes.push(NodeRecord::new(
+            &caller,
+            NodeKind::Function,
+            "f",
+            path,
+            1,
+            99,
+        ));
+        for &(callee, line) in calls {
+            let name = callee.rsplit('.').next().unwrap().to_owned();
+            batch.unresolved.push((
+                path.to_owned(),
+                UnresolvedCall {
+                    caller: caller.clone(),
+                    callee: callee.to_owned(),
+                    name,
+                    line,
+                    reason: "unknown-receiver".to_owned(),
+                },
+            ));
+        }
+        batch
+    }
+
+    /// Every site of `name`: (file, line, callee), in the store's order.
+    fn sites(store: &Store, name: &str) -> Vec<(String, u32, String)> {
+        let snapshot = store.snapshot().unwrap();
+        let (count, first) = snapshot.unresolved_call_sample(name, usize::MAX).unwrap();
+        assert_eq!(count, first.len());
+        assert_eq!(snapshot.unresolved_call_count(name).unwrap(), count);
+        first
+            .into_iter()
+            .map(|(file, call)| (file, call.line, call.callee))
+            .collect()
+    }
+
+    #[test]
+    fn a_name_finds_its_sites_in_every_file_and_an_update_replaces_a_files_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_or_create(dir.path().join("g.redb")).unwrap();
+        let mut all = file("b.ts", &[("repo.save", 7), ("x.load", 3), ("y.save", 2)]);
+        let a = file("a.ts", &[("this.save", 5)]);
+        all.files.extend(a.files);
+        all.nodes.extend(a.nodes);
+        all.unresolved.extend(a.unresolved);
+        store.replace_all(&all).unwrap();
+        // Ascending by file; a file's sites in the order the indexer gave them.
+        assert_eq!(
+            sites(&store, "save"),
+            [
+                ("a.ts".to_owned(), 5, "this.save".to_owned()),
+                ("b.ts".to_owned(), 7, "repo.save".to_owned()),
+                ("b.ts".to_owned(), 2, "y.save".to_owned()),
+            ]
+        );
+        assert_eq!(sites(&store, "load").len(), 1);
+        // A name that is a prefix of another, or sorts between, finds nothing of theirs.
+        assert!(sites(&store, "sav").is_empty());
+        assert!(sites(&store, "loa").is_empty());
+
+        // b.ts now calls `load` only: its `save` sites go, a.ts keeps its own.
+        store
+            .replace_files(&file("b.ts", &[("z.load", 9)]), &[])
+            .unwrap();
+        assert_eq!(
+            sites(&store, "save"),
+            [("a.ts".to_owned(), 5, "this.save".to_owned())]
+        );
+        assert_eq!(
+            sites(&store, "load"),
+            [("b.ts".to_owned(), 9, "z.load".to_owned())]
+        );
+
+        // Removing a.ts removes its sites; a file without any removes nothing.
+        store
+            .replace_files(&GraphBatch::default(), &["a.ts"])
+            .unwrap();
+        assert!(sites(&store, "save").is_empty());
+        store.replace_files(&file("c.ts", &[]), &[]).unwrap();
+        assert_eq!(sites(&store, "load").len(), 1);
+    }
+}
