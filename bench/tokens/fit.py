@@ -1,4 +1,4 @@
-"""Fits the token estimate's cost table (encoders/src/tokens.rs) to answers counted by a real
+"""Fits the token estimate's cost table (encoders/src/tokens/cost.rs) to answers counted by a real
 o200k tokenizer.
 
 Input: the lines `token-fit` prints (path, o200k tokens, piece features) for a training set;

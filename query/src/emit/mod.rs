@@ -281,7 +281,7 @@ fn emit_named(
         } else {
             page::UNLISTED_FILES
         };
-        page::choose(total, budget.offset, (aim, files), |page| {
+        page::choose(total, budget.offset, (aim, files), |page, limit| {
             let part = listed(page)?;
             let cut = Cut {
                 listing: pager.listing(&part),
@@ -289,7 +289,7 @@ fn emit_named(
             };
             let mut answer =
                 |s: &mut dyn ResultSink| emitter.emit(&part.sections, Some(cut), s).map(drop);
-            sink.measure(aim, &mut answer)
+            sink.measure(limit, &mut answer)
         })?
     };
     let part = listed(chosen)?;

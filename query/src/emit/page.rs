@@ -133,17 +133,17 @@ pub(super) fn unlisted_files<'v>(
     (files, more_files, more_nodes)
 }
 
-/// The largest page from `offset` whose answer fits `aim` tokens, by `fits` (which measures
-/// it: the estimated tokens of an answer that fits, `None` for one that does not): every
-/// remaining result when they all fit, else a search over the row count with the first
-/// `files` files of the rest named ([`UNLISTED_FILES`]; none where a page names no files) —
-/// fewer files, down to none, when even no rows with them do not fit. At least one result is
-/// listed when any remains.
+/// The largest page from `offset` whose answer fits `aim` tokens, by `measure` (which
+/// measures a page against a limit: its estimated tokens, or `None` once they pass the
+/// limit): every remaining result when they all fit, else a search over the row count with
+/// the first `files` files of the rest named ([`UNLISTED_FILES`]; none where a page names no
+/// files) — fewer files, down to none, when even no rows with them do not fit. At least one
+/// result is listed when any remains.
 pub(super) fn choose(
     total: usize,
     offset: usize,
     (aim, files): (usize, usize),
-    mut fits: impl FnMut(Page) -> Result<Option<usize>, QueryError>,
+    mut measure: impl FnMut(Page, usize) -> Result<Option<usize>, QueryError>,
 ) -> Result<Page, QueryError> {
     let remaining = total.saturating_sub(offset);
     let all = Page {
@@ -151,23 +151,30 @@ pub(super) fn choose(
         rows: remaining,
         files,
     };
-    if fits(all)?.is_some() {
+    // The whole answer may be many times the budget: its measure stops at the aim.
+    if measure(all, aim)?.is_some() {
         return Ok(all);
     }
     let mut files = files;
     let base = loop {
-        let tokens = fits(Page {
-            rows: 0,
-            files,
-            ..all
-        })?;
+        let tokens = measure(
+            Page {
+                rows: 0,
+                files,
+                ..all
+            },
+            aim,
+        )?;
         if tokens.is_some() || files == 0 {
             break tokens;
         }
         files /= 2;
     };
     let rows = largest_fitting_rows(remaining, aim, base, |rows| {
-        fits(Page { rows, files, ..all })
+        measure(
+            Page { rows, files, ..all },
+            aim.saturating_mul(OVERSHOOT_MEASURED),
+        )
     })?;
     // A page lists at least one result, even past the budget: a page of none would
     // continue from where it started, for ever.
@@ -177,6 +184,10 @@ pub(super) fn choose(
         ..all
     })
 }
+
+/// A page of rows is measured to the end up to this many times the aim, so that a page
+/// that does not fit still says by how much (its measure costs at most that much more).
+const OVERSHOOT_MEASURED: usize = 2;
 
 /// How the next row count to measure is picked (see [`largest_fitting_rows`]).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -194,24 +205,25 @@ const INTERPOLATIONS: usize = 6;
 
 /// The largest row count in `0..remaining` that fits (0 when none does), given that
 /// `remaining` does not and that 0 rows cost `base` tokens (`None`: they do not fit either).
+/// `measure` gives a row count's tokens, or `None` past [`OVERSHOOT_MEASURED`] times the aim.
 ///
-/// Each measurement of an answer too large stops at the budget, so it costs about as much
-/// as the budget: a binary search over thousands of results measures a dozen of them. The
-/// tokens per row of what fits predict where the aim is reached, and the search measures
-/// there (then just below a miss, or halfway after a second one or after a prediction that
-/// went past what was known not to fit), which most answers settle in three or four
-/// measurements; after [`INTERPOLATIONS`] measurements it only halves. The
-/// bracket shrinks at every step, so with `fits` monotonic in the row count the answer is
-/// the one a binary search finds.
+/// Each measurement costs about as much as the page it measures, so the search measures few:
+/// with the tokens of a count that fits and of one that does not, it measures where the line
+/// between them reaches the aim; with only those that fit, where their tokens per row do;
+/// after a count too large to be measured, just below it, then halfway. Most answers settle
+/// in three or four measurements; after [`INTERPOLATIONS`] measurements it only halves. The
+/// bracket shrinks at every step, so with the measure monotonic in the row count the answer
+/// is the one a binary search finds.
 fn largest_fitting_rows(
     remaining: usize,
     aim: usize,
     base: Option<usize>,
-    mut fits: impl FnMut(usize) -> Result<Option<usize>, QueryError>,
+    mut measure: impl FnMut(usize) -> Result<Option<usize>, QueryError>,
 ) -> Result<usize, QueryError> {
     // Invariant: `low` rows fit (or are the fallback of none); `high` rows do not.
     let (mut low, mut high) = (0, remaining);
     let mut low_tokens = base;
+    let mut high_tokens: Option<usize> = None;
     let mut probe = Probe::Interpolate;
     let mut measured = 0;
     while high - low > 1 {
@@ -223,30 +235,28 @@ fn largest_fitting_rows(
             Probe::Bisect => halfway,
             Probe::BelowHigh => high - 1,
             Probe::Interpolate => {
-                let predicted = match (base, low_tokens) {
-                    // Tokens per row over the rows that fit so far.
-                    (Some(base), Some(tokens)) if low > 0 && tokens > base => {
-                        let per_row = (tokens - base) as f64 / low as f64;
-                        let more = (aim.saturating_sub(tokens) as f64 / per_row) as usize;
-                        low.saturating_add(more)
-                    }
-                    // Nothing known of a row's cost yet: one more row tells.
-                    _ => low + 1,
-                };
+                let predicted = predict((low, low_tokens), (high, high_tokens), base, aim);
                 clamped = predicted >= high - 1;
                 predicted
             }
         }
         .clamp(low + 1, high - 1);
         measured += 1;
-        match fits(rows)? {
-            Some(tokens) => {
+        match measure(rows)? {
+            Some(tokens) if tokens <= aim => {
                 low = rows;
                 low_tokens = Some(tokens);
                 probe = Probe::Interpolate;
             }
+            // Measured past the aim: the line between the two ends predicts the next.
+            Some(tokens) => {
+                high = rows;
+                high_tokens = Some(tokens);
+                probe = Probe::Interpolate;
+            }
             None => {
                 high = rows;
+                high_tokens = None;
                 // Rows growing dearer than predicted: stepping down one at a time would
                 // crawl, so halve.
                 probe = match probe {
@@ -259,36 +269,59 @@ fn largest_fitting_rows(
     Ok(low)
 }
 
+/// The row count where the tokens reach `aim`: on the line between the counts that fit and
+/// do not when both were measured, else extrapolated from the tokens per row of the rows
+/// that fit over the page of none (`base`); one more row when nothing is known of a row's
+/// cost.
+fn predict(
+    (low, low_tokens): (usize, Option<usize>),
+    (high, high_tokens): (usize, Option<usize>),
+    base: Option<usize>,
+    aim: usize,
+) -> usize {
+    match (low_tokens, high_tokens, base) {
+        (Some(fit), Some(over), _) if over > fit => {
+            let share = aim.saturating_sub(fit) as f64 / (over - fit) as f64;
+            low.saturating_add((share * (high - low) as f64) as usize)
+        }
+        (Some(tokens), _, Some(base)) if low > 0 && tokens > base => {
+            let per_row = (tokens - base) as f64 / low as f64;
+            let more = (aim.saturating_sub(tokens) as f64 / per_row) as usize;
+            low.saturating_add(more)
+        }
+        _ => low + 1,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// A measure where the header costs `base` tokens and row `i` (from 0) costs `cost(i)`,
-    /// against a budget of `aim`.
+    /// A measure where the header costs `base` tokens and row `i` (from 0) costs `cost(i)`:
+    /// the tokens of a page, or `None` past the limit it is measured against.
     fn measure(
         base: usize,
-        aim: usize,
         cost: impl Fn(usize) -> usize,
-    ) -> impl Fn(Page) -> Result<Option<usize>, QueryError> {
-        move |page: Page| {
+    ) -> impl Fn(Page, usize) -> Result<Option<usize>, QueryError> {
+        move |page: Page, limit: usize| {
             let tokens = base + (0..page.rows).map(&cost).sum::<usize>();
-            Ok((tokens <= aim).then_some(tokens))
+            Ok((tokens <= limit).then_some(tokens))
         }
     }
 
     #[test]
     fn everything_fitting_is_one_page() {
-        let page = choose(30, 0, (100, UNLISTED_FILES), |_| Ok(Some(1))).unwrap();
+        let page = choose(30, 0, (100, UNLISTED_FILES), |_, _| Ok(Some(1))).unwrap();
         assert_eq!(page.rows, 30);
     }
 
     #[test]
     fn the_largest_fitting_row_count_is_found() {
         let mut tries = 0;
-        let fits = measure(40, 3_600, |_| 97);
-        let page = choose(10_000, 100, (3_600, UNLISTED_FILES), |p| {
+        let fits = measure(40, |_| 97);
+        let page = choose(10_000, 100, (3_600, UNLISTED_FILES), |p, limit| {
             tries += 1;
-            fits(p)
+            fits(p, limit)
         })
         .unwrap();
         // (3600 - 40) / 97 = 36.7
@@ -298,6 +331,31 @@ mod tests {
         );
         // All, the totals, one row, the prediction, the one after it.
         assert_eq!(tries, 5);
+    }
+
+    #[test]
+    fn a_page_measured_past_the_aim_settles_the_search_sooner() {
+        // The first row is cheap, the others dear (as when the files a cut names shrink as
+        // rows are listed): the tokens per row of one row overshoot the prediction.
+        let fits = measure(226, |i| if i == 0 { 45 } else { 80 });
+        let search = |overshoot: bool| {
+            let mut tries = 0;
+            let page = choose(419, 0, (3_600, UNLISTED_FILES), |p, limit| {
+                tries += 1;
+                // Without the overshoot, a page past the aim says only that.
+                fits(p, if overshoot { limit } else { limit.min(3_600) })
+            })
+            .unwrap();
+            (page.rows, tries)
+        };
+        // 226 + 45 + 41 × 80 = 3551 fits; one more row is 3631.
+        let (rows, tries) = search(true);
+        assert_eq!(rows, 42);
+        // All, the totals, one row, the prediction, the line's point, the one after it.
+        assert_eq!(tries, 6);
+        let (blind_rows, blind_tries) = search(false);
+        assert_eq!(blind_rows, rows);
+        assert!(blind_tries > tries, "{blind_tries} measurements without it");
     }
 
     #[test]
@@ -313,37 +371,20 @@ mod tests {
         ];
         for (which, cost) in costs.iter().enumerate() {
             for aim in [1usize, 50, 999, 4_000, 20_000] {
-                let fits = measure(30, aim, cost);
+                let fits = measure(30, cost);
+                let page = |rows| Page {
+                    offset: 0,
+                    rows,
+                    files: 0,
+                };
                 let mut tries = 0;
-                let found = largest_fitting_rows(
-                    2_000,
-                    aim,
-                    fits(Page {
-                        offset: 0,
-                        rows: 0,
-                        files: 0,
-                    })
-                    .unwrap(),
-                    |rows| {
-                        tries += 1;
-                        fits(Page {
-                            offset: 0,
-                            rows,
-                            files: 0,
-                        })
-                    },
-                )
+                let found = largest_fitting_rows(2_000, aim, fits(page(0), aim).unwrap(), |rows| {
+                    tries += 1;
+                    fits(page(rows), aim * OVERSHOOT_MEASURED)
+                })
                 .unwrap();
                 let expected = (0..2_000)
-                    .take_while(|rows| {
-                        fits(Page {
-                            offset: 0,
-                            rows: *rows,
-                            files: 0,
-                        })
-                        .unwrap()
-                        .is_some()
-                    })
+                    .take_while(|rows| fits(page(*rows), aim).unwrap().is_some())
                     .last()
                     .unwrap_or(0);
                 assert_eq!(found, expected, "cost {which}, aim {aim}");
@@ -357,13 +398,13 @@ mod tests {
 
     #[test]
     fn named_files_give_way_before_rows_when_even_the_totals_do_not_fit() {
-        let page = choose(50, 0, (100, UNLISTED_FILES), |p| {
+        let page = choose(50, 0, (100, UNLISTED_FILES), |p, _| {
             Ok((p.rows == 0 && p.files <= 2).then_some(10))
         })
         .unwrap();
         // One row at least, past the budget.
         assert_eq!((page.rows, page.files), (1, 2));
-        let none = choose(50, 0, (100, UNLISTED_FILES), |_| Ok(None)).unwrap();
+        let none = choose(50, 0, (100, UNLISTED_FILES), |_, _| Ok(None)).unwrap();
         assert_eq!((none.rows, none.files), (1, 0));
     }
 
