@@ -192,10 +192,9 @@ const OVERSHOOT_MEASURED: usize = 2;
 /// How the next row count to measure is picked (see [`largest_fitting_rows`]).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Probe {
-    /// Where the tokens per row measured so far reach the aim.
+    /// Where the line between the two ends, or the tokens per row of what fits, reach the
+    /// aim.
     Interpolate,
-    /// Just below a count that did not fit: an interpolation that overshot by one.
-    BelowHigh,
     /// Halfway.
     Bisect,
 }
@@ -209,11 +208,11 @@ const INTERPOLATIONS: usize = 6;
 ///
 /// Each measurement costs about as much as the page it measures, so the search measures few:
 /// with the tokens of a count that fits and of one that does not, it measures where the line
-/// between them reaches the aim; with only those that fit, where their tokens per row do;
-/// after a count too large to be measured, just below it, then halfway. Most answers settle
-/// in three or four measurements; after [`INTERPOLATIONS`] measurements it only halves. The
-/// bracket shrinks at every step, so with the measure monotonic in the row count the answer
-/// is the one a binary search finds.
+/// between them reaches the aim (regula falsi: an end kept twice in a row counts half as far
+/// from the aim, so that the search does not creep from one side); with only counts that fit,
+/// where their tokens per row do; after a count too large to be measured, halfway. After
+/// [`INTERPOLATIONS`] measurements it only halves. The bracket shrinks at every step, so with
+/// the measure monotonic in the row count the answer is the one a binary search finds.
 fn largest_fitting_rows(
     remaining: usize,
     aim: usize,
@@ -221,75 +220,79 @@ fn largest_fitting_rows(
     mut measure: impl FnMut(usize) -> Result<Option<usize>, QueryError>,
 ) -> Result<usize, QueryError> {
     // Invariant: `low` rows fit (or are the fallback of none); `high` rows do not.
-    let (mut low, mut high) = (0, remaining);
-    let mut low_tokens = base;
-    let mut high_tokens: Option<usize> = None;
+    let mut low = Bound {
+        rows: 0,
+        tokens: base,
+        weight: 1.0,
+    };
+    let mut high = Bound {
+        rows: remaining,
+        tokens: None,
+        weight: 1.0,
+    };
+    // Which end the last measurement moved (`true`: the low one).
+    let mut moved_low: Option<bool> = None;
     let mut probe = Probe::Interpolate;
     let mut measured = 0;
-    while high - low > 1 {
-        let halfway = low + (high - low) / 2;
-        // Whether a prediction was cut back to just below `high`.
-        let mut clamped = false;
+    while high.rows - low.rows > 1 {
         let rows = match probe {
-            _ if measured >= INTERPOLATIONS => halfway,
-            Probe::Bisect => halfway,
-            Probe::BelowHigh => high - 1,
-            Probe::Interpolate => {
-                let predicted = predict((low, low_tokens), (high, high_tokens), base, aim);
-                clamped = predicted >= high - 1;
-                predicted
-            }
+            Probe::Interpolate if measured < INTERPOLATIONS => predict(&low, &high, base, aim),
+            _ => low.rows + (high.rows - low.rows) / 2,
         }
-        .clamp(low + 1, high - 1);
+        .clamp(low.rows + 1, high.rows - 1);
         measured += 1;
-        match measure(rows)? {
-            Some(tokens) if tokens <= aim => {
-                low = rows;
-                low_tokens = Some(tokens);
-                probe = Probe::Interpolate;
-            }
-            // Measured past the aim: the line between the two ends predicts the next.
-            Some(tokens) => {
-                high = rows;
-                high_tokens = Some(tokens);
-                probe = Probe::Interpolate;
-            }
-            None => {
-                high = rows;
-                high_tokens = None;
-                // Rows growing dearer than predicted: stepping down one at a time would
-                // crawl, so halve.
-                probe = match probe {
-                    Probe::Interpolate if !clamped => Probe::BelowHigh,
-                    _ => Probe::Bisect,
-                };
-            }
+        let tokens = measure(rows)?;
+        let fits = tokens.is_some_and(|tokens| tokens <= aim);
+        let (moved, kept) = if fits {
+            (&mut low, &mut high)
+        } else {
+            (&mut high, &mut low)
+        };
+        *moved = Bound {
+            rows,
+            tokens,
+            weight: 1.0,
+        };
+        if moved_low == Some(fits) {
+            kept.weight /= 2.0;
         }
+        moved_low = Some(fits);
+        // Past what is measured: nothing says how far, so halve.
+        probe = if tokens.is_some() {
+            Probe::Interpolate
+        } else {
+            Probe::Bisect
+        };
     }
-    Ok(low)
+    Ok(low.rows)
 }
 
-/// The row count where the tokens reach `aim`: on the line between the counts that fit and
-/// do not when both were measured, else extrapolated from the tokens per row of the rows
-/// that fit over the page of none (`base`); one more row when nothing is known of a row's
-/// cost.
-fn predict(
-    (low, low_tokens): (usize, Option<usize>),
-    (high, high_tokens): (usize, Option<usize>),
-    base: Option<usize>,
-    aim: usize,
-) -> usize {
-    match (low_tokens, high_tokens, base) {
-        (Some(fit), Some(over), _) if over > fit => {
-            let share = aim.saturating_sub(fit) as f64 / (over - fit) as f64;
-            low.saturating_add((share * (high - low) as f64) as usize)
+/// One end of the search's bracket: a row count, its tokens when measured, and how much its
+/// distance from the aim counts in an interpolation.
+struct Bound {
+    rows: usize,
+    tokens: Option<usize>,
+    weight: f64,
+}
+
+/// The row count where the tokens reach `aim`: on the line between the two ends when both
+/// were measured, else extrapolated from the tokens per row of the rows that fit over the
+/// page of none (`base`); one more row when nothing is known of a row's cost.
+fn predict(low: &Bound, high: &Bound, base: Option<usize>, aim: usize) -> usize {
+    match (low.tokens, high.tokens, base) {
+        (Some(fit), Some(over), _) if over > aim => {
+            let below = aim.saturating_sub(fit) as f64 * low.weight;
+            let above = (over - aim) as f64 * high.weight;
+            let share = below / (below + above);
+            low.rows
+                .saturating_add((share * (high.rows - low.rows) as f64) as usize)
         }
-        (Some(tokens), _, Some(base)) if low > 0 && tokens > base => {
-            let per_row = (tokens - base) as f64 / low as f64;
+        (Some(tokens), _, Some(base)) if low.rows > 0 && tokens > base => {
+            let per_row = (tokens - base) as f64 / low.rows as f64;
             let more = (aim.saturating_sub(tokens) as f64 / per_row) as usize;
-            low.saturating_add(more)
+            low.rows.saturating_add(more)
         }
-        _ => low + 1,
+        _ => low.rows + 1,
     }
 }
 
