@@ -1,6 +1,7 @@
 //! Measuring an answer against a token budget: the query runs a candidate listing into a
 //! sink of the same format writing into a [`TokenMeter`], which stops it as soon as the
-//! estimate passes the budget.
+//! estimate passes the limit the query measures against (the aim, or a multiple of it for
+//! a page the query wants to know the size of even past the aim).
 
 use std::io::BufWriter;
 

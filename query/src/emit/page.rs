@@ -186,7 +186,8 @@ pub(super) fn choose(
 }
 
 /// A page of rows is measured to the end up to this many times the aim, so that a page
-/// that does not fit still says by how much (its measure costs at most that much more).
+/// that does not fit still says by how much (its measure costs about that much more: the
+/// meter is fed in chunks of a few kilobytes, so it stops within one chunk past its limit).
 const OVERSHOOT_MEASURED: usize = 2;
 
 /// How the next row count to measure is picked (see [`largest_fitting_rows`]).
@@ -208,8 +209,9 @@ const INTERPOLATIONS: usize = 6;
 ///
 /// Each measurement costs about as much as the page it measures, so the search measures few:
 /// with the tokens of a count that fits and of one that does not, it measures where the line
-/// between them reaches the aim (regula falsi: an end kept twice in a row counts half as far
-/// from the aim, so that the search does not creep from one side); with only counts that fit,
+/// between them reaches the aim (regula falsi with the Illinois rule: an end that two such
+/// steps in a row kept counts half as far from the aim, a quarter after three, and so on, so
+/// that the search does not creep from one side); with only counts that fit,
 /// where their tokens per row do; after a count too large to be measured, halfway. After
 /// [`INTERPOLATIONS`] measurements it only halves. The bracket shrinks at every step, so with
 /// the measure monotonic in the row count the answer is the one a binary search finds.
@@ -230,11 +232,16 @@ fn largest_fitting_rows(
         tokens: None,
         weight: 1.0,
     };
-    // Which end the last measurement moved (`true`: the low one).
+    // Which end the last step along the line between both ends moved (`true`: the low
+    // one); `None` after any other step.
     let mut moved_low: Option<bool> = None;
     let mut probe = Probe::Interpolate;
     let mut measured = 0;
     while high.rows - low.rows > 1 {
+        let on_line = probe == Probe::Interpolate
+            && measured < INTERPOLATIONS
+            && low.tokens.is_some()
+            && high.tokens.is_some();
         let rows = match probe {
             Probe::Interpolate if measured < INTERPOLATIONS => predict(&low, &high, base, aim),
             _ => low.rows + (high.rows - low.rows) / 2,
@@ -253,10 +260,12 @@ fn largest_fitting_rows(
             tokens,
             weight: 1.0,
         };
-        if moved_low == Some(fits) {
+        // Illinois: an end that two steps along the line in a row kept counts half as far
+        // from the aim (again at each further one), so the next step lands past the aim.
+        if on_line && moved_low == Some(fits) {
             kept.weight /= 2.0;
         }
-        moved_low = Some(fits);
+        moved_low = on_line.then_some(fits);
         // Past what is measured: nothing says how far, so halve.
         probe = if tokens.is_some() {
             Probe::Interpolate
@@ -299,6 +308,9 @@ fn predict(low: &Bound, high: &Bound, base: Option<usize>, aim: usize) -> usize 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The aim of the tests that model a real answer (a budget of 4,000 tokens, less 10 %).
+    const AIM: usize = 3_600;
 
     /// A measure where the header costs `base` tokens and row `i` (from 0) costs `cost(i)`:
     /// the tokens of a page, or `None` past the limit it is measured against.
@@ -343,10 +355,10 @@ mod tests {
         let fits = measure(226, |i| if i == 0 { 45 } else { 80 });
         let search = |overshoot: bool| {
             let mut tries = 0;
-            let page = choose(419, 0, (3_600, UNLISTED_FILES), |p, limit| {
+            let page = choose(419, 0, (AIM, UNLISTED_FILES), |p, limit| {
                 tries += 1;
                 // Without the overshoot, a page past the aim says only that.
-                fits(p, if overshoot { limit } else { limit.min(3_600) })
+                fits(p, if overshoot { limit } else { limit.min(AIM) })
             })
             .unwrap();
             (page.rows, tries)
@@ -359,6 +371,28 @@ mod tests {
         let (blind_rows, blind_tries) = search(false);
         assert_eq!(blind_rows, rows);
         assert!(blind_tries > tries, "{blind_tries} measurements without it");
+    }
+
+    #[test]
+    fn an_end_kept_twice_counts_half_so_the_search_does_not_creep() {
+        // Rows grow dearer (the tokens are convex in the row count): every line between the
+        // two ends lands below the aim, and without the Illinois rule the search would take
+        // the fitting end up a little at a time (ten measurements here).
+        let fits = measure(200, |i| 4 * i + 2);
+        let mut tries = 0;
+        let found = largest_fitting_rows(60, AIM, Some(200), |rows| {
+            tries += 1;
+            let page = Page {
+                offset: 0,
+                rows,
+                files: 0,
+            };
+            fits(page, AIM * OVERSHOOT_MEASURED)
+        })
+        .unwrap();
+        // 200 + 2 × 41² = 3562 fits; 42 rows are 3728.
+        assert_eq!(found, 41);
+        assert!(tries <= 6, "{tries} measurements");
     }
 
     #[test]
