@@ -211,8 +211,8 @@ const INTERPOLATIONS: usize = 6;
 /// with the tokens of a count that fits and of one that does not, it measures where the line
 /// between them reaches the aim (regula falsi with the Illinois rule: an end that two such
 /// steps in a row kept counts half as far from the aim, a quarter after three, and so on, so
-/// that the search does not creep from one side); with only counts that fit,
-/// where their tokens per row do; after a count too large to be measured, halfway. After
+/// that the search does not creep from one side); with only counts that fit, where their
+/// tokens per row do; after a count too large to be measured, halfway. After
 /// [`INTERPOLATIONS`] measurements it only halves. The bracket shrinks at every step, so with
 /// the measure monotonic in the row count the answer is the one a binary search finds.
 fn largest_fitting_rows(
