@@ -210,13 +210,14 @@ impl Loader<'_> {
             for (source, entry) in &edges {
                 written.check_edge(&sources, *source, entry)?;
             }
-            store_unresolved(
-                tables,
-                files
-                    .iter()
-                    .map(|file| (file.entry.path.as_str(), file.unresolved.as_slice())),
-                &mut written.buffer,
-            )?;
+            let mut files = files;
+            let calls = files.iter_mut().flat_map(|file| {
+                let path = file.entry.path.as_str();
+                std::mem::take(&mut file.unresolved)
+                    .into_iter()
+                    .map(move |call| (path, call))
+            });
+            store_unresolved(tables, calls, &mut written.buffer)?;
             for file in files {
                 let path = file.entry.path.as_str();
                 if tables.files.get(path).ctx("read files")?.is_some() {

@@ -8,36 +8,41 @@ use super::write::{Tables, archive};
 use crate::error::{DbResultExt, StoreError};
 use crate::record::{UnresolvedCall, UnresolvedList};
 
-/// Writes the unresolved calls of `files` (none stored for them yet): one list per called
-/// name and file, inserted in key order (neighbours share B-tree pages), and each file's
-/// names. A file without unresolved calls writes nothing.
-pub(super) fn store_unresolved<'c>(
+/// Writes unresolved calls, each with its file's path (none stored for those files yet):
+/// one list per called name and file, inserted in key order (neighbours share B-tree pages),
+/// and each file's names. A file without unresolved calls writes nothing.
+pub(super) fn store_unresolved<'p>(
     tables: &mut Tables<'_>,
-    files: impl IntoIterator<Item = (&'c str, &'c [UnresolvedCall])>,
+    calls: impl IntoIterator<Item = (&'p str, UnresolvedCall)>,
     buffer: &mut rkyv::util::AlignedVec<16>,
 ) -> Result<(), StoreError> {
-    let mut by_name: BTreeMap<(&str, &str), Vec<UnresolvedCall>> = BTreeMap::new();
+    let mut calls: Vec<(&str, UnresolvedCall)> = calls.into_iter().collect();
+    // By name, then file; the sort is stable, so a file's sites keep the indexer's order.
+    calls.sort_by(|(a_path, a), (b_path, b)| {
+        (a.name.as_str(), *a_path).cmp(&(b.name.as_str(), *b_path))
+    });
+    // Each file's names come out ascending, as the names are the outer key.
     let mut names_of: BTreeMap<&str, Vec<String>> = BTreeMap::new();
-    for (path, calls) in files {
-        for call in calls {
-            let sites = by_name.entry((call.name.as_str(), path)).or_default();
-            if sites.is_empty() {
-                names_of.entry(path).or_default().push(call.name.clone());
-            }
-            sites.push(call.clone());
+    let mut calls = calls.into_iter().peekable();
+    while let Some((path, first)) = calls.next() {
+        let mut sites = vec![first];
+        while let Some((_, next)) =
+            calls.next_if(|(other, call)| *other == path && call.name == sites[0].name)
+        {
+            sites.push(next);
         }
-    }
-    for ((name, path), calls) in by_name {
-        let bytes = archive(&UnresolvedList { calls }, buffer, || {
-            format!("unresolved calls of {path}")
-        })?;
+        names_of
+            .entry(path)
+            .or_default()
+            .push(sites[0].name.clone());
+        let list = UnresolvedList { calls: sites };
+        let bytes = archive(&list, buffer, || format!("unresolved calls of {path}"))?;
         tables
             .unresolved
-            .insert((name, path), bytes)
+            .insert((list.calls[0].name.as_str(), path), bytes)
             .ctx("write unresolved")?;
     }
-    for (path, mut names) in names_of {
-        names.sort_unstable();
+    for (path, names) in names_of {
         let bytes = archive(&names, buffer, || format!("unresolved names of {path}"))?;
         tables
             .unresolved_names

@@ -25,9 +25,7 @@ use super::{Generation, SCHEMA_VERSION, StoreStats, decode_u32};
 use crate::delta::GraphDelta;
 use crate::error::{DbResultExt, StoreError};
 use crate::model::EdgeKind;
-use crate::record::{
-    EdgeEntry, EdgeSpec, FileEntry, FileRecord, GraphBatch, NodeRecord, NodeView, UnresolvedCall,
-};
+use crate::record::{EdgeEntry, EdgeSpec, FileEntry, FileRecord, GraphBatch, NodeRecord, NodeView};
 
 pub(super) fn create_tables(txn: &WriteTransaction) -> Result<(), StoreError> {
     txn.open_table(NODES).ctx("create nodes")?;
@@ -518,16 +516,10 @@ fn apply(
             .insert(path.as_str(), blob.as_slice())
             .ctx("write blob")?;
     }
-    let mut unresolved: HashMap<&str, Vec<UnresolvedCall>> = HashMap::new();
-    for (path, call) in &batch.unresolved {
-        unresolved
-            .entry(path.as_str())
-            .or_default()
-            .push(call.clone());
-    }
-    if let Some(path) = unresolved
-        .keys()
-        .find(|path| !touched_files.contains(*path))
+    if let Some((path, _)) = batch
+        .unresolved
+        .iter()
+        .find(|(path, _)| !touched_files.contains(path.as_str()))
     {
         return Err(StoreError::corrupted(
             "batch",
@@ -536,9 +528,10 @@ fn apply(
     }
     store_unresolved(
         &mut tables,
-        unresolved
+        batch
+            .unresolved
             .iter()
-            .map(|(path, calls)| (*path, calls.as_slice())),
+            .map(|(path, call)| (path.as_str(), call.clone())),
         &mut buffer,
     )?;
     let touched_terms = term_changes.apply(&mut tables.terms)?;

@@ -190,16 +190,6 @@ pub(super) fn choose(
 /// meter is fed in chunks of a few kilobytes, so it stops within one chunk past its limit).
 const OVERSHOOT_MEASURED: usize = 2;
 
-/// How the next row count to measure is picked (see [`largest_fitting_rows`]).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Probe {
-    /// Where the line between the two ends, or the tokens per row of what fits, reach the
-    /// aim.
-    Interpolate,
-    /// Halfway.
-    Bisect,
-}
-
 /// Measurements (of any kind) after which the search only halves.
 const INTERPOLATIONS: usize = 6;
 
@@ -235,16 +225,16 @@ fn largest_fitting_rows(
     // Which end the last step along the line between both ends moved (`true`: the low
     // one); `None` after any other step.
     let mut moved_low: Option<bool> = None;
-    let mut probe = Probe::Interpolate;
+    // Whether the last page was past what is measured: nothing says how far, so halve.
+    let mut past_measured = false;
     let mut measured = 0;
     while high.rows - low.rows > 1 {
-        let on_line = probe == Probe::Interpolate
-            && measured < INTERPOLATIONS
-            && low.tokens.is_some()
-            && high.tokens.is_some();
-        let rows = match probe {
-            Probe::Interpolate if measured < INTERPOLATIONS => predict(&low, &high, base, aim),
-            _ => low.rows + (high.rows - low.rows) / 2,
+        let interpolate = !past_measured && measured < INTERPOLATIONS;
+        let on_line = interpolate && low.tokens.is_some() && high.tokens.is_some();
+        let rows = if interpolate {
+            predict(&low, &high, base, aim)
+        } else {
+            low.rows + (high.rows - low.rows) / 2
         }
         .clamp(low.rows + 1, high.rows - 1);
         measured += 1;
@@ -266,12 +256,7 @@ fn largest_fitting_rows(
             kept.weight /= 2.0;
         }
         moved_low = on_line.then_some(fits);
-        // Past what is measured: nothing says how far, so halve.
-        probe = if tokens.is_some() {
-            Probe::Interpolate
-        } else {
-            Probe::Bisect
-        };
+        past_measured = tokens.is_none();
     }
     Ok(low.rows)
 }
