@@ -82,7 +82,10 @@ use super::node_fields::{lines_cell, plural, short_id, signature};
 use crate::toon::{EncodeError, Options, Writer};
 
 mod change;
+mod ids;
 mod listing;
+
+use ids::IdCells;
 
 /// Writes results as TOON.
 pub struct ToonSink<W: Write> {
@@ -126,6 +129,8 @@ pub struct ToonSink<W: Write> {
     sig: String,
     /// The answer's token budget and the offset it lists from.
     budget: Budget,
+    /// The ID cells of the edges between results, made once per node.
+    id_cells: IdCells,
 }
 
 /// Why a sink refuses calls after `finish`: it writes one document.
@@ -277,6 +282,7 @@ impl<W: Write> ToonSink<W> {
             lines: String::with_capacity(16),
             sig: String::with_capacity(64),
             budget: Budget::UNBOUNDED,
+            id_cells: IdCells::default(),
         }
     }
 
@@ -669,8 +675,16 @@ impl<W: Write> ToonSink<W> {
         let (source, target) = (self.short(edge.source), self.short(edge.target));
         let w = self.writer.as_mut().ok_or(EncodeError::Misuse(FINISHED))?;
         w.row_begin()?;
-        w.cell_str(source)?;
-        w.cell_str(target)?;
+        match edge.places {
+            Some((from, to)) => {
+                w.cell_encoded(self.id_cells.cell(from, source, w))?;
+                w.cell_encoded(self.id_cells.cell(to, target, w))?;
+            }
+            None => {
+                w.cell_str(source)?;
+                w.cell_str(target)?;
+            }
+        }
         w.cell_str(edge.kind.as_str())?;
         w.cell(calls)?;
         w.row_end()?;
@@ -762,6 +776,7 @@ impl<W: Write> ResultSink for ToonSink<W> {
     }
 
     fn begin(&mut self, header: &Header<'_>) -> Result<(), SinkError> {
+        self.id_cells.clear();
         let shape = header.shape;
         self.kind = header.kind();
         self.file = match &header.question {

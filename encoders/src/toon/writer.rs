@@ -99,6 +99,8 @@ pub(crate) enum Atom<'a> {
     Num(&'a [u8]),
     /// UTF-8 string bytes.
     Str(&'a [u8]),
+    /// A string cell as [`Writer::encode_str_cell`] made it, written as is.
+    Encoded(&'a [u8]),
 }
 
 impl<'a> From<Scalar<'a>> for Atom<'a> {
@@ -580,6 +582,19 @@ impl<W: io::Write> Writer<W> {
         self.cell_atom(Atom::Str(value.as_bytes()))
     }
 
+    /// Appends `value` to `out` as [`cell_str`](Self::cell_str) would write it (quoted
+    /// and escaped as this writer's delimiter needs), for a caller that writes the same
+    /// string in many rows and keeps the result ([`cell_encoded`](Self::cell_encoded)).
+    pub fn encode_str_cell(&self, value: &str, out: &mut Vec<u8>) {
+        quote::write_value(out, value.as_bytes(), self.delim);
+    }
+
+    /// Writes a string cell that [`encode_str_cell`](Self::encode_str_cell) made for this
+    /// writer, copying its bytes.
+    pub fn cell_encoded(&mut self, cell: &[u8]) -> Result<(), EncodeError> {
+        self.cell_atom(Atom::Encoded(cell))
+    }
+
     /// Writes a signed integer cell.
     pub fn cell_i64(&mut self, value: i64) -> Result<(), EncodeError> {
         self.cell_atom(Atom::I64(value))
@@ -870,6 +885,7 @@ impl<W: io::Write> Writer<W> {
             Atom::F32(v) => number::write_f32(buf, v),
             Atom::Num(text) => buf.extend_from_slice(text),
             Atom::Str(s) => quote::write_value(buf, s, self.delim),
+            Atom::Encoded(cell) => buf.extend_from_slice(cell),
         }
     }
 }

@@ -8,7 +8,7 @@ mod load;
 mod lock;
 mod mapped;
 #[doc(hidden)]
-pub use mapped::reseal_graph_file;
+pub use mapped::{Prefetch, reseal_graph_file};
 mod overlay;
 pub use overlay::OVERLAY_BOUND;
 mod search;

@@ -10,7 +10,7 @@ use redb::{
 
 use super::adjacency::{EdgeRef, ListView, OpenedList};
 use super::guard::{Boundary, Quiet};
-use super::mapped::{GraphFileName, InEntries, MappedGraph};
+use super::mapped::{GraphFileName, InEntries, MappedGraph, Prefetch, Stage};
 use super::overlay::Overlay;
 use super::search::{ADDED_KEY, FST_KEY, Postings, REMOVED_KEY, TermSet};
 use super::steps::Steps;
@@ -494,6 +494,45 @@ impl Snapshot {
                     .collect(),
             ))
         })
+    }
+
+    /// For a loop reading `part` of the keys `key_at` gives in order, now at `at`: asks the
+    /// processor to start loading what the loop reads a few keys later, so that those loads
+    /// overlap the work in between instead of stalling it one by one. A hint for reads from
+    /// the graph file (a node the delta rewrote is read from redb; its hint is wasted, not
+    /// wrong); it changes no answer.
+    ///
+    /// ```
+    /// # use tsgraph_engine::{NodeKey, Prefetch, Snapshot, StoreError};
+    /// fn records(snapshot: &Snapshot, keys: &[NodeKey]) -> Result<usize, StoreError> {
+    ///     let mut found = 0;
+    ///     for (at, key) in keys.iter().enumerate() {
+    ///         snapshot.prefetch_ahead(Prefetch::Record, at, |i| keys.get(i).copied());
+    ///         found += usize::from(snapshot.node(*key)?.is_some());
+    ///     }
+    ///     Ok(found)
+    /// }
+    /// ```
+    pub fn prefetch_ahead(
+        &self,
+        part: Prefetch,
+        at: usize,
+        key_at: impl Fn(usize) -> Option<NodeKey>,
+    ) {
+        /// How far ahead the bytes are asked for, and the index slots that locate them
+        /// (further still, since the bytes need the slot read). Measured on the 1M-line
+        /// synthetic monorepo's neighbours at distance 2; distances of 4 to 32 differ little.
+        const BYTES_AHEAD: usize = 8;
+        const SLOT_AHEAD: usize = 16;
+        let Some((mapped, _)) = &self.mapped else {
+            return;
+        };
+        if let Some(key) = key_at(at + SLOT_AHEAD) {
+            mapped.prefetch(key.0, part, Stage::Slot);
+        }
+        if let Some(key) = key_at(at + BYTES_AHEAD) {
+            mapped.prefetch(key.0, part, Stage::Bytes);
+        }
     }
 
     /// The outgoing adjacency of `key` (with edge facts).

@@ -3,7 +3,9 @@
 //! (search and file symbols), and the edges between result nodes with their counts by kind.
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
-use tsgraph_engine::{EdgeKind, NodeFlags, NodeKey, NodeKind, NodeView, Snapshot, Visibility};
+use tsgraph_engine::{
+    EdgeKind, NodeFlags, NodeKey, NodeKind, NodeView, Prefetch, Snapshot, Visibility,
+};
 
 use super::{Between, Edges, Section};
 use crate::context::QueryContext;
@@ -306,18 +308,19 @@ pub(super) fn edges_between<'v>(
     out.sort_unstable_by_key(|(from, kind, to, _)| (*from, *kind, *to));
     let mut between = context.take(|s| &mut s.between);
     between.extend(out.iter().map(|(_, _, _, edge)| *edge));
-    // IDs borrow the snapshot: sized once, not kept.
-    let id = |rank: usize| ordered[rank].1.2;
+    // IDs borrow the snapshot: sized once, not kept. A place is a rank, below the node count
+    // (at most `u32::MAX`: keys are `u32`, and each node is ranked once).
+    let end = |rank: usize| (ordered[rank].1.2, rank as u32);
     let ids = out
         .iter()
-        .map(|(from, _, to, _)| (id(*from), id(*to)))
+        .map(|(from, _, to, _)| (end(*from), end(*to)))
         .collect();
     context.put(|s| &mut s.ranked_edges, out);
     Ok((between, ids))
 }
 
-/// The IDs of an edge's source and target.
-pub(super) type EndIds<'v> = (&'v str, &'v str);
+/// The ID and place (rank in position order) of an edge's source and of its target.
+pub(super) type EndIds<'v> = ((&'v str, u32), (&'v str, u32));
 
 /// A result node with its position (file, start line, ID).
 type Positioned<'v> = (NodeKey, (&'v str, u32, &'v str));
@@ -332,6 +335,7 @@ fn ranked_edges(
 ) -> Result<(), QueryError> {
     // A result's rank is its place in `ordered`.
     for (from, (key, _)) in ordered.iter().enumerate() {
+        snapshot.prefetch_ahead(Prefetch::OutEdges, from, |i| ordered.get(i).map(|o| o.0));
         let list = snapshot.out_edges(*key)?;
         for edge in list.edges()? {
             match rank.get(&edge.other()) {

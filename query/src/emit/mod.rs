@@ -12,7 +12,7 @@ mod stream;
 // picks to collide, so the fast hasher is safe here.
 use rustc_hash::FxHashMap as HashMap;
 
-use tsgraph_engine::{EdgeKind, NodeGuard, NodeKey, NodeView, Snapshot};
+use tsgraph_engine::{EdgeKind, NodeGuard, NodeKey, NodeView, Prefetch, Snapshot};
 
 use crate::Query;
 use crate::context::QueryContext;
@@ -176,7 +176,8 @@ fn emit_named(
     // Records are loaded once each, into containers sized once: they borrow the snapshot,
     // so the context cannot keep them.
     let mut guards: Vec<NodeGuard<'_>> = Vec::with_capacity(keys.len());
-    for key in keys {
+    for (at, key) in keys.iter().enumerate() {
+        snapshot.prefetch_ahead(Prefetch::Record, at, |i| keys.get(i).copied());
         guards.push(existing(snapshot, *key)?);
     }
     let mut views: Vec<NodeView<'_>> = Vec::with_capacity(keys.len());

@@ -273,6 +273,7 @@ where
                 reversed: hop.reversed,
                 count: stored.map_or(0, |e| e.count()),
                 stored,
+                places: None,
             })?;
             if !self.went_on(go)? {
                 return Ok(false);
@@ -290,7 +291,9 @@ where
         ids: &[EndIds<'v>],
     ) -> Result<(), QueryError> {
         let mut list: Option<(NodeKey, AdjacencyGuard<'_>)> = None;
-        for (&(source, kind, target, count), &(source_id, target_id)) in between.iter().zip(ids) {
+        for (&(source, kind, target, count), &((source_id, from), (target_id, to))) in
+            between.iter().zip(ids)
+        {
             // A sink reading the facts takes the count from them; the others got it with
             // the edge.
             let (stored, count) = if self.edge_facts {
@@ -310,6 +313,7 @@ where
                 reversed: false,
                 count,
                 stored,
+                places: Some((from, to)),
             })?;
             if !self.went_on(go)? {
                 break;

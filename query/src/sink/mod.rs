@@ -286,6 +286,11 @@ pub struct EdgeInfo<'a> {
     /// The stored edge with all its facts; `None` for an edge between results when the
     /// sink does not want them ([`ResultSink::wants_edge_facts`]).
     pub stored: Option<EdgeView<'a>>,
+    /// An edge between results: the places of its source and target among the answer's
+    /// nodes, the same number for the same node from [`ResultSink::begin`] to
+    /// [`ResultSink::finish`] (below the answer's node count, plus one for a root it does
+    /// not list), so a sink can reuse what it made of an ID. `None` for a path's hops.
+    pub places: Option<(u32, u32)>,
 }
 
 impl EdgeInfo<'_> {

@@ -156,6 +156,30 @@ impl MappedGraph {
         }
     }
 
+    /// Asks the processor to start loading node `key`'s `part`: at [`Stage::Slot`] where its
+    /// index says it lies, at [`Stage::Bytes`] (the slot read) its first bytes. A hint only:
+    /// a key past the file or a damaged slot loads nothing and fails nothing.
+    pub(crate) fn prefetch(&self, key: u32, part: Prefetch, stage: Stage) {
+        if key >= self.header.slots {
+            return;
+        }
+        let (index, data) = match part {
+            Prefetch::Record => (Section::NodeIndex, Section::NodeBytes),
+            Prefetch::OutEdges => (Section::OutIndex, Section::OutBytes),
+        };
+        let index = self.section(index);
+        let at = key as usize * 8;
+        match stage {
+            Stage::Slot => prefetch_lines(&index[at..at + 8], 1),
+            Stage::Bytes => {
+                let range = to_usize(u64_at(index, at))..to_usize(u64_at(index, at + 8));
+                if let Some(bytes) = self.section(data).get(range) {
+                    prefetch_lines(bytes, part.lines());
+                }
+            }
+        }
+    }
+
     /// One node's slice of a data section, through its index section.
     fn ranged(&self, index: Section, data: Section, key: u32) -> Result<&[u8], StoreError> {
         if key >= self.header.slots {
@@ -174,6 +198,59 @@ impl MappedGraph {
         // Inside the file: checked by `Header::decode`.
         &self.map[to_usize(start)..to_usize(end)]
     }
+}
+
+/// Which of a node's parts a prefetch loads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Prefetch {
+    /// Its record (what [`crate::Snapshot::node`] reads).
+    Record,
+    /// Its outgoing list (what [`crate::Snapshot::out_edges`] reads).
+    OutEdges,
+}
+
+impl Prefetch {
+    /// How many cache lines from the start are worth loading: a record's fields and strings
+    /// lie anywhere in it (rkyv writes the strings first), while a list is read from its
+    /// count and first entries.
+    fn lines(self) -> usize {
+        match self {
+            Prefetch::Record => 4,
+            Prefetch::OutEdges => 2,
+        }
+    }
+}
+
+/// The two steps of loading a part ahead: the index slot that locates it, then its bytes
+/// (which need the slot read, so a caller asks for slots further ahead than for bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stage {
+    Slot,
+    Bytes,
+}
+
+/// A cache line's size on the processors tsgraph is built for.
+const LINE: usize = 64;
+
+/// Asks the processor to load up to `lines` cache lines of `bytes` (from its start).
+#[inline(always)]
+fn prefetch_lines(bytes: &[u8], lines: usize) {
+    for offset in (0..bytes.len()).step_by(LINE).take(lines) {
+        prefetch(bytes[offset..].as_ptr());
+    }
+}
+
+#[inline(always)]
+fn prefetch(at: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: a prefetch is a hint: it reads nothing the program sees and never faults,
+        // whatever the address. SSE is part of every x86-64 processor.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(at.cast::<i8>()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = at;
 }
 
 /// A node's incoming entries in the graph file.

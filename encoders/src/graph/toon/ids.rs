@@ -1,0 +1,60 @@
+//! Each answer node's ID as a TOON cell, encoded once. The edges between results name every
+//! node several times over, and writing an ID as a cell scans all of its bytes (an ID holds
+//! `:`, so it is always quoted); a node's later cells copy the bytes its first one made.
+
+use crate::toon::Writer;
+
+/// The cells made for one answer, by the place of their node among the answer's nodes
+/// (`EdgeInfo::ends`, the same for the same node from `begin` to `finish`).
+#[derive(Debug, Default)]
+pub(super) struct IdCells {
+    /// By place: where the cell lies in `bytes`; `None` until it is made.
+    spans: Vec<Option<(usize, usize)>>,
+    bytes: Vec<u8>,
+}
+
+impl IdCells {
+    /// Forgets every cell (a new answer numbers its nodes anew).
+    pub(super) fn clear(&mut self) {
+        self.spans.clear();
+        self.bytes.clear();
+    }
+
+    /// The cell of the node at `place`, whose ID (as written) is `id`: made by `writer` the
+    /// first time, copied after that.
+    pub(super) fn cell<W: std::io::Write>(
+        &mut self,
+        place: u32,
+        id: &str,
+        writer: &Writer<W>,
+    ) -> &[u8] {
+        let place = place as usize;
+        if self.spans.len() <= place {
+            self.spans.resize(place + 1, None);
+        }
+        let (start, end) = *self.spans[place].get_or_insert_with(|| {
+            let start = self.bytes.len();
+            writer.encode_str_cell(id, &mut self.bytes);
+            (start, self.bytes.len())
+        });
+        &self.bytes[start..end]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::toon::Options;
+
+    #[test]
+    fn a_place_keeps_the_cell_its_first_id_made() {
+        let writer = Writer::new(Vec::new(), Options::default());
+        let mut cells = IdCells::default();
+        assert_eq!(cells.cell(3, "src/a.ts:f", &writer), b"\"src/a.ts:f\"");
+        assert_eq!(cells.cell(0, "plain", &writer), b"plain");
+        // The same place within one answer is the same node: its cell is not made again.
+        assert_eq!(cells.cell(3, "other", &writer), b"\"src/a.ts:f\"");
+        cells.clear();
+        assert_eq!(cells.cell(3, "other", &writer), b"other");
+    }
+}
