@@ -776,8 +776,8 @@ impl<W: Write> ResultSink for ToonSink<W> {
     }
 
     fn begin(&mut self, header: &Header<'_>) -> Result<(), SinkError> {
-        self.id_cells.clear();
         let shape = header.shape;
+        self.id_cells.clear(shape.nodes);
         self.kind = header.kind();
         self.file = match &header.question {
             Question::FileSymbols { file } => Some((*file).to_owned()),

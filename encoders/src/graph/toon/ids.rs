@@ -11,13 +11,22 @@ pub(super) struct IdCells {
     /// By place: where the cell lies in `bytes`; `None` until it is made.
     spans: Vec<Option<(usize, usize)>>,
     bytes: Vec<u8>,
+    /// How many places the answer has at most (its node count and a root).
+    places: usize,
 }
 
+/// The bytes reserved per place when the first cell is made: more than most IDs take, so
+/// that an answer's cells are made without growing the buffer again (a budgeted answer's
+/// sink is made anew for every page it measures).
+const RESERVED_PER_PLACE: usize = 128;
+
 impl IdCells {
-    /// Forgets every cell (a new answer numbers its nodes anew).
-    pub(super) fn clear(&mut self) {
+    /// Forgets every cell: a new answer, of up to `nodes` nodes and a root, numbers its
+    /// nodes anew.
+    pub(super) fn clear(&mut self, nodes: usize) {
         self.spans.clear();
         self.bytes.clear();
+        self.places = nodes.saturating_add(1);
     }
 
     /// The cell of the node at `place`, whose ID (as written) is `id`: made by `writer` the
@@ -29,6 +38,13 @@ impl IdCells {
         writer: &Writer<W>,
     ) -> &[u8] {
         let place = place as usize;
+        if self.spans.is_empty() {
+            // Sized once per answer, when its first edge is written (most answers list none).
+            let places = self.places.max(place + 1);
+            self.spans.reserve(places);
+            self.bytes
+                .reserve(places.saturating_mul(RESERVED_PER_PLACE));
+        }
         if self.spans.len() <= place {
             self.spans.resize(place + 1, None);
         }
@@ -54,7 +70,7 @@ mod tests {
         assert_eq!(cells.cell(0, "plain", &writer), b"plain");
         // The same place within one answer is the same node: its cell is not made again.
         assert_eq!(cells.cell(3, "other", &writer), b"\"src/a.ts:f\"");
-        cells.clear();
+        cells.clear(4);
         assert_eq!(cells.cell(3, "other", &writer), b"other");
     }
 }
