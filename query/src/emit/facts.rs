@@ -23,7 +23,7 @@ pub(super) struct Facts<'v> {
     pub(super) views: Vec<NodeView<'v>>,
     pub(super) extends: HashMap<&'v str, String>,
     pub(super) between: Vec<Between>,
-    /// The IDs of each edge's source and target, beside `between`.
+    /// The ID and place of each edge's source and target, beside `between`.
     pub(super) between_ids: Vec<EndIds<'v>>,
 }
 

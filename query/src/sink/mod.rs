@@ -288,8 +288,9 @@ pub struct EdgeInfo<'a> {
     pub stored: Option<EdgeView<'a>>,
     /// An edge between results: the places of its source and target among the answer's
     /// nodes, the same number for the same node from [`ResultSink::begin`] to
-    /// [`ResultSink::finish`] (below the answer's node count, plus one for a root it does
-    /// not list), so a sink can reuse what it made of an ID. `None` for a path's hops.
+    /// [`ResultSink::finish`] (below the header's `shape.nodes` plus one, for a root the
+    /// answer does not list), so a sink can reuse what it made of an ID. `None` for a
+    /// path's hops.
     pub places: Option<(u32, u32)>,
 }
 

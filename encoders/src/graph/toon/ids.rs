@@ -1,11 +1,12 @@
 //! Each answer node's ID as a TOON cell, encoded once. The edges between results name every
-//! node several times over, and writing an ID as a cell scans all of its bytes (an ID holds
-//! `:`, so it is always quoted); a node's later cells copy the bytes its first one made.
+//! node several times over, and writing a string as a cell scans all of its bytes to learn
+//! whether it is quoted (a symbol's ID holds `:`, so most are); a node's later cells copy the
+//! bytes its first one made.
 
 use crate::toon::Writer;
 
 /// The cells made for one answer, by the place of their node among the answer's nodes
-/// (`EdgeInfo::ends`, the same for the same node from `begin` to `finish`).
+/// (`EdgeInfo::places`, the same for the same node from `begin` to `finish`).
 #[derive(Debug, Default)]
 pub(super) struct IdCells {
     /// By place: where the cell lies in `bytes`; `None` until it is made.
@@ -19,6 +20,10 @@ pub(super) struct IdCells {
 /// that an answer's cells are made without growing the buffer again (a budgeted answer's
 /// sink is made anew for every page it measures).
 const RESERVED_PER_PLACE: usize = 128;
+
+/// The most places reserved for at once: a whole-graph export has a place per node, and its
+/// buffers grow as its cells are made rather than all up front.
+const RESERVED_PLACES: usize = 4096;
 
 impl IdCells {
     /// Forgets every cell: a new answer, of up to `nodes` nodes and a root, numbers its
@@ -40,10 +45,9 @@ impl IdCells {
         let place = place as usize;
         if self.spans.is_empty() {
             // Sized once per answer, when its first edge is written (most answers list none).
-            let places = self.places.max(place + 1);
+            let places = self.places.max(place + 1).min(RESERVED_PLACES);
             self.spans.reserve(places);
-            self.bytes
-                .reserve(places.saturating_mul(RESERVED_PER_PLACE));
+            self.bytes.reserve(places * RESERVED_PER_PLACE);
         }
         if self.spans.len() <= place {
             self.spans.resize(place + 1, None);
@@ -53,6 +57,14 @@ impl IdCells {
             writer.encode_str_cell(id, &mut self.bytes);
             (start, self.bytes.len())
         });
+        debug_assert!(
+            {
+                let mut fresh = Vec::new();
+                writer.encode_str_cell(id, &mut fresh);
+                fresh == self.bytes[start..end]
+            },
+            "place {place} was given another ID earlier in the answer"
+        );
         &self.bytes[start..end]
     }
 }
@@ -68,8 +80,9 @@ mod tests {
         let mut cells = IdCells::default();
         assert_eq!(cells.cell(3, "src/a.ts:f", &writer), b"\"src/a.ts:f\"");
         assert_eq!(cells.cell(0, "plain", &writer), b"plain");
-        // The same place within one answer is the same node: its cell is not made again.
-        assert_eq!(cells.cell(3, "other", &writer), b"\"src/a.ts:f\"");
+        // The same place within one answer is the same node: its cell is copied.
+        assert_eq!(cells.cell(3, "src/a.ts:f", &writer), b"\"src/a.ts:f\"");
+        // A new answer numbers its nodes anew.
         cells.clear(4);
         assert_eq!(cells.cell(3, "other", &writer), b"other");
     }

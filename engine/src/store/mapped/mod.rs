@@ -157,8 +157,10 @@ impl MappedGraph {
     }
 
     /// Asks the processor to start loading node `key`'s `part`: at [`Stage::Slot`] where its
-    /// index says it lies, at [`Stage::Bytes`] (the slot read) its first bytes. A hint only:
-    /// a key past the file or a damaged slot loads nothing and fails nothing.
+    /// index says it lies, at [`Stage::Bytes`] (reading that slot) the lines of the part a
+    /// reader touches first. A hint: a key past the file, or a slot whose range lies outside
+    /// its section, loads nothing; a damaged slot inside it loads lines nobody reads; none
+    /// fails or changes what a read returns.
     pub(crate) fn prefetch(&self, key: u32, part: Prefetch, stage: Stage) {
         if key >= self.header.slots {
             return;
@@ -174,7 +176,11 @@ impl MappedGraph {
             Stage::Bytes => {
                 let range = to_usize(u64_at(index, at))..to_usize(u64_at(index, at + 8));
                 if let Some(bytes) = self.section(data).get(range) {
-                    prefetch_lines(bytes, part.lines());
+                    let (first, last) = part.lines();
+                    prefetch_lines(bytes, first);
+                    if last && let Some(end) = bytes.last() {
+                        prefetch(end);
+                    }
                 }
             }
         }
@@ -210,13 +216,13 @@ pub enum Prefetch {
 }
 
 impl Prefetch {
-    /// How many cache lines from the start are worth loading: a record's fields and strings
-    /// lie anywhere in it (rkyv writes the strings first), while a list is read from its
-    /// count and first entries.
-    fn lines(self) -> usize {
+    /// How many cache lines from the start are worth loading, and whether the last line is:
+    /// a record is viewed from its root, which rkyv writes last, after the strings it
+    /// points back to; a list is read from its count and first entries.
+    fn lines(self) -> (usize, bool) {
         match self {
-            Prefetch::Record => 4,
-            Prefetch::OutEdges => 2,
+            Prefetch::Record => (4, true),
+            Prefetch::OutEdges => (2, false),
         }
     }
 }
@@ -240,6 +246,7 @@ fn prefetch_lines(bytes: &[u8], lines: usize) {
     }
 }
 
+/// Asks the processor to load the cache line holding `at`.
 #[inline(always)]
 fn prefetch(at: *const u8) {
     #[cfg(target_arch = "x86_64")]

@@ -1,5 +1,6 @@
-//! A graph file whose incoming entries were damaged after it was sealed: the reader refuses
-//! the damage as `Corrupted`, never trusting a byte the checks say no entry can hold.
+//! A graph file damaged after it was sealed: the reader refuses the damage as `Corrupted`,
+//! never trusting a byte the checks say no entry can hold, and a prefetch hint over it
+//! neither fails nor changes a read.
 
 #![allow(clippy::unwrap_used)] // Test helpers unwrap: a failure is the test failing.
 
@@ -7,8 +8,9 @@ use std::path::{Path, PathBuf};
 
 use super::layout::{HEADER_LEN, Header, IN_ENTRY, Section, reseal};
 use crate::error::StoreError;
-use crate::model::{EdgeKind, NodeKind};
+use crate::model::{EdgeKind, NodeKey, NodeKind};
 use crate::record::{EdgeSpec, GraphBatch, NodeRecord};
+use crate::store::Prefetch;
 use crate::store::Store;
 
 /// `a.ts:main` calls `b.ts:save`; both files contain their function.
@@ -115,4 +117,38 @@ fn a_resolution_on_an_edge_that_is_not_a_call_is_corrupted() {
             "{read:?}"
         );
     }
+}
+
+#[test]
+fn prefetch_hints_past_the_file_or_over_damaged_slots_change_no_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = sealed_store(dir.path());
+    let db = dir.path().join("g.redb");
+    // Every index slot of records and lists points far past its section.
+    let mut file = std::fs::read(&graph).unwrap();
+    let header = Header::decode(&file).unwrap();
+    for section in [Section::NodeIndex, Section::OutIndex] {
+        let range = header.section(section);
+        file[range.start as usize..range.end as usize].fill(0xEE);
+    }
+    reseal(&mut file).unwrap();
+    std::fs::write(&graph, file).unwrap();
+    let store = Store::open_read_only(&db).unwrap();
+    let snapshot = store.snapshot().unwrap();
+    assert!(snapshot.is_mapped());
+    let keys: Vec<NodeKey> = (0..header.slots + 40).map(NodeKey).collect();
+    for part in [Prefetch::Record, Prefetch::OutEdges] {
+        for at in 0..keys.len() {
+            snapshot.prefetch_ahead(part, at, |i| keys.get(i).copied());
+        }
+    }
+    // The reads still say what the damage is.
+    assert!(matches!(
+        snapshot.node(NodeKey(0)),
+        Err(StoreError::Corrupted { .. })
+    ));
+    assert!(matches!(
+        snapshot.out_edges(NodeKey(0)),
+        Err(StoreError::Corrupted { .. })
+    ));
 }
