@@ -77,7 +77,7 @@ mod tests {
         let latency = |name, base: u64| QueryLatency {
             name,
             times: (1..=50).map(|i| Duration::from_micros(base * i)).collect(),
-            results: 0,
+            sizes: Vec::new(),
             truncated: Vec::new(),
         };
         write_latency_chart(&path, &[latency("callers", 3), latency("path", 40)]).expect("chart");

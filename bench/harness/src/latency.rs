@@ -24,8 +24,8 @@ pub struct QueryLatency {
     pub name: &'static str,
     /// One time per sample, sorted ascending.
     pub times: Vec<Duration>,
-    /// Results (nodes) per sample, summed.
-    pub results: u64,
+    /// Results (nodes) and edges between them of each sample's answer, sorted by results.
+    pub sizes: Vec<AnswerSize>,
     /// The times of the samples whose answer was cut at its limit of 1,000 results (the
     /// largest answers), sorted ascending.
     pub truncated: Vec<Duration>,
@@ -34,11 +34,9 @@ pub struct QueryLatency {
 impl QueryLatency {
     /// The `p`-th percentile (0 to 100) by nearest rank; zero without samples.
     pub fn percentile(&self, p: f64) -> Duration {
-        if self.times.is_empty() {
-            return Duration::ZERO;
-        }
-        let rank = ((p / 100.0) * self.times.len() as f64).ceil() as usize;
-        self.times[rank.clamp(1, self.times.len()) - 1]
+        nearest_rank(&self.times, p)
+            .copied()
+            .unwrap_or(Duration::ZERO)
     }
 
     /// The median time of the answers cut at the limit; `None` when none was.
@@ -48,12 +46,43 @@ impl QueryLatency {
 
     /// Mean results per sample.
     pub fn mean_results(&self) -> f64 {
-        if self.times.is_empty() {
-            0.0
-        } else {
-            self.results as f64 / self.times.len() as f64
-        }
+        mean(self.sizes.iter().map(|s| s.results))
     }
+
+    /// Mean edges between results per sample (neighbors' edge table; paths' hops).
+    pub fn mean_edges(&self) -> f64 {
+        mean(self.sizes.iter().map(|s| s.edges))
+    }
+
+    /// The `p`-th percentile (0 to 100) of the results per sample, by nearest rank; zero
+    /// without samples.
+    pub fn results_percentile(&self, p: f64) -> u64 {
+        nearest_rank(&self.sizes, p).map_or(0, |s| s.results)
+    }
+}
+
+/// How large one answer was.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct AnswerSize {
+    /// Result nodes.
+    pub results: u64,
+    /// Edges streamed after them (CONTAINS among them, which TOON leaves out).
+    pub edges: u64,
+}
+
+fn mean(values: impl ExactSizeIterator<Item = u64>) -> f64 {
+    let count = values.len();
+    if count == 0 {
+        0.0
+    } else {
+        values.sum::<u64>() as f64 / count as f64
+    }
+}
+
+/// The `p`-th percentile of `sorted` by nearest rank.
+fn nearest_rank<T>(sorted: &[T], p: f64) -> Option<&T> {
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    sorted.get(rank.clamp(1, sorted.len().max(1)) - 1)
 }
 
 /// The traversal limits the latency queries use: depth 5, up to 1,000 results.
@@ -200,7 +229,7 @@ pub(super) fn measure(
         let mut latency = QueryLatency {
             name,
             times: Vec::with_capacity(symbols.len()),
-            results: 0,
+            sizes: Vec::with_capacity(symbols.len()),
             truncated: Vec::new(),
         };
         let mut passes = vec![Vec::with_capacity(rounds.max(1)); symbols.len()];
@@ -213,7 +242,10 @@ pub(super) fn measure(
                 let summary = ask(&query, i, &mut sink)?;
                 times.push(started.elapsed());
                 if round == 0 {
-                    latency.results += sink.nodes;
+                    latency.sizes.push(AnswerSize {
+                        results: sink.nodes,
+                        edges: sink.edges,
+                    });
                     truncated[i] = summary.truncated;
                 }
             }
@@ -227,6 +259,7 @@ pub(super) fn measure(
             }
         }
         latency.times.sort_unstable();
+        latency.sizes.sort_unstable();
         latency.truncated.sort_unstable();
         latencies.push(latency);
     }
@@ -255,11 +288,16 @@ fn path_targets(query: &Query<'_>, symbols: &[(NodeKey, String)]) -> Result<Vec<
 struct Counted<S> {
     inner: S,
     nodes: u64,
+    edges: u64,
 }
 
 impl<S> Counted<S> {
     fn new(inner: S) -> Counted<S> {
-        Counted { inner, nodes: 0 }
+        Counted {
+            inner,
+            nodes: 0,
+            edges: 0,
+        }
     }
 }
 
@@ -294,6 +332,7 @@ impl<S: ResultSink> ResultSink for Counted<S> {
     }
 
     fn edge(&mut self, edge: &EdgeInfo<'_>) -> Result<bool, SinkError> {
+        self.edges += 1;
         self.inner.edge(edge)
     }
 
@@ -317,7 +356,7 @@ mod tests {
     use tsgraph::encoders::graph::ToonSink;
     use tsgraph::query::ResultSink;
 
-    use super::{Counted, QueryLatency};
+    use super::{AnswerSize, Counted, QueryLatency};
 
     #[test]
     fn the_counting_sink_asks_what_the_sink_it_wraps_asks() {
@@ -339,9 +378,15 @@ mod tests {
         let latency = QueryLatency {
             name: "q",
             times: (1..=100).map(Duration::from_micros).collect(),
-            results: 0,
+            sizes: (1..=4)
+                .map(|results| AnswerSize { results, edges: 2 })
+                .collect(),
             truncated: vec![Duration::from_micros(7), Duration::from_micros(9)],
         };
+        assert_eq!(latency.results_percentile(50.0), 2);
+        assert_eq!(latency.results_percentile(90.0), 4);
+        assert_eq!(latency.mean_results(), 2.5);
+        assert_eq!(latency.mean_edges(), 2.0);
         assert_eq!(latency.truncated_median(), Some(Duration::from_micros(7)));
         assert_eq!(latency.percentile(50.0), Duration::from_micros(50));
         assert_eq!(latency.percentile(99.0), Duration::from_micros(99));

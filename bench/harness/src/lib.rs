@@ -25,7 +25,7 @@ use tsgraph::indexer::{IndexOptions, IndexSummary, index_project};
 use tsgraph::query::Query;
 
 pub use chart::write_latency_chart;
-pub use latency::QueryLatency;
+pub use latency::{AnswerSize, QueryLatency};
 pub use report::write_latency_table;
 
 use tsgraph::Error;

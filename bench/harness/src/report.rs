@@ -152,18 +152,22 @@ pub fn write_latency_table(
     )?;
     writeln!(
         out,
-        "| query | p50 | p90 | p99 | max | results (mean) | cut at the limit |\n|---|---|---|---|---|---|---|"
+        "| query | p50 | p90 | p99 | max | results: mean (p10 / p50 / p90) | edges streamed (mean) | cut at the limit |\n|---|---|---|---|---|---|---|---|"
     )?;
     for latency in latencies {
         writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {:.1} | {} |",
+            "| {} | {} | {} | {} | {} | {:.1} ({} / {} / {}) | {:.1} | {} |",
             latency.name,
             micros(latency.percentile(50.0)),
             micros(latency.percentile(90.0)),
             micros(latency.percentile(99.0)),
             micros(latency.percentile(100.0)),
             latency.mean_results(),
+            latency.results_percentile(10.0),
+            latency.results_percentile(50.0),
+            latency.results_percentile(90.0),
+            latency.mean_edges(),
             match latency.truncated_median() {
                 Some(median) => format!("{} (p50 {})", latency.truncated.len(), micros(median)),
                 None => "0".to_owned(),
