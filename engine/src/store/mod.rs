@@ -7,8 +7,9 @@ mod guard;
 mod load;
 mod lock;
 mod mapped;
+pub use mapped::Prefetch;
 #[doc(hidden)]
-pub use mapped::{Prefetch, reseal_graph_file};
+pub use mapped::reseal_graph_file;
 mod overlay;
 pub use overlay::OVERLAY_BOUND;
 mod search;
