@@ -41,7 +41,7 @@ impl QueryLatency {
 
     /// The median time of the answers cut at the limit; `None` when none was.
     pub fn truncated_median(&self) -> Option<Duration> {
-        (!self.truncated.is_empty()).then(|| self.truncated[(self.truncated.len() - 1) / 2])
+        nearest_rank(&self.truncated, 50.0).copied()
     }
 
     /// Mean results per sample.

@@ -169,13 +169,14 @@ impl MappedGraph {
             Prefetch::Record => (Section::NodeIndex, Section::NodeBytes),
             Prefetch::OutEdges => (Section::OutIndex, Section::OutBytes),
         };
-        let index = self.section(index);
-        let at = key as usize * 8;
         match stage {
-            Stage::Slot => prefetch_lines(&index[at..at + 8], 1),
+            Stage::Slot => {
+                let at = key as usize * 8;
+                prefetch_lines(&self.section(index)[at..at + 8], 1);
+            }
             Stage::Bytes => {
-                let range = to_usize(u64_at(index, at))..to_usize(u64_at(index, at + 8));
-                if let Some(bytes) = self.section(data).get(range) {
+                // A slot out of its section's bounds is the read's error to report, not the hint's.
+                if let Ok(bytes) = self.ranged(index, data, key) {
                     let (first, last) = part.lines();
                     prefetch_lines(bytes, first);
                     if last && let Some(end) = bytes.last() {
