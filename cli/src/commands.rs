@@ -643,6 +643,13 @@ fn write_relinked(out: &mut dyn Write, sync: &tsgraph::SyncSummary) -> io::Resul
     for (path, reason) in &sync.relinked_files {
         writeln!(out, "re-linked {path}: {reason}")?;
     }
+    if !sync.is_noop() {
+        writeln!(
+            out,
+            "summaries read: {} of {} files",
+            sync.summaries_read, sync.checked
+        )?;
+    }
     Ok(())
 }
 

@@ -437,8 +437,17 @@ impl LiveIndex {
         let root = self.root.clone();
         let state = self.state_for(store)?;
         let snapshot = store.snapshot()?;
+        state.attach_store(store)?;
         let update = state.apply_summaries(summaries, &snapshot);
+        state.release_store();
         drop(snapshot);
+        let update = match update {
+            Ok(update) => update,
+            Err(err) => {
+                self.state = None;
+                return Err(err);
+            }
+        };
         let relinked = update.relinked.clone();
         let written = sync::write_update(store, state, update, &root, true);
         // A failed write leaves the store as it was but the state ahead of it: read it again
@@ -470,7 +479,10 @@ impl LiveIndex {
             Some(state) if state.generation == Some(generation) => state,
             Some(mut state) => {
                 let stored = sync::stored_stamps(&snapshot)?;
-                sync::catch_up(&mut state, &self.root, &snapshot, &stored)?;
+                state.attach_store(store)?;
+                let caught = sync::catch_up(&mut state, &self.root, &snapshot, &stored);
+                state.release_store();
+                caught?;
                 state
             }
             None => sync::restore_stored(&self.root, &snapshot)?,

@@ -16,6 +16,7 @@ use crossbeam_channel::{Receiver, Sender, bounded};
 use tsgraph_engine::{EdgeKind, NodeRecord, Store};
 
 use crate::facts::FileFacts;
+use crate::facts_table::FactsTable;
 use crate::graph::{self, KeyedPart, LinkStats, NodeKeys, Nodes, PackageOf};
 use crate::persist;
 use crate::resolve::{FileId, Hierarchy, ModuleTarget, Program, ProgramTables, Resolver};
@@ -32,7 +33,7 @@ const PARTS_AHEAD: usize = 4;
 
 /// What a full index reads to link: the state's summaries and tables.
 pub(crate) struct LinkInputs<'a> {
-    pub(crate) files: &'a [FileFacts],
+    pub(crate) files: &'a FactsTable,
     pub(crate) builtins: &'a FileFacts,
     pub(crate) modules: &'a [Vec<ModuleTarget>],
     pub(crate) tables: &'a ProgramTables,
@@ -164,7 +165,7 @@ fn write_nodes(
 
 fn write_parts(
     receiver: &Receiver<Result<Part, IndexError>>,
-    summaries: &[FileFacts],
+    summaries: &FactsTable,
     loader: &mut tsgraph_engine::Loader<'_>,
     loaded: &mut Loaded,
 ) -> Result<(), IndexError> {
@@ -236,8 +237,8 @@ fn link_parts(
 
 /// Gives each file of `part` (the files `files` of `summaries`, in order) its encoded
 /// summary, unless it has one.
-fn encode_summaries(part: &mut KeyedPart, summaries: &[FileFacts], files: Range<usize>) {
-    let facts = summaries.get(files).unwrap_or_default();
+fn encode_summaries(part: &mut KeyedPart, summaries: &FactsTable, files: Range<usize>) {
+    let facts = files.map(|id| summaries.get(FileId::try_from(id).unwrap_or(FileId::MAX)));
     for (file, facts) in part.files.iter_mut().zip(facts) {
         debug_assert_eq!(
             file.entry.path, facts.path,
@@ -395,6 +396,7 @@ mod tests {
             foreign: Vec::new(),
             stats: Default::default(),
         };
+        let summaries = crate::facts_table::FactsTable::loaded(summaries);
         super::encode_summaries(&mut part, &summaries, 2..4);
         let decoded = crate::persist::decode(part.files[0].blob.as_ref().unwrap()).unwrap();
         assert_eq!(decoded.path, SOURCES[2].0);

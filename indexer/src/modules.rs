@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use crate::facts::FileFacts;
+use crate::facts_table::FactsTable;
 use crate::model::{ProjectModel, Resolution};
 use crate::resolve::{FileId, ModuleTarget};
 
@@ -33,7 +34,7 @@ pub(crate) struct ImportStats {
 /// by path (the state's path index).
 pub(crate) fn resolve_imports(
     model: &ProjectModel,
-    files: &[FileFacts],
+    files: &FactsTable,
     by_path: &HashMap<String, FileId>,
 ) -> (Vec<Vec<ModuleTarget>>, ImportStats) {
     let mut stats = ImportStats::default();

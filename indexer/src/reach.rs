@@ -13,6 +13,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 use crate::export_change::{ExportChange, NameChange};
 use crate::facts::{ExportTarget, Expr, FileFacts, Name};
+use crate::facts_table::FactsTable;
 use crate::interface::Interface;
 use crate::resolve::{FileId, ModuleTarget};
 
@@ -44,7 +45,7 @@ pub enum ReachRule {
 /// The files `changes` reach (see the module documentation), each with how the change
 /// first reached it. `importers` maps each file to the files importing it.
 pub(crate) fn dependents<'a>(
-    files: &'a [FileFacts],
+    files: &'a FactsTable,
     modules: &'a [Vec<ModuleTarget>],
     interface: &dyn Fn(FileId) -> &'a Interface,
     importers: &HashMap<FileId, Vec<FileId>>,
@@ -55,9 +56,11 @@ pub(crate) fn dependents<'a>(
     let mut stack: Vec<(FileId, ExportChange)> =
         changes.iter().map(|(f, c)| (*f, c.clone())).collect();
     while let Some((file, change)) = stack.pop() {
-        for &importer in importers.get(&file).map(Vec::as_slice).unwrap_or(&[]) {
+        let importing = importers.get(&file).map(Vec::as_slice).unwrap_or(&[]);
+        files.read_ahead(importing);
+        for &importer in importing {
             let reached = Importer {
-                facts: &files[importer as usize],
+                facts: files.get(importer),
                 modules: &modules[importer as usize],
                 exposed: &interface(importer).exposed_imports,
             };

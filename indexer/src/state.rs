@@ -24,6 +24,7 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use crate::extract::Extractor;
 use crate::facts::{DeclId, DeclKind, ExportTarget, FileFacts};
+use crate::facts_table::FactsTable;
 use crate::graph::{self, FileNodes, NodeTable, Scope};
 use crate::interface::{self, ExportChange, Interface};
 use crate::model::ProjectModel;
@@ -108,13 +109,21 @@ pub(crate) struct Touched {
     classes_changed: HashSet<FileId>,
 }
 
+/// See [`IndexState::resolution_parts`].
+pub(crate) struct ResolutionParts<'a> {
+    pub(crate) files: Vec<(&'a str, u64)>,
+    pub(crate) modules: &'a [Vec<ModuleTarget>],
+    pub(crate) exports: &'a crate::resolve::ExportTables,
+    pub(crate) clauses: &'a [Vec<crate::resolve::Clause>],
+}
+
 /// A project's summaries and resolution tables, kept in memory.
 pub struct IndexState {
     root: PathBuf,
     model: ProjectModel,
     builtins: FileFacts,
     /// Indexed by file id; a removed file is an empty summary with an empty path.
-    files: Vec<FileFacts>,
+    files: FactsTable,
     by_path: HashMap<String, FileId>,
     modules: Vec<Vec<ModuleTarget>>,
     /// Export tables and globals, kept current with `files` and `modules`.
@@ -178,6 +187,7 @@ impl IndexState {
             crate::sync::CONFIGS_META_KEY.to_owned(),
             state.config_stamp.clone(),
         ));
+        meta.push(crate::resume::resolution_meta(&state));
         let loaded = state.load_into(store, &meta, crate::load::PART_FILES)?;
         let summary = state.summary(
             &loaded,
@@ -224,6 +234,7 @@ impl IndexState {
             .enumerate()
             .map(|(i, f)| (f.path.clone(), FileId::try_from(i).unwrap_or(u32::MAX)))
             .collect();
+        let files = FactsTable::loaded(files);
         let (modules, import_stats) = modules::resolve_imports(&model, &files, &by_path);
         let tables = ProgramTables::build(&files, &builtins, &modules);
         let hierarchy = {
@@ -231,7 +242,7 @@ impl IndexState {
             Hierarchy::build(&Resolver::new(&program), files.len())
         };
         let nodes = NodeTable::unassigned(files.len());
-        let interfaces = files.iter().map(|_| OnceLock::new()).collect();
+        let interfaces = (0..files.len()).map(|_| OnceLock::new()).collect();
         Ok((
             IndexState {
                 root: root.to_path_buf(),
@@ -250,6 +261,71 @@ impl IndexState {
             },
             import_stats,
         ))
+    }
+
+    /// A state resumed from the resolution an earlier process kept ([`crate::resume`]):
+    /// no summary is read until asked for, from `source`.
+    pub(crate) fn resumed(
+        root: &Path,
+        model: ProjectModel,
+        kept: crate::resume::Kept,
+    ) -> Result<IndexState, IndexError> {
+        let mut extractor = Extractor::new().map_err(|err| IndexError::Grammar(err.to_string()))?;
+        let builtins = crate::resolve::builtin_facts(&mut extractor);
+        let by_path = (kept.files.iter().enumerate())
+            .filter(|(_, (path, _))| !path.is_empty())
+            .map(|(i, (path, _))| (path.clone(), FileId::try_from(i).unwrap_or(u32::MAX)))
+            .collect();
+        let count = kept.files.len();
+        Ok(IndexState {
+            root: root.to_path_buf(),
+            model,
+            tables: ProgramTables::with_exports(&builtins, kept.exports),
+            builtins,
+            files: FactsTable::unread(kept.files),
+            by_path,
+            modules: kept.modules,
+            hierarchy: Hierarchy::from_clauses(kept.clauses),
+            nodes: NodeTable::unassigned(count),
+            interfaces: (0..count).map(|_| OnceLock::new()).collect(),
+            extractor,
+            config_stamp: Vec::new(),
+            generation: None,
+        })
+    }
+
+    /// Reads the summaries not read yet from `snapshot` (of the store state this state is
+    /// level with) until [`IndexState::release_store`]: what an update of a resumed state
+    /// does around its work. Takes no snapshot when every summary is read.
+    pub(crate) fn attach_store(&mut self, store: &tsgraph_engine::Store) -> Result<(), IndexError> {
+        if self.files.has_unread() {
+            let source = crate::resume::StoredSummaries::new(store.snapshot()?, &self.root);
+            self.files.attach_source(Box::new(source));
+        }
+        Ok(())
+    }
+
+    /// Lets go of the snapshot [`IndexState::attach_store`] took: an open snapshot keeps the
+    /// store's old pages from being reused, and the store from being compacted.
+    pub(crate) fn release_store(&mut self) {
+        self.files.release_source();
+    }
+
+    /// How many summaries a resumed state has read from the store (none for a state made
+    /// from summaries).
+    pub(crate) fn summaries_read(&self) -> usize {
+        self.files.reads()
+    }
+
+    /// What [`crate::resume`] keeps of the state: every file id's path and hash, resolved
+    /// imports, export tables and heritage clauses.
+    pub(crate) fn resolution_parts(&self) -> ResolutionParts<'_> {
+        ResolutionParts {
+            files: self.files.stamps().collect(),
+            modules: &self.modules,
+            exports: self.tables.exports(),
+            clauses: self.hierarchy.clauses(),
+        }
     }
 
     /// The nodes of file `id` (as its summary in `files` gives them).
@@ -276,8 +352,17 @@ impl IndexState {
 
     /// File `id`'s interface, computed from its summary the first time it is asked for.
     fn interface(&self, id: FileId) -> &Interface {
-        self.interfaces[id as usize]
-            .get_or_init(|| interface::interface_of(&self.files[id as usize]))
+        self.interfaces[id as usize].get_or_init(|| {
+            let interface = interface::interface_of(self.files.get(id));
+            // A summary made again from disk is not what the store's graph was linked from.
+            if self.files.remade(id) {
+                return Interface {
+                    hash: UNKNOWN_SHAPE,
+                    ..interface
+                };
+            }
+            interface
+        })
     }
 
     /// The project model the state resolves with.
@@ -287,10 +372,7 @@ impl IndexState {
 
     /// The content hash of every file the state holds, by path.
     pub fn file_hashes(&self) -> impl Iterator<Item = (&str, u64)> + '_ {
-        self.files
-            .iter()
-            .filter(|f| !f.path.is_empty())
-            .map(|f| (f.path.as_str(), f.hash))
+        self.files.stamps().filter(|(path, _)| !path.is_empty())
     }
 
     /// The whole graph as one batch.
@@ -387,7 +469,7 @@ impl IndexState {
         stored: &dyn StoredGraph,
     ) -> Result<Update, IndexError> {
         let summaries = self.extract_changes(changes);
-        Ok(self.apply_summaries(summaries, stored))
+        self.apply_summaries(summaries, stored)
     }
 
     /// The summaries of written files (those whose contents differ from what the state
@@ -417,9 +499,7 @@ impl IndexState {
 
     /// The content hash of the file at `path`, if the state holds it.
     pub(crate) fn hash_of(&self, path: &str) -> Option<u64> {
-        self.by_path
-            .get(path)
-            .map(|&id| self.files[id as usize].hash)
+        self.by_path.get(path).map(|&id| self.files.hash(id))
     }
 
     /// The extractor, for summaries made outside [`IndexState::apply`].
@@ -433,9 +513,14 @@ impl IndexState {
         &mut self,
         summaries: Vec<Summarised>,
         stored: &dyn StoredGraph,
-    ) -> Update {
+    ) -> Result<Update, IndexError> {
         let touched = self.absorb(summaries);
-        self.relink(touched, stored)
+        let update = self.relink(touched, stored);
+        // A summary that could not be read was linked as empty: nothing of this is written.
+        match self.files.take_failure() {
+            Some(err) => Err(err),
+            None => Ok(update),
+        }
     }
 
     /// Takes summaries into the tables (facts, node IDs, interfaces, imports) without
@@ -479,7 +564,7 @@ impl IndexState {
                                 touched.shape_changed.insert(id);
                                 touched.old_ids.extend(moved);
                             }
-                            self.files[id as usize] = facts;
+                            self.files.set(id, facts);
                             self.nodes.set(id, nodes);
                             self.interfaces[id as usize] = OnceLock::from(interface);
                             id
@@ -505,7 +590,7 @@ impl IndexState {
                         continue;
                     };
                     touched.old_ids.extend(node_ids(self.nodes_of(id)));
-                    self.files[id as usize] = FileFacts::default();
+                    self.files.set(id, FileFacts::default());
                     self.nodes.set(id, FileNodes::default());
                     self.interfaces[id as usize] = OnceLock::from(Interface::default());
                     self.modules[id as usize] = Vec::new();
@@ -520,7 +605,7 @@ impl IndexState {
             let added: Vec<&str> = touched
                 .added
                 .iter()
-                .map(|id| self.files[*id as usize].path.as_str())
+                .map(|id| self.files.path(*id))
                 // Written and removed in one batch: gone again.
                 .filter(|path| !path.is_empty())
                 .collect();
@@ -625,7 +710,7 @@ impl IndexState {
         }
         for (id, reach) in dependents {
             reasons.entry(id).or_insert_with(|| RelinkReason::Uses {
-                from: self.files[reach.from as usize].path.clone(),
+                from: self.files.path(reach.from).to_owned(),
                 rule: reach.rule,
                 name: reach.name,
             });
@@ -655,7 +740,7 @@ impl IndexState {
         let mut relink: BTreeSet<FileId> = reasons
             .keys()
             .copied()
-            .filter(|id| !self.files[*id as usize].path.is_empty())
+            .filter(|id| !self.files.path(*id).is_empty())
             .collect();
         let mut linked = self.link_closed(&mut relink, &mut reasons);
         // Implementations of interface members added or removed: the members' callers gain or
@@ -663,7 +748,7 @@ impl IndexState {
         // them (edges into a surviving node keep pointing at it).
         let paths: Vec<String> = relink
             .iter()
-            .map(|id| self.files[*id as usize].path.clone())
+            .map(|id| self.files.path(*id).to_owned())
             .collect();
         let changed = changed_implementations(&linked.batch, stored.member_implements(&paths));
         // An implementation that is gone may have been given by a subclass in another file
@@ -703,11 +788,11 @@ impl IndexState {
             removed,
             extracted: extracted
                 .iter()
-                .map(|id| self.files[*id as usize].path.clone())
+                .map(|id| self.files.path(*id).to_owned())
                 .collect(),
             relinked: ids
                 .iter()
-                .map(|id| self.files[*id as usize].path.clone())
+                .map(|id| self.files.path(*id).to_owned())
                 .collect(),
             reasons: ids
                 .iter()
@@ -945,7 +1030,8 @@ fn changed_implementations(
 }
 
 /// Every file's node IDs: each depends on its file alone ([`crate::chunks`]).
-fn assign_all_nodes(files: &[FileFacts]) -> Vec<FileNodes> {
-    crate::chunks::map_on_two_threads(files, 32, || (), |_, facts| graph::assign_nodes(facts))
+fn assign_all_nodes(files: &FactsTable) -> Vec<FileNodes> {
+    let files: Vec<&FileFacts> = files.iter().collect();
+    crate::chunks::map_on_two_threads(&files, 32, || (), |_, facts| graph::assign_nodes(facts))
         .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }

@@ -53,6 +53,10 @@ pub struct SyncSummary {
     pub relinked: usize,
     /// Each re-linked file with why it was (`index --explain` lists them).
     pub relinked_files: Vec<(String, RelinkReason)>,
+    /// Stored summaries this sync read to bring its state level with the store: every
+    /// one when the state was restored whole, those the update asked for when it was
+    /// resumed from the store's kept resolution (`index --explain` says how many).
+    pub summaries_read: usize,
     /// The store held no completed index, or the project's configuration changed: the
     /// project was indexed from scratch (this is that index's summary).
     pub full: Option<IndexSummary>,
@@ -188,19 +192,29 @@ fn sync_store_uncompacted(
         return Ok(summary);
     }
     let mut kept = match slot.take() {
-        Some(mut kept) => {
-            catch_up(&mut kept, root, &snapshot, &stored)?;
-            kept
-        }
+        Some(kept) => kept,
         // The state as the store has it: its model knows the stored files, and the update
         // then tells it which came and went (a model of the disk's files would resolve the
         // stored summaries' imports to files not in the state yet, or no longer).
         None => {
             let stored_paths: Vec<&str> = stored.keys().map(String::as_str).collect();
-            restore(root, &snapshot, &stored, load_model(&stored_paths))?
+            let model = load_model(&stored_paths);
+            let (state, whole) = state_of_store(root, &snapshot, &stored, model)?;
+            if whole {
+                summary.summaries_read = stored.len();
+            }
+            state
         }
     };
-    let update = kept.apply(disk.changes, &snapshot)?;
+    // The writer's lock is held: the snapshot the summaries are read from sees the same
+    // store state as `snapshot`.
+    let read_before = kept.summaries_read();
+    kept.attach_store(store)?;
+    let update = catch_up(&mut kept, root, &snapshot, &stored)
+        .and_then(|()| kept.apply(disk.changes, &snapshot));
+    kept.release_store();
+    let update = update?;
+    summary.summaries_read += kept.summaries_read() - read_before;
     drop(snapshot);
     summary.relinked = update.relinked.len();
     summary.relinked_files = (update.relinked.iter().cloned())
@@ -300,6 +314,8 @@ pub(crate) fn write_update(
         mut batch, removed, ..
     } = update;
     mark_indexed(&mut batch, root);
+    // What resolution computed is kept with the summaries it came from, in the same commit.
+    batch.meta.push(crate::resume::resolution_meta(state));
     let removed: Vec<&str> = removed.iter().map(String::as_str).collect();
     let delta = if track {
         Some(store.replace_files_tracked(&batch, &removed)?)
@@ -394,6 +410,16 @@ fn stored_summary(
     Ok((facts, false))
 }
 
+/// [`stored_summary`] for a reader of one summary at a time ([`crate::resume`]).
+pub(crate) fn read_summary(
+    snapshot: &Snapshot,
+    root: &Path,
+    path: &str,
+    stamp: (u64, u64),
+) -> Result<(FileFacts, bool), IndexError> {
+    stored_summary(snapshot, root, path, stamp, &mut Reused::default())
+}
+
 /// What a reader of many stored summaries keeps from one to the next: the buffer they are
 /// decompressed into, and an extractor for the files whose summary cannot be read (made the
 /// first time one is met: most reads meet none).
@@ -416,12 +442,27 @@ impl Reused {
 }
 
 /// The state of the store's index, read from the store alone (the project model from the
-/// configuration files on disk).
+/// configuration files on disk): see [`state_of_store`].
 pub(crate) fn restore_stored(root: &Path, snapshot: &Snapshot) -> Result<IndexState, IndexError> {
     let stored = stored_stamps(snapshot)?;
     let paths: Vec<&str> = stored.keys().map(String::as_str).collect();
     let model = ProjectModel::load(root, &paths);
-    restore(root, snapshot, &stored, model)
+    Ok(state_of_store(root, snapshot, &stored, model)?.0)
+}
+
+/// The state of the store's index (`stored`: its stamps): resumed from the resolution the
+/// store keeps, no summary read yet ([`crate::resume`]), or, when it keeps none that
+/// matches, restored from every summary. Says whether it was the latter.
+pub(crate) fn state_of_store(
+    root: &Path,
+    snapshot: &Snapshot,
+    stored: &HashMap<String, (u64, u64, u64)>,
+    model: ProjectModel,
+) -> Result<(IndexState, bool), IndexError> {
+    match crate::resume::resume(root, snapshot, stored, model)? {
+        Ok(state) => Ok((state, false)),
+        Err(model) => Ok((restore(root, snapshot, stored, model)?, true)),
+    }
 }
 
 /// The state of the store's index, from the summaries it keeps (a file whose summary cannot

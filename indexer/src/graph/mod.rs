@@ -17,7 +17,7 @@ use tsgraph_engine::{
     NodeKind, NodeRecord, UnresolvedCall, UseContext,
 };
 
-use crate::facts::{DeclId, DeclKind, Expr, ExprId, FileFacts, TypeExpr, TypeId};
+use crate::facts::{DeclId, DeclKind, Expr, ExprId, FILE_DECL, FileFacts, TypeExpr, TypeId};
 use crate::resolve::{
     CallTarget, DeclRef, FileId, Hierarchy, ModuleTarget, Program, Provenance, Resolver, Ty,
     Unresolved,
@@ -232,6 +232,10 @@ fn recorded<'d>(facts: &FileFacts, decls: &'d [DeclId]) -> Option<(&'d DeclId, N
 /// A node: (file, index among the file's nodes).
 type NodeRef = (u32, u32);
 
+/// The index of a file's own node among its nodes: the File declaration comes first
+/// ([`crate::facts::FILE_DECL`]), and every extracted file has one.
+const FILE_NODE: u32 = 0;
+
 struct Builder<'p, 'a> {
     program: &'p Program<'a>,
     resolver: &'p Resolver<'p, 'a>,
@@ -253,6 +257,10 @@ impl<'p, 'a> Builder<'p, 'a> {
         if self.program.is_builtin(decl.file) {
             return None;
         }
+        // A file's node is its first: an edge to a module reads no summary of it.
+        if decl.decl == FILE_DECL {
+            return Some((decl.file, FILE_NODE));
+        }
         let local = self.nodes.of(decl.file).node_of(decl.decl)?;
         Some((decl.file, local))
     }
@@ -264,6 +272,13 @@ impl<'p, 'a> Builder<'p, 'a> {
     }
 
     fn id(&self, node: NodeRef) -> &str {
+        // A file node's ID is its path: known without the file's summary (a resumed state
+        // reads a summary only when asked for it, see `crate::resume`).
+        if node.1 == FILE_NODE {
+            let path = self.program.path(node.0);
+            debug_assert_eq!(path, self.nodes.of(node.0).id(FILE_NODE));
+            return path;
+        }
         self.nodes.of(node.0).id(node.1)
     }
 

@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 
 use super::ids::{FileNodes, assign};
 use crate::facts::FileFacts;
+use crate::facts_table::FactsTable;
 use crate::resolve::FileId;
 
 /// The nodes of each file, by file id; a cell left empty is assigned on first use.
@@ -53,7 +54,7 @@ impl NodeTable {
     }
 
     /// The table read against the summaries its nodes come from.
-    pub(crate) fn view<'a>(&'a self, files: &'a [FileFacts]) -> Nodes<'a> {
+    pub(crate) fn view<'a>(&'a self, files: &'a FactsTable) -> Nodes<'a> {
         Nodes { table: self, files }
     }
 }
@@ -62,13 +63,13 @@ impl NodeTable {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Nodes<'a> {
     table: &'a NodeTable,
-    files: &'a [FileFacts],
+    files: &'a FactsTable,
 }
 
 impl<'a> Nodes<'a> {
     /// The nodes of `file`, assigned now if they were not.
     pub(crate) fn of(self, file: FileId) -> &'a FileNodes {
-        self.table.cells[file as usize].get_or_init(|| assign(&self.files[file as usize]))
+        self.table.cells[file as usize].get_or_init(|| assign(self.files.get(file)))
     }
 
     /// How many files there are.
@@ -80,7 +81,7 @@ impl<'a> Nodes<'a> {
     pub(crate) fn iter(self) -> impl Iterator<Item = (&'a FileFacts, &'a FileNodes)> + 'a {
         (0..self.len()).map(move |file| {
             let file = FileId::try_from(file).unwrap_or(FileId::MAX);
-            (&self.files[file as usize], self.of(file))
+            (self.files.get(file), self.of(file))
         })
     }
 }
@@ -93,10 +94,10 @@ mod tests {
     #[test]
     fn nodes_are_assigned_on_first_use_and_kept() {
         let mut extractor = Extractor::new().expect("grammar");
-        let files = vec![
+        let files = crate::facts_table::FactsTable::loaded(vec![
             extractor.extract("a.ts", b"export function a() {}\n", 1),
             extractor.extract("b.ts", b"export class B { m() {} }\n", 2),
-        ];
+        ]);
         let table = NodeTable::unassigned(files.len());
         assert!(table.assigned_of(1).is_none());
         let nodes = table.view(&files);

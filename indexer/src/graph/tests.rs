@@ -41,6 +41,7 @@ fn link_fixture(fixture: &str) -> super::Linked {
         .enumerate()
         .map(|(i, f)| (f.path.clone(), i as u32))
         .collect();
+    let facts = crate::facts_table::FactsTable::loaded(facts);
     let (modules, _) = resolve_imports(&model, &facts, &by_path);
     let nodes = super::NodeTable::unassigned(facts.len());
     let package_of = |_: &str| (".".to_owned(), String::new());
@@ -715,6 +716,7 @@ fn node_keys_count_exactly_the_nodes_that_get_records() {
         .iter()
         .map(|path| crate::pool::extract_one(&mut extractor, path, source.as_bytes(), 1))
         .collect();
+    let files = crate::facts_table::FactsTable::loaded(files);
     let table = super::NodeTable::unassigned(files.len());
     let keys = super::node_keys(table.view(&files));
     let mut next = 0;

@@ -15,9 +15,10 @@ use rustc_hash::FxHashMap;
 
 use super::{DeclRef, FileId, ModuleTarget};
 use crate::facts::{ExportTarget, ExprId, FileFacts, Name};
+use crate::facts_table::FactsTable;
 
 /// What an exported name stands for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) enum ExportEntry {
     /// A name of `file`'s module scope (a value, a type, or both).
     Local { file: FileId, name: Name },
@@ -41,7 +42,7 @@ pub(crate) enum ExportEntry {
 pub(crate) type ExportTable = FxHashMap<Box<str>, ExportEntry>;
 
 /// Every file's export table, and the `export *` edges they were computed from.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct ExportTables {
     tables: Vec<ExportTable>,
     /// Per file: the files it re-exports everything from.
@@ -50,11 +51,16 @@ pub(crate) struct ExportTables {
 
 impl ExportTables {
     /// The tables of every file (`modules`: what each import of each file resolved to).
-    pub(crate) fn build(files: &[FileFacts], modules: &[Vec<ModuleTarget>]) -> ExportTables {
+    pub(crate) fn build(files: &FactsTable, modules: &[Vec<ModuleTarget>]) -> ExportTables {
         let mut tables = ExportTables::default();
         let all: Vec<FileId> = (0..files.len()).map(file_id).collect();
         tables.update(files, modules, &all);
         tables
+    }
+
+    /// How many files have a table.
+    pub(crate) fn len(&self) -> usize {
+        self.tables.len()
     }
 
     /// The table of `file` (none for the built-in library).
@@ -68,7 +74,7 @@ impl ExportTables {
     /// empty summary.
     pub(crate) fn update(
         &mut self,
-        files: &[FileFacts],
+        files: &FactsTable,
         modules: &[Vec<ModuleTarget>],
         changed: &[FileId],
     ) {

@@ -26,8 +26,8 @@ pub(crate) struct Hierarchy {
 }
 
 /// One resolved heritage clause: `sub extends/implements sup`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Clause {
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct Clause {
     sub: DeclRef,
     sup: DeclRef,
     /// `extends` of a class (its base), rather than `implements` or an interface's `extends`.
@@ -100,6 +100,33 @@ impl Hierarchy {
                 }
             }
         }
+    }
+
+    /// The hierarchy of heritage clauses resolved before (per file, as
+    /// [`Hierarchy::clauses`] gave them): nothing is resolved again.
+    pub(crate) fn from_clauses(clauses: Vec<Vec<Clause>>) -> Hierarchy {
+        let mut hierarchy = Hierarchy::default();
+        for clause in clauses.iter().flatten() {
+            if clause.base {
+                hierarchy.bases.insert(clause.sub, clause.sup);
+            }
+            hierarchy
+                .subtypes
+                .entry(clause.sup)
+                .or_default()
+                .push(clause.sub);
+        }
+        for list in hierarchy.subtypes.values_mut() {
+            list.sort();
+            list.dedup();
+        }
+        hierarchy.clauses = clauses;
+        hierarchy
+    }
+
+    /// What each file's heritage clauses resolved to, to keep.
+    pub(crate) fn clauses(&self) -> &[Vec<Clause>] {
+        &self.clauses
     }
 
     /// A class's base class.

@@ -20,11 +20,12 @@ use std::cell::RefCell;
 use rustc_hash::FxHashMap;
 
 use crate::facts::{DeclId, FileFacts, Name};
+use crate::facts_table::FactsTable;
 
 pub(crate) use calls::{CallTarget, Provenance, Unresolved};
 pub(crate) use exports::ExportTable;
-use exports::ExportTables;
-pub(crate) use hierarchy::{Hierarchy, object_decls};
+pub(crate) use exports::ExportTables;
+pub(crate) use hierarchy::{Clause, Hierarchy, object_decls};
 pub(crate) use ty::Ty;
 pub(crate) use ty::empty_env as ty_empty_env;
 
@@ -33,7 +34,9 @@ pub(crate) use ty::empty_env as ty_empty_env;
 pub(crate) type FileId = u32;
 
 /// A declaration anywhere in the program.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub(crate) struct DeclRef {
     pub(crate) file: FileId,
     pub(crate) decl: DeclId,
@@ -46,7 +49,7 @@ impl DeclRef {
 }
 
 /// What a module specifier resolved to.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) enum ModuleTarget {
     /// A file of the program.
     File(FileId),
@@ -69,26 +72,34 @@ pub(crate) struct ProgramTables {
 impl ProgramTables {
     /// The tables of a whole program (see [`Program::new`] for the arguments).
     pub(crate) fn build(
-        files: &[FileFacts],
+        files: &FactsTable,
         builtins: &FileFacts,
         modules: &[Vec<ModuleTarget>],
     ) -> ProgramTables {
-        let globals = builtins
-            .names
-            .iter()
-            .map(|(name, text)| (text.into(), name))
-            .collect();
         ProgramTables {
-            globals,
+            globals: globals_of(builtins),
             exports: ExportTables::build(files, modules),
         }
+    }
+
+    /// The tables of a program whose export tables were kept ([`crate::resume`]).
+    pub(crate) fn with_exports(builtins: &FileFacts, exports: ExportTables) -> ProgramTables {
+        ProgramTables {
+            globals: globals_of(builtins),
+            exports,
+        }
+    }
+
+    /// Every module's export table, to keep.
+    pub(crate) fn exports(&self) -> &ExportTables {
+        &self.exports
     }
 
     /// Recomputes what depends on the `changed` files (their summaries, or what their
     /// imports resolve to, changed).
     pub(crate) fn update(
         &mut self,
-        files: &[FileFacts],
+        files: &FactsTable,
         modules: &[Vec<ModuleTarget>],
         changed: &[FileId],
     ) {
@@ -96,9 +107,19 @@ impl ProgramTables {
     }
 }
 
+/// The built-in library's name text → name id.
+fn globals_of(builtins: &FileFacts) -> FxHashMap<Box<str>, Name> {
+    builtins
+        .names
+        .iter()
+        .map(|(name, text)| (text.into(), name))
+        .collect()
+}
+
 /// Every file's summary, the built-in library, the resolved imports and export tables.
 pub(crate) struct Program<'a> {
-    pub(crate) files: Vec<&'a FileFacts>,
+    files: &'a FactsTable,
+    builtin_facts: &'a FileFacts,
     /// Per file, per import: the module it names (the built-in library has none).
     modules: &'a [Vec<ModuleTarget>],
     tables: &'a ProgramTables,
@@ -111,15 +132,14 @@ impl<'a> Program<'a> {
     /// what each import of each file resolved to (one entry per import, in order); `tables`
     /// what [`ProgramTables::build`] computed from those.
     pub(crate) fn new(
-        files: &'a [FileFacts],
+        files: &'a FactsTable,
         builtins: &'a FileFacts,
         modules: &'a [Vec<ModuleTarget>],
         tables: &'a ProgramTables,
     ) -> Program<'a> {
-        let mut all: Vec<&'a FileFacts> = files.iter().collect();
-        all.push(builtins);
         Program {
-            files: all,
+            files,
+            builtin_facts: builtins,
             modules,
             tables,
             builtins: u32::try_from(files.len()).unwrap_or(u32::MAX),
@@ -131,8 +151,22 @@ impl<'a> Program<'a> {
         exports::module_of(self.modules, file, import)
     }
 
+    /// The summary of `file` (read from the store now if a resumed state had not yet).
     pub(crate) fn file(&self, file: FileId) -> &'a FileFacts {
-        self.files[file as usize]
+        if file == self.builtins {
+            self.builtin_facts
+        } else {
+            self.files.get(file)
+        }
+    }
+
+    /// The path of `file`, without reading its summary.
+    pub(crate) fn path(&self, file: FileId) -> &'a str {
+        if file == self.builtins {
+            &self.builtin_facts.path
+        } else {
+            self.files.path(file)
+        }
     }
 
     pub(crate) fn is_builtin(&self, file: FileId) -> bool {

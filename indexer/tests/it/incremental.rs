@@ -199,7 +199,7 @@ fn apply(project: &mut Project, edit: &Edit) {
 
 /// Every node (all its facts) and every edge (all its facts), by ID: what two stores must
 /// agree on.
-fn dump(snapshot: &Snapshot) -> Vec<String> {
+pub(crate) fn dump(snapshot: &Snapshot) -> Vec<String> {
     let mut out = Vec::new();
     let id_of = |key: NodeKey| -> String {
         snapshot

@@ -2,3 +2,4 @@
 
 mod incremental;
 mod model_fixtures;
+mod resume;

@@ -1,0 +1,359 @@
+//! Every file's summary, by file id, each read from the store when first asked for.
+//!
+//! A full index holds every summary from the start. A state resumed in a new process
+//! ([`crate::resume`]) holds none: an update reads the summaries of the files it links and of
+//! what their names resolve into, a few dozen of a project's thousands, where decoding every
+//! one was most of a one-file update.
+
+use std::ops::Index;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use crate::facts::FileFacts;
+use crate::resolve::FileId;
+use crate::summary::IndexError;
+
+/// Where the summaries a table has not read yet come from.
+pub(crate) trait SummarySource: Send + Sync {
+    /// The summary of the file at `path` whose content hash is `hash`, and whether it is the
+    /// stored one (a summary that cannot be read is made again from the file on disk, and
+    /// then its shape at the last index is unknown). An error is the store's.
+    fn load(&self, path: &str, hash: u64) -> Result<(FileFacts, bool), IndexError>;
+}
+
+/// The summaries of a project's files, by file id; a removed file keeps its id with an empty
+/// path.
+pub(crate) struct FactsTable {
+    cells: Vec<OnceLock<FileFacts>>,
+    /// Each file's path and content hash, known without its summary.
+    paths: Vec<String>,
+    hashes: Vec<u64>,
+    /// Set for a file whose summary was made again rather than read (see [`SummarySource`]).
+    remade: Vec<AtomicBool>,
+    /// `None` once every cell is filled (a table made from summaries).
+    source: Option<Box<dyn SummarySource>>,
+    /// The first read that failed: the summary stood in for by an empty one, so whatever was
+    /// linked with it is not to be written ([`FactsTable::take_failure`]).
+    failure: parking_lot::Mutex<Option<IndexError>>,
+    /// Summaries read from the source so far.
+    reads: AtomicUsize,
+}
+
+impl FactsTable {
+    /// A table holding these summaries, in file id order.
+    pub(crate) fn loaded(files: Vec<FileFacts>) -> FactsTable {
+        FactsTable {
+            paths: files.iter().map(|f| f.path.clone()).collect(),
+            hashes: files.iter().map(|f| f.hash).collect(),
+            remade: files.iter().map(|_| AtomicBool::new(false)).collect(),
+            cells: files.into_iter().map(OnceLock::from).collect(),
+            source: None,
+            failure: parking_lot::Mutex::new(None),
+            reads: AtomicUsize::new(0),
+        }
+    }
+
+    /// A table of the files `(path, hash)` in file id order, their summaries read from the
+    /// source attached when first asked for.
+    pub(crate) fn unread(files: Vec<(String, u64)>) -> FactsTable {
+        FactsTable {
+            cells: files.iter().map(|_| OnceLock::new()).collect(),
+            remade: files.iter().map(|_| AtomicBool::new(false)).collect(),
+            hashes: files.iter().map(|(_, hash)| *hash).collect(),
+            paths: files.into_iter().map(|(path, _)| path).collect(),
+            source: None,
+            failure: parking_lot::Mutex::new(None),
+            reads: AtomicUsize::new(0),
+        }
+    }
+
+    /// How many file ids there are (removed files included).
+    pub(crate) fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// The path of file `id` ("" for a removed file).
+    pub(crate) fn path(&self, id: FileId) -> &str {
+        &self.paths[id as usize]
+    }
+
+    /// The content hash of file `id`.
+    pub(crate) fn hash(&self, id: FileId) -> u64 {
+        self.hashes[id as usize]
+    }
+
+    /// Every file's path and hash, in file id order, without reading a summary.
+    pub(crate) fn stamps(&self) -> impl Iterator<Item = (&str, u64)> + '_ {
+        self.paths
+            .iter()
+            .map(String::as_str)
+            .zip(self.hashes.iter().copied())
+    }
+
+    /// The summary of file `id`, read now if it was not.
+    pub(crate) fn get(&self, id: FileId) -> &FileFacts {
+        let index = id as usize;
+        self.cells[index].get_or_init(|| match &self.source {
+            Some(source) if !self.paths[index].is_empty() => {
+                self.reads.fetch_add(1, Ordering::Relaxed);
+                match source.load(&self.paths[index], self.hashes[index]) {
+                    Ok((facts, stored)) => {
+                        if !stored {
+                            self.remade[index].store(true, Ordering::Relaxed);
+                        }
+                        facts
+                    }
+                    Err(err) => {
+                        self.failure.lock().get_or_insert(err);
+                        FileFacts::default()
+                    }
+                }
+            }
+            // Removed.
+            _ if self.paths[index].is_empty() => FileFacts::default(),
+            // Never for a table made from summaries (every cell is filled): a table with no
+            // source attached ([`FactsTable::attach_source`]) was asked.
+            _ => {
+                let path = &self.paths[index];
+                self.failure
+                    .lock()
+                    .get_or_insert(IndexError::Worker(format!(
+                        "{path}: its summary was asked for with no store to read it from"
+                    )));
+                FileFacts::default()
+            }
+        })
+    }
+
+    /// How many summaries were read from the source.
+    pub(crate) fn reads(&self) -> usize {
+        self.reads.load(Ordering::Relaxed)
+    }
+
+    /// Whether file `id`'s summary was made again from disk rather than read from the store
+    /// (asked after [`FactsTable::get`]).
+    pub(crate) fn remade(&self, id: FileId) -> bool {
+        self.remade[id as usize].load(Ordering::Relaxed)
+    }
+
+    /// Reads the summaries of `ids` not read yet, on two threads: for a caller about to
+    /// visit all of them (an update's importers of a changed file).
+    pub(crate) fn read_ahead(&self, ids: &[FileId]) {
+        if self.source.is_none() {
+            return;
+        }
+        let unread: Vec<FileId> = (ids.iter().copied())
+            .filter(|&id| self.cells[id as usize].get().is_none())
+            .collect();
+        if unread.len() < 2 {
+            return;
+        }
+        // A panic in a reader would have panicked in `get` alike: it is carried on.
+        crate::chunks::map_on_two_threads(
+            &unread,
+            1,
+            || (),
+            |_, &id| {
+                self.get(id);
+            },
+        )
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+    }
+
+    /// Whether some summary is not read yet (a resumed state's).
+    pub(crate) fn has_unread(&self) -> bool {
+        (self.cells.iter().zip(&self.paths))
+            .any(|(cell, path)| cell.get().is_none() && !path.is_empty())
+    }
+
+    /// Reads the summaries not read yet from `source` from now on.
+    pub(crate) fn attach_source(&mut self, source: Box<dyn SummarySource>) {
+        self.source = Some(source);
+    }
+
+    /// Lets go of the source (it holds a snapshot of the store, which keeps the store's old
+    /// pages from being reused while it is open). A summary not read by then is read from
+    /// the next source attached; asking for it meanwhile is a failure
+    /// ([`FactsTable::take_failure`]).
+    pub(crate) fn release_source(&mut self) {
+        self.source = None;
+    }
+
+    /// The error of the first summary that could not be read since the last call: what was
+    /// computed meanwhile used an empty summary in its place.
+    pub(crate) fn take_failure(&self) -> Option<IndexError> {
+        self.failure.lock().take()
+    }
+
+    /// Every summary in file id order, reading those not read yet.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &FileFacts> + Clone + '_ {
+        (0..self.len()).map(|id| self.get(FileId::try_from(id).unwrap_or(FileId::MAX)))
+    }
+
+    /// Replaces file `id`'s summary.
+    pub(crate) fn set(&mut self, id: FileId, facts: FileFacts) {
+        let index = id as usize;
+        self.paths[index] = facts.path.clone();
+        self.hashes[index] = facts.hash;
+        *self.remade[index].get_mut() = false;
+        self.cells[index] = OnceLock::from(facts);
+    }
+
+    /// Adds a new file's summary under the next id.
+    pub(crate) fn push(&mut self, facts: FileFacts) {
+        self.paths.push(facts.path.clone());
+        self.hashes.push(facts.hash);
+        self.remade.push(AtomicBool::new(false));
+        self.cells.push(OnceLock::from(facts));
+    }
+}
+
+impl Index<usize> for FactsTable {
+    type Output = FileFacts;
+
+    /// The summary of file `index` ([`FactsTable::get`]): it may be read from the store now.
+    fn index(&self, index: usize) -> &FileFacts {
+        self.get(FileId::try_from(index).unwrap_or(FileId::MAX))
+    }
+}
+
+impl std::fmt::Debug for FactsTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let read = self.cells.iter().filter(|c| c.get().is_some()).count();
+        write!(f, "FactsTable({} files, {read} read)", self.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::{Arc, Mutex};
+
+    use super::{FactsTable, SummarySource};
+    use crate::facts::FileFacts;
+    use crate::summary::IndexError;
+
+    /// Hands out summaries and counts the reads; "b.ts" cannot be read.
+    struct Counting {
+        reads: Arc<AtomicUsize>,
+        asked: Arc<Mutex<Vec<(String, u64)>>>,
+    }
+
+    impl SummarySource for Counting {
+        fn load(&self, path: &str, hash: u64) -> Result<(FileFacts, bool), IndexError> {
+            if path == "gone.ts" {
+                return Err(IndexError::Worker("the store is gone".into()));
+            }
+            self.reads.fetch_add(1, Ordering::Relaxed);
+            self.asked.lock().unwrap().push((path.to_owned(), hash));
+            let facts = FileFacts {
+                path: path.to_owned(),
+                hash,
+                lines: 7,
+                ..FileFacts::default()
+            };
+            Ok((facts, path != "b.ts"))
+        }
+    }
+
+    #[test]
+    fn summaries_are_read_once_when_first_asked_for_and_removed_files_never() {
+        let reads = Arc::new(AtomicUsize::new(0));
+        let asked = Arc::new(Mutex::new(Vec::new()));
+        let source = Counting {
+            reads: reads.clone(),
+            asked: asked.clone(),
+        };
+        let files = vec![
+            ("a.ts".to_owned(), 1),
+            (String::new(), 0),
+            ("b.ts".to_owned(), 3),
+            ("gone.ts".to_owned(), 5),
+        ];
+        let unattached = FactsTable::unread(files.clone());
+        assert!(unattached.has_unread());
+        assert_eq!(unattached.get(0).path, "", "nothing to read from yet");
+        let failure = unattached.take_failure().expect("a failure");
+        assert!(
+            failure
+                .to_string()
+                .contains("a.ts: its summary was asked for"),
+            "{failure}"
+        );
+        let mut table = FactsTable::unread(files);
+        table.attach_source(Box::new(source));
+        assert_eq!(table.path(2), "b.ts");
+        assert_eq!(table.hash(0), 1);
+        assert_eq!(
+            reads.load(Ordering::Relaxed),
+            0,
+            "paths and hashes read nothing"
+        );
+        assert_eq!(table[0].lines, 7);
+        assert_eq!(table.get(0).lines, 7);
+        assert_eq!(reads.load(Ordering::Relaxed), 1, "read once");
+        assert_eq!(table.get(1).path, "", "a removed file is empty");
+        assert_eq!(reads.load(Ordering::Relaxed), 1, "and never read");
+        assert!(!table.remade(0));
+        assert_eq!(table.get(2).hash, 3);
+        assert!(table.remade(2), "a summary made again is marked");
+        assert!(table.take_failure().is_none());
+        assert_eq!(
+            table.get(3).path,
+            "",
+            "a failed read stands in an empty summary"
+        );
+        let failure = table.take_failure().expect("and says so");
+        assert_eq!(
+            failure.to_string(),
+            "a parser thread failed: the store is gone"
+        );
+        assert!(table.take_failure().is_none(), "once");
+        assert_eq!(
+            *asked.lock().unwrap(),
+            vec![("a.ts".to_owned(), 1), ("b.ts".to_owned(), 3)]
+        );
+        table.set(
+            2,
+            FileFacts {
+                path: "b.ts".into(),
+                hash: 9,
+                ..FileFacts::default()
+            },
+        );
+        assert!(!table.remade(2), "a new summary is known");
+        assert_eq!(table.hash(2), 9);
+        table.push(FileFacts {
+            path: "c.ts".into(),
+            hash: 4,
+            ..FileFacts::default()
+        });
+        let stamps: Vec<(&str, u64)> = table.stamps().collect();
+        assert_eq!(
+            stamps,
+            vec![
+                ("a.ts", 1),
+                ("", 0),
+                ("b.ts", 9),
+                ("gone.ts", 5),
+                ("c.ts", 4)
+            ]
+        );
+        assert_eq!(table.iter().count(), 5);
+        assert_eq!(reads.load(Ordering::Relaxed), 2);
+        assert_eq!(table.reads(), 3, "the failed read counts too");
+        assert!(!table.has_unread());
+    }
+
+    #[test]
+    fn a_loaded_table_reads_nothing() {
+        let table = FactsTable::loaded(vec![FileFacts {
+            path: "a.ts".into(),
+            hash: 5,
+            ..FileFacts::default()
+        }]);
+        assert_eq!(table.get(0).hash, 5);
+        assert_eq!(table.path(0), "a.ts");
+        assert!(!table.remade(0));
+    }
+}

@@ -1,0 +1,172 @@
+//! A new process resumes the index state from the resolution the store keeps and reads only
+//! the summaries an update asks for; a kept resolution that does not match the stored
+//! summaries is not trusted (the state is restored from every summary). Either way the store
+//! ends as a fresh index of the same files.
+
+use std::path::Path;
+
+use tsgraph_engine::Store;
+use tsgraph_indexer::{IndexOptions, SyncSummary, index_project, sync_project};
+
+use crate::incremental::dump;
+
+/// A module two files import, one file importing those, and independent files around.
+const FILES: [(&str, &str); 10] = [
+    (
+        "src/core.ts",
+        "export interface Shape { area(): number }\nexport function scale(x: number): number { return x * 2; }\n",
+    ),
+    (
+        "src/square.ts",
+        "import { Shape, scale } from './core';\nexport class Square implements Shape { constructor(private side: number) {}\n  area(): number { return scale(this.side) * this.side; } }\n",
+    ),
+    (
+        "src/circle.ts",
+        "import * as core from './core';\nexport class Circle implements core.Shape { area(): number { return core.scale(3); } }\n",
+    ),
+    (
+        "src/main.ts",
+        "import { Square } from './square';\nimport { Circle } from './circle';\nexport function total(): number { return new Square(2).area() + new Circle().area(); }\n",
+    ),
+    ("src/u1.ts", "export function one(): number { return 1; }\n"),
+    ("src/u2.ts", "export function two(): number { return 2; }\n"),
+    ("src/u3.ts", "export const three = (): number => 3;\n"),
+    (
+        "src/u4.ts",
+        "export class Four { get(): number { return 4; } }\n",
+    ),
+    (
+        "src/u5.ts",
+        "export function five(): number { return 5; }\n",
+    ),
+    ("src/u6.ts", "export function six(): number { return 6; }\n"),
+];
+
+fn options() -> IndexOptions {
+    IndexOptions {
+        threads: 1,
+        ..IndexOptions::default()
+    }
+}
+
+fn project() -> (tempfile::TempDir, std::path::PathBuf, Store) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("project");
+    std::fs::create_dir_all(root.join("src")).expect("folder");
+    for (path, text) in FILES {
+        std::fs::write(root.join(path), text).expect("write");
+    }
+    let store = Store::open_or_create(dir.path().join("kept.redb")).expect("store");
+    index_project(&root, &store, &options()).expect("first index");
+    (dir, root, store)
+}
+
+fn append(root: &Path, path: &str, text: &str) {
+    let file = root.join(path);
+    let before = std::fs::read_to_string(&file).expect("read");
+    std::fs::write(&file, format!("{before}{text}")).expect("edit");
+}
+
+/// The synced store holds exactly what a fresh index of the same files holds.
+fn assert_fresh(dir: &Path, root: &Path, store: &Store) {
+    let fresh_path = dir.join(format!("fresh-{}.redb", std::process::id()));
+    let _ = std::fs::remove_file(&fresh_path);
+    let fresh = Store::open_or_create(&fresh_path).expect("fresh store");
+    index_project(root, &fresh, &options()).expect("fresh index");
+    let synced = dump(&store.snapshot().expect("snapshot"));
+    let expected = dump(&fresh.snapshot().expect("snapshot"));
+    assert_eq!(
+        synced, expected,
+        "the synced store differs from a fresh index"
+    );
+}
+
+fn sync(root: &Path, store: &Store) -> SyncSummary {
+    sync_project(root, store, &options()).expect("sync")
+}
+
+#[test]
+fn a_new_process_reads_only_the_summaries_an_update_asks_for() {
+    let (dir, root, store) = project();
+    // A body edit: the edited file's old summary is read, and nothing that imports it.
+    append(
+        &root,
+        "src/u1.ts",
+        "export function oneMore(): number { return one() + 1; }\n",
+    );
+    let synced = sync(&root, &store);
+    assert_eq!(synced.changed, ["src/u1.ts"]);
+    assert!(
+        (1..=2).contains(&synced.summaries_read),
+        "read {} of {} summaries",
+        synced.summaries_read,
+        FILES.len()
+    );
+    assert_fresh(dir.path(), &root, &store);
+    // An export its importers use: they are read and re-linked, the rest still are not.
+    append(&root, "src/core.ts", "export function unused(): void {}\n");
+    let synced = sync(&root, &store);
+    assert!(
+        synced.summaries_read < FILES.len() / 2,
+        "read {} of {} summaries",
+        synced.summaries_read,
+        FILES.len()
+    );
+    assert_fresh(dir.path(), &root, &store);
+    std::fs::write(
+        root.join("src/core.ts"),
+        "export interface Shape { area(): number; name(): string }\nexport function scale(x: number, by = 2): number { return x * by; }\n",
+    )
+    .expect("edit");
+    let synced = sync(&root, &store);
+    let relinked: Vec<&str> = synced
+        .relinked_files
+        .iter()
+        .map(|(p, _)| p.as_str())
+        .collect();
+    assert!(relinked.contains(&"src/square.ts") && relinked.contains(&"src/circle.ts"));
+    assert!(synced.summaries_read < FILES.len());
+    assert_fresh(dir.path(), &root, &store);
+}
+
+#[test]
+fn a_kept_resolution_that_does_not_match_the_summaries_is_not_trusted() {
+    let (dir, root, store) = project();
+    let kept_before = (store.snapshot().expect("snapshot"))
+        .meta("resolution")
+        .expect("meta")
+        .expect("a full index keeps its resolution");
+    // Another writer's commit that left the kept resolution behind: the resolution names
+    // core.ts's old hash, and the store its new one.
+    append(
+        &root,
+        "src/core.ts",
+        "export function added(): number { return 1; }\n",
+    );
+    sync(&root, &store);
+    store.set_meta("resolution", &kept_before).expect("set");
+    append(
+        &root,
+        "src/main.ts",
+        "export function again(): number { return total(); }\n",
+    );
+    let synced = sync(&root, &store);
+    assert_eq!(
+        synced.summaries_read,
+        FILES.len(),
+        "restored from every summary"
+    );
+    assert_fresh(dir.path(), &root, &store);
+    // Damaged bytes, or bytes of another version, the same.
+    for damaged in [vec![1u8, 2, 3], vec![200u8; 40], Vec::new()] {
+        store.set_meta("resolution", &damaged).expect("set");
+        append(&root, "src/u2.ts", "// edited\n");
+        let synced = sync(&root, &store);
+        assert_eq!(synced.summaries_read, FILES.len());
+        assert_fresh(dir.path(), &root, &store);
+    }
+    // The sync wrote a matching resolution again: the next one resumes from it.
+    append(&root, "src/u3.ts", "// edited\n");
+    assert!(sync(&root, &store).summaries_read < FILES.len());
+    assert_fresh(dir.path(), &root, &store);
+}
