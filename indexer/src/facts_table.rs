@@ -10,6 +10,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use crate::facts::FileFacts;
+use crate::import_uses::{ImportUses, import_uses_of};
 use crate::resolve::FileId;
 use crate::summary::IndexError;
 
@@ -19,12 +20,19 @@ pub(crate) trait SummarySource: Send + Sync {
     /// stored one (a summary that cannot be read is made again from the file on disk, and
     /// then its shape at the last index is unknown). An error is the store's.
     fn load(&self, path: &str, hash: u64) -> Result<(FileFacts, bool), IndexError>;
+
+    /// What the file at `path` (content hash `hash`) does with its imports, as stored in
+    /// front of its summary; `None` when that cannot be read (the whole summary is read then).
+    fn load_uses(&self, path: &str, hash: u64) -> Option<ImportUses>;
 }
 
 /// The summaries of a project's files, by file id; a removed file keeps its id with an empty
 /// path.
 pub(crate) struct FactsTable {
     cells: Vec<OnceLock<FileFacts>>,
+    /// What each file does with its imports: from its summary once read, before that from
+    /// the source.
+    uses: Vec<OnceLock<ImportUses>>,
     /// Each file's path and content hash, known without its summary.
     paths: Vec<String>,
     hashes: Vec<u64>,
@@ -46,6 +54,7 @@ impl FactsTable {
             paths: files.iter().map(|f| f.path.clone()).collect(),
             hashes: files.iter().map(|f| f.hash).collect(),
             remade: files.iter().map(|_| AtomicBool::new(false)).collect(),
+            uses: files.iter().map(|_| OnceLock::new()).collect(),
             cells: files.into_iter().map(OnceLock::from).collect(),
             source: None,
             failure: parking_lot::Mutex::new(None),
@@ -58,6 +67,7 @@ impl FactsTable {
     pub(crate) fn unread(files: Vec<(String, u64)>) -> FactsTable {
         FactsTable {
             cells: files.iter().map(|_| OnceLock::new()).collect(),
+            uses: files.iter().map(|_| OnceLock::new()).collect(),
             remade: files.iter().map(|_| AtomicBool::new(false)).collect(),
             hashes: files.iter().map(|(_, hash)| *hash).collect(),
             paths: files.into_iter().map(|(path, _)| path).collect(),
@@ -136,25 +146,40 @@ impl FactsTable {
         self.remade[id as usize].load(Ordering::Relaxed)
     }
 
-    /// Reads the summaries of `ids` not read yet, on two threads: for a caller about to
-    /// visit all of them (an update's importers of a changed file).
-    pub(crate) fn read_ahead(&self, ids: &[FileId]) {
+    /// What file `id` does with its imports: computed from its summary when that is read,
+    /// else read from the source (the small part stored in front of the summary).
+    pub(crate) fn import_uses(&self, id: FileId) -> &ImportUses {
+        let index = id as usize;
+        self.uses[index].get_or_init(|| {
+            let stored = match (&self.source, self.cells[index].get()) {
+                (Some(source), None) if !self.paths[index].is_empty() => {
+                    source.load_uses(&self.paths[index], self.hashes[index])
+                }
+                _ => None,
+            };
+            stored.unwrap_or_else(|| import_uses_of(self.get(id)))
+        })
+    }
+
+    /// Reads what the files of `ids` do with their imports, on two threads: for a caller
+    /// about to visit all of them (an update's importers of a changed file).
+    pub(crate) fn read_uses_ahead(&self, ids: &[FileId]) {
         if self.source.is_none() {
             return;
         }
         let unread: Vec<FileId> = (ids.iter().copied())
-            .filter(|&id| self.cells[id as usize].get().is_none())
+            .filter(|&id| self.uses[id as usize].get().is_none())
             .collect();
-        if unread.len() < 2 {
+        if unread.len() < 16 {
             return;
         }
-        // A panic in a reader would have panicked in `get` alike: it is carried on.
+        // A panic in a reader would have panicked in `import_uses` alike: it is carried on.
         crate::chunks::map_on_two_threads(
             &unread,
-            1,
+            8,
             || (),
             |_, &id| {
-                self.get(id);
+                self.import_uses(id);
             },
         )
         .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
@@ -196,6 +221,7 @@ impl FactsTable {
         self.paths[index] = facts.path.clone();
         self.hashes[index] = facts.hash;
         *self.remade[index].get_mut() = false;
+        self.uses[index] = OnceLock::new();
         self.cells[index] = OnceLock::from(facts);
     }
 
@@ -204,6 +230,7 @@ impl FactsTable {
         self.paths.push(facts.path.clone());
         self.hashes.push(facts.hash);
         self.remade.push(AtomicBool::new(false));
+        self.uses.push(OnceLock::new());
         self.cells.push(OnceLock::from(facts));
     }
 }
@@ -253,6 +280,14 @@ mod tests {
                 ..FileFacts::default()
             };
             Ok((facts, path != "b.ts"))
+        }
+
+        fn load_uses(&self, path: &str, hash: u64) -> Option<crate::import_uses::ImportUses> {
+            // Only a.ts has its uses stored apart.
+            (path == "a.ts").then(|| crate::import_uses::ImportUses {
+                hash,
+                imports: vec![Default::default()],
+            })
         }
     }
 
@@ -343,6 +378,33 @@ mod tests {
         assert_eq!(reads.load(Ordering::Relaxed), 2);
         assert_eq!(table.reads(), 3, "the failed read counts too");
         assert!(!table.has_unread());
+    }
+
+    #[test]
+    fn import_uses_are_read_apart_from_summaries_when_stored_so() {
+        let reads = Arc::new(AtomicUsize::new(0));
+        let source = Counting {
+            reads: reads.clone(),
+            asked: Arc::new(Mutex::new(Vec::new())),
+        };
+        let files = vec![("a.ts".to_owned(), 1), ("b.ts".to_owned(), 3)];
+        let mut table = FactsTable::unread(files);
+        table.attach_source(Box::new(source));
+        table.read_uses_ahead(&[0, 1]);
+        assert_eq!(table.import_uses(0).imports.len(), 1, "the stored part");
+        assert_eq!(reads.load(Ordering::Relaxed), 0, "no summary read for it");
+        assert_eq!(table.import_uses(1).hash, 3, "made from the summary");
+        assert_eq!(reads.load(Ordering::Relaxed), 1);
+        table.set(
+            0,
+            FileFacts {
+                path: "a.ts".into(),
+                hash: 2,
+                ..FileFacts::default()
+            },
+        );
+        assert_eq!(table.import_uses(0).hash, 2, "a new summary's own");
+        assert!(table.import_uses(0).imports.is_empty());
     }
 
     #[test]

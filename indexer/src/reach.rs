@@ -9,11 +9,11 @@
 //! and wholly when its own interface exposes the import it was reached through (an export's
 //! type, signature or inferred value names it). The graph only depends on what summaries record, so scanning them is enough.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::HashMap;
 
 use crate::export_change::{ExportChange, NameChange};
-use crate::facts::{ExportTarget, Expr, FileFacts, Name};
 use crate::facts_table::FactsTable;
+use crate::import_uses::{ImportUses, MemberUse};
 use crate::interface::Interface;
 use crate::resolve::{FileId, ModuleTarget};
 
@@ -57,12 +57,13 @@ pub(crate) fn dependents<'a>(
         changes.iter().map(|(f, c)| (*f, c.clone())).collect();
     while let Some((file, change)) = stack.pop() {
         let importing = importers.get(&file).map(Vec::as_slice).unwrap_or(&[]);
-        files.read_ahead(importing);
+        files.read_uses_ahead(importing);
         for &importer in importing {
+            let exposed = || interface(importer).exposed_imports.as_slice();
             let reached = Importer {
-                facts: files.get(importer),
+                uses: files.import_uses(importer),
                 modules: &modules[importer as usize],
-                exposed: &interface(importer).exposed_imports,
+                exposed: &exposed,
             };
             let Some((passed, (rule, name))) = reached.change_from(file, &change) else {
                 continue;
@@ -90,10 +91,11 @@ pub(crate) fn dependents<'a>(
 
 /// A file importing a changed module.
 struct Importer<'a> {
-    facts: &'a FileFacts,
+    uses: &'a ImportUses,
     modules: &'a [ModuleTarget],
-    /// The imports its interface exposes (ascending).
-    exposed: &'a [u32],
+    /// The imports its interface exposes (ascending), asked only of a file the change
+    /// reaches (its interface is computed from its whole summary).
+    exposed: &'a dyn Fn() -> &'a [u32],
 }
 
 impl Importer<'_> {
@@ -104,10 +106,9 @@ impl Importer<'_> {
         target: FileId,
         change: &ExportChange,
     ) -> Option<(ExportChange, (ReachRule, String))> {
-        let facts = self.facts;
         let mut first: Option<(ReachRule, String)> = None;
         let mut passed = ExportChange::none();
-        for (index, import) in facts.imports.iter().enumerate() {
+        for (index, import) in self.uses.imports.iter().enumerate() {
             if self.modules.get(index) != Some(&ModuleTarget::File(target)) {
                 continue;
             }
@@ -118,11 +119,9 @@ impl Importer<'_> {
                 continue;
             }
             let index = u32::try_from(index).unwrap_or(u32::MAX);
-            let exposed = self.exposed.binary_search(&index).is_ok();
             let mut used = false;
             for binding in &import.bindings {
-                let imported = facts.name(binding.imported);
-                let local = facts.name(binding.local);
+                let (imported, local) = (binding.imported.as_str(), binding.local.as_str());
                 // The members of a namespace that changed: the module's changed names for
                 // `* as NS`, a namespace export's changed members for `{ NS }`.
                 let members = if imported == "*" {
@@ -136,21 +135,24 @@ impl Importer<'_> {
                 };
                 // A namespace exported again from this module's scope (`export { ns as
                 // space }`, `export default ns`): its change passes on under those names.
-                let exported_again: Vec<&str> = match &members {
-                    Some(_) if !import.reexport => facts
-                        .exports
-                        .iter()
-                        .filter(|e| matches!(e.target, ExportTarget::Local(name) if name == binding.local))
-                        .map(|e| facts.name(e.exported))
-                        .collect(),
-                    _ => Vec::new(),
+                let exported_again: &[String] = match &members {
+                    Some(_) if !import.reexport => &binding.exported_again,
+                    _ => &[],
                 };
                 let uses = match &members {
                     None => Some((ReachRule::ImportsName, imported.to_owned())),
                     Some(_) if import.reexport || !exported_again.is_empty() => {
                         Some((ReachRule::Reexports, local.to_owned()))
                     }
-                    Some(members) => self.uses_members(binding.local, members.as_ref()),
+                    Some(members) => match binding.namespace.uses(members.as_ref()) {
+                        None => None,
+                        Some(MemberUse::Whole) => {
+                            Some((ReachRule::UsesNamespace, local.to_owned()))
+                        }
+                        Some(MemberUse::Names(member)) => {
+                            Some((ReachRule::NamesMember, format!("{local}.{member}")))
+                        }
+                    },
                 };
                 let Some(uses) = uses else {
                     continue;
@@ -172,70 +174,10 @@ impl Importer<'_> {
                     }
                 }
             }
-            if used && !import.reexport && exposed {
+            if used && !import.reexport && (self.exposed)().binary_search(&index).is_ok() {
                 passed = ExportChange::All;
             }
         }
         first.map(|first| (passed, first))
-    }
-
-    /// How the code uses a changed member of the namespace bound to `local` (`changed`;
-    /// `None`: any member): a member access or a qualified type naming one, or the namespace
-    /// itself other than through a member (passed, indexed, spread, exported).
-    fn uses_members(
-        &self,
-        local: Name,
-        changed: Option<&BTreeSet<String>>,
-    ) -> Option<(ReachRule, String)> {
-        let facts = self.facts;
-        let namespace = facts.name(local);
-        let whole = || Some((ReachRule::UsesNamespace, namespace.to_owned()));
-        let Some(changed) = changed else {
-            return whole();
-        };
-        let member = |name: &str| Some((ReachRule::NamesMember, format!("{namespace}.{name}")));
-        let is_local = |expr: u32| matches!(facts.exprs.get(expr as usize), Some(Expr::Ident { name, .. }) if *name == local);
-        // Identifiers naming the namespace that are the object of a member access.
-        let mut objects: HashSet<u32> = HashSet::new();
-        for expr in &facts.exprs {
-            if let Expr::Member { object, name } = expr
-                && is_local(*object)
-            {
-                if changed.contains(facts.name(*name)) {
-                    return member(facts.name(*name));
-                }
-                objects.insert(*object);
-            }
-        }
-        let bare_expr = (0..facts.exprs.len())
-            .filter_map(|i| u32::try_from(i).ok())
-            .any(|i| is_local(i) && !objects.contains(&i));
-        // A destructuring's source is the object of its properties' member accesses and the
-        // value of a rest element (`const { a, ...rest } = ns` gives `rest` the whole
-        // namespace): a declaration whose value is the namespace uses it whole.
-        let a_value = facts
-            .decls
-            .iter()
-            .filter_map(|decl| decl.init.get())
-            .any(is_local);
-        if bare_expr || a_value {
-            return whole();
-        }
-        for ty in &facts.types {
-            let Some((_, path, _)) = ty.reference_parts() else {
-                continue;
-            };
-            if path.first() != Some(&local) {
-                continue;
-            }
-            match path.get(1) {
-                None => return whole(),
-                Some(name) if changed.contains(facts.name(*name)) => {
-                    return member(facts.name(*name));
-                }
-                Some(_) => {}
-            }
-        }
-        None
     }
 }

@@ -22,6 +22,7 @@ use crate::facts::FileFacts;
 #[cfg(doc)]
 use crate::facts_table::FactsTable;
 use crate::facts_table::SummarySource;
+use crate::import_uses::ImportUses;
 use crate::model::ProjectModel;
 use crate::resolve::{Clause, ExportTables, ModuleTarget};
 use crate::state::IndexState;
@@ -146,6 +147,16 @@ impl StoredSummaries {
 }
 
 impl SummarySource for StoredSummaries {
+    fn load_uses(&self, path: &str, hash: u64) -> Option<ImportUses> {
+        // Read against the stored summary's hash: another's is not this file's.
+        let bytes = self
+            .snapshot
+            .lock()
+            .read_blob(path, <[u8]>::to_vec)
+            .ok()??;
+        crate::persist::decode_uses(&bytes).filter(|uses| uses.hash == hash)
+    }
+
     fn load(&self, path: &str, hash: u64) -> Result<(FileFacts, bool), IndexError> {
         // Only the read holds the lock: two threads decode at once ([`FactsTable::read_ahead`]).
         let bytes = self.snapshot.lock().read_blob(path, <[u8]>::to_vec)?;
