@@ -187,6 +187,8 @@ pub struct LiveIndex {
     options: IndexOptions,
     state: Option<IndexState>,
     buffers: HashMap<String, Buffer>,
+    /// An edit was committed since the store last kept this state's resolution.
+    resolution_behind: bool,
 }
 
 impl LiveIndex {
@@ -197,6 +199,7 @@ impl LiveIndex {
             options,
             state: None,
             buffers: HashMap::new(),
+            resolution_behind: false,
         }
     }
 
@@ -224,6 +227,32 @@ impl LiveIndex {
         Ok(named)
     }
 
+    /// Writes the state's resolution into `store` (open for writing) when edits have left
+    /// the kept one behind, so that a new process resumes from it rather than reading every
+    /// summary ([`crate::sync_project`]); for a quiet moment or the end of a session, as it
+    /// costs what encoding the project's export tables does (and a compaction, when the
+    /// commit grew the store file, as a sync's does). Returns whether it wrote: not
+    /// when nothing is behind, nor when another process wrote since (the state is not level
+    /// with the store; the next sync keeps a resolution again).
+    pub fn keep_resolution(&mut self, store: &Store) -> Result<bool, IndexError> {
+        let Some(state) = self.state.as_mut() else {
+            return Ok(false);
+        };
+        if !self.resolution_behind || state.generation != Some(store.generation()?) {
+            return Ok(false);
+        }
+        let (key, bytes) = crate::resume::resolution_meta(state);
+        let before = store.file_len()?;
+        store.set_meta(&key, &bytes)?;
+        // Metadata changes no summary: the state is level with the store still.
+        state.generation = Some(store.generation()?);
+        self.resolution_behind = false;
+        // As after a sync: a commit that grew the file is followed by a compaction (a failed
+        // one leaves the file as long as it was, and a later write tries again).
+        let _ = store.compact_if_grown(before);
+        Ok(true)
+    }
+
     /// The options this index was made with.
     pub fn options(&self) -> &IndexOptions {
         &self.options
@@ -234,9 +263,21 @@ impl LiveIndex {
     /// holds keep the editor's text.
     pub fn sync(&mut self, store: &Store) -> Result<SyncSummary, IndexError> {
         let buffers = &self.buffers;
-        sync::sync_store(&self.root, store, &self.options, &mut self.state, &|path| {
-            buffers.contains_key(path)
-        })
+        let synced =
+            sync::sync_store(&self.root, store, &self.options, &mut self.state, &|path| {
+                buffers.contains_key(path)
+            })?;
+        // A sync that wrote kept the resolution with it.
+        if !synced.is_noop() {
+            self.resolution_behind = false;
+        }
+        Ok(synced)
+    }
+
+    /// Whether edits have left the resolution the store keeps behind this state's (see
+    /// [`LiveIndex::keep_resolution`]).
+    pub fn resolution_behind(&self) -> bool {
+        self.resolution_behind
     }
 
     /// Applies an editor's edits to the file at `path` (relative to the root, forward
@@ -449,7 +490,8 @@ impl LiveIndex {
             }
         };
         let relinked = update.relinked.clone();
-        let written = sync::write_update(store, state, update, &root, true);
+        let written = sync::write_update(store, state, update, &root, sync::Writer::Edit);
+        self.resolution_behind = true;
         // A failed write leaves the store as it was but the state ahead of it: read it again
         // next time.
         let delta = match written {

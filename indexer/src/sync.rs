@@ -222,7 +222,7 @@ fn sync_store_uncompacted(
         .collect();
     // A failed write leaves the store as it was and the state ahead of it: it is dropped
     // (left `None`), to be read again.
-    write_update(store, &mut kept, update, root, false)?;
+    write_update(store, &mut kept, update, root, Writer::Sync)?;
     if !disk.restamp.is_empty() {
         store.update_file_stamps(&disk.restamp)?;
     }
@@ -301,27 +301,42 @@ fn compare_with_disk(
     disk
 }
 
+/// Who writes an update, which decides what the commit carries besides it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Writer {
+    /// A sync: the commit keeps the state's resolution with the summaries
+    /// ([`crate::resume`]), so that the next process resumes from it.
+    Sync,
+    /// An editor's edit: the commit says what changed in the graph, and leaves the kept
+    /// resolution behind (encoding it took three times an edit on the 1M-line synthetic);
+    /// [`crate::LiveIndex::keep_resolution`] writes it later.
+    Edit,
+}
+
 /// Writes an update into the store in one transaction and records the store state the
-/// index state now matches. With `track`, says what changed in the graph.
+/// index state now matches. An [`Writer::Edit`] says what changed in the graph.
 pub(crate) fn write_update(
     store: &Store,
     state: &mut IndexState,
     update: Update,
     root: &Path,
-    track: bool,
+    writer: Writer,
 ) -> Result<Option<tsgraph_engine::GraphDelta>, IndexError> {
     let Update {
         mut batch, removed, ..
     } = update;
     mark_indexed(&mut batch, root);
-    // What resolution computed is kept with the summaries it came from, in the same commit.
-    batch.meta.push(crate::resume::resolution_meta(state));
+    if writer == Writer::Sync {
+        // What resolution computed is kept with the summaries it came from, in one commit.
+        batch.meta.push(crate::resume::resolution_meta(state));
+    }
     let removed: Vec<&str> = removed.iter().map(String::as_str).collect();
-    let delta = if track {
-        Some(store.replace_files_tracked(&batch, &removed)?)
-    } else {
-        store.replace_files(&batch, &removed)?;
-        None
+    let delta = match writer {
+        Writer::Edit => Some(store.replace_files_tracked(&batch, &removed)?),
+        Writer::Sync => {
+            store.replace_files(&batch, &removed)?;
+            None
+        }
     };
     // The writer's lock is held, so no other commit comes between.
     state.generation = Some(store.generation()?);

@@ -59,6 +59,15 @@ impl Drop for LiveProject {
         if let Some(builder) = self.builder.lock().take() {
             let _ = builder.join();
         }
+        // The session's edits left the store's kept resolution behind: keep this state's, so
+        // that the next process resumes from it rather than reading every summary. Only when
+        // the writer is free now; failing costs the next process time, not correctness.
+        let mut index = self.index.lock();
+        if index.resolution_behind()
+            && let Ok(writer) = Store::open(&self.db)
+        {
+            let _ = index.keep_resolution(&writer);
+        }
     }
 }
 
@@ -268,7 +277,10 @@ fn build_and_name(index: &Mutex<LiveIndex>, db: &Path) -> Result<bool, Error> {
     let built = Store::open_read_only(db)?.build_graph_file_aside()?;
     let mut index = index.lock();
     let writer = Store::open_waiting(db, WRITER_WAIT)?;
-    Ok(index.name_graph_file(&writer, built)?)
+    let named = index.name_graph_file(&writer, built)?;
+    // Off the edit path already: keep the resolution the edits since have left behind.
+    index.keep_resolution(&writer)?;
+    Ok(named)
 }
 
 /// Compacts the store file while a compaction is due: the flag is cleared before each try,

@@ -170,3 +170,52 @@ fn a_kept_resolution_that_does_not_match_the_summaries_is_not_trusted() {
     assert!(sync(&root, &store).summaries_read < FILES.len());
     assert_fresh(dir.path(), &root, &store);
 }
+
+/// An editor's edits leave the kept resolution behind (a new process then reads every
+/// summary, and the store still ends right); `keep_resolution` brings it level again.
+#[test]
+fn edits_leave_the_resolution_behind_until_it_is_kept() {
+    let (dir, root, store) = project();
+    let mut live = tsgraph_indexer::LiveIndex::new(&root, options());
+    assert!(!live.resolution_behind());
+    let edited = "export function one(): number { return 1 + 0; }\nexport function more(): number { return one(); }\n";
+    live.set_text(&store, "src/u1.ts", edited).expect("edit");
+    assert!(live.resolution_behind());
+    // Saved, then another file changed on disk: a new process finds the store's summary of
+    // u1.ts newer than the kept resolution, so it reads every summary.
+    std::fs::write(root.join("src/u1.ts"), edited).expect("save");
+    append(&root, "src/u2.ts", "// edited\n");
+    let synced = sync(&root, &store);
+    assert_eq!(synced.summaries_read, FILES.len());
+    assert_fresh(dir.path(), &root, &store);
+    // The live index is behind the store now (another process wrote): it keeps nothing.
+    live.set_text(
+        &store,
+        "src/u3.ts",
+        "export const three = (): number => 33;\n",
+    )
+    .expect("edit");
+    assert!(live.resolution_behind());
+    assert!(
+        live.keep_resolution(&store).expect("keep"),
+        "level with the store after its edit"
+    );
+    assert!(!live.resolution_behind());
+    assert!(
+        !live.keep_resolution(&store).expect("keep"),
+        "nothing behind"
+    );
+    std::fs::write(
+        root.join("src/u3.ts"),
+        "export const three = (): number => 33;\n",
+    )
+    .expect("save");
+    append(&root, "src/u4.ts", "// edited\n");
+    let synced = sync(&root, &store);
+    assert!(
+        synced.summaries_read < FILES.len(),
+        "resumed: read {}",
+        synced.summaries_read
+    );
+    assert_fresh(dir.path(), &root, &store);
+}

@@ -213,3 +213,46 @@ fn each_edit_reports_the_difference_of_two_full_indexes() {
         before = after;
     }
 }
+
+/// A session's edits leave the resolution the store keeps behind; dropping the live project
+/// keeps its own, so the next process resumes from it (reading a few summaries, not all) and
+/// still ends as a full index.
+#[test]
+fn a_dropped_live_project_leaves_a_resolution_the_next_process_resumes_from() {
+    let (dir, project) = tsgraph_tests::fixture_copy("basic");
+    let live = LiveProject::open(&project, None, IndexOptions::default()).unwrap();
+    let user = project.join("src/db/user.ts");
+    let text = std::fs::read_to_string(&user).unwrap();
+    let edited = text.replace(
+        "  validate(user);\n",
+        "  validate(user);\n  validate(user);\n",
+    );
+    assert_ne!(text, edited, "the fixture has the line");
+    live.set_file_text("src/db/user.ts", &edited).unwrap();
+    std::fs::write(&user, &edited).unwrap();
+    let db = live.store_path().to_path_buf();
+    drop(live);
+    // Another file changes on disk; a new process syncs.
+    let client = project.join("src/db/client.ts");
+    let mut text = std::fs::read_to_string(&client).unwrap();
+    text.push_str("// edited\n");
+    std::fs::write(&client, text).unwrap();
+    let synced = Project::open(&project, Some(&db))
+        .unwrap()
+        .sync(&IndexOptions::default())
+        .unwrap();
+    assert_eq!(synced.changed, ["src/db/client.ts"]);
+    assert!(
+        synced.summaries_read < synced.checked,
+        "resumed: read {} of {}",
+        synced.summaries_read,
+        synced.checked
+    );
+    let mirror = dir.path().join("mirror");
+    tsgraph_tests::copy_dir(&project, &mirror).unwrap();
+    std::fs::remove_dir_all(mirror.join(".tsgraph")).ok();
+    assert_eq!(
+        dump(&db),
+        fresh_index(&mirror, &dir.path().join("fresh.redb"))
+    );
+}
