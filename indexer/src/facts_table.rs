@@ -110,6 +110,15 @@ impl FactsTable {
                     Ok((facts, stored)) => {
                         if !stored {
                             self.remade[index].store(true, Ordering::Relaxed);
+                            // What the state knows of this file besides the summary (its
+                            // resolved imports, export table) came from the stored one: the
+                            // operation is redone from every summary ([`FactsTable::take_failure`]).
+                            let path = &self.paths[index];
+                            self.failure
+                                .lock()
+                                .get_or_insert(IndexError::Worker(format!(
+                                    "{path}: its stored summary could not be read"
+                                )));
                         }
                         facts
                     }
@@ -260,7 +269,8 @@ mod tests {
     use crate::facts::FileFacts;
     use crate::summary::IndexError;
 
-    /// Hands out summaries and counts the reads; "b.ts" cannot be read.
+    /// Hands out summaries and counts the reads; "b.ts" is made again (its stored summary
+    /// cannot be read) and "gone.ts" fails.
     struct Counting {
         reads: Arc<AtomicUsize>,
         asked: Arc<Mutex<Vec<(String, u64)>>>,
@@ -332,7 +342,12 @@ mod tests {
         assert!(!table.remade(0));
         assert_eq!(table.get(2).hash, 3);
         assert!(table.remade(2), "a summary made again is marked");
-        assert!(table.take_failure().is_none());
+        let failure = table.take_failure().expect("and is a failure");
+        assert!(
+            failure
+                .to_string()
+                .contains("b.ts: its stored summary could not be read")
+        );
         assert_eq!(
             table.get(3).path,
             "",

@@ -230,8 +230,8 @@ impl LiveIndex {
     /// Writes the state's resolution into `store` (open for writing) when edits have left
     /// the kept one behind, so that a new process resumes from it rather than reading every
     /// summary ([`crate::sync_project`]); for a quiet moment or the end of a session, as it
-    /// costs what encoding the project's export tables does (and a compaction, when the
-    /// commit grew the store file, as a sync's does). Returns whether it wrote: not
+    /// costs what encoding the project's export tables does (the commit may grow the store
+    /// file, which the caller compacts as it does after edits). Returns whether it wrote: not
     /// when nothing is behind, nor when another process wrote since (the state is not level
     /// with the store; the next sync keeps a resolution again).
     pub fn keep_resolution(&mut self, store: &Store) -> Result<bool, IndexError> {
@@ -242,14 +242,10 @@ impl LiveIndex {
             return Ok(false);
         }
         let (key, bytes) = crate::resume::resolution_meta(state);
-        let before = store.file_len()?;
         store.set_meta(&key, &bytes)?;
         // Metadata changes no summary: the state is level with the store still.
         state.generation = Some(store.generation()?);
         self.resolution_behind = false;
-        // As after a sync: a commit that grew the file is followed by a compaction (a failed
-        // one leaves the file as long as it was, and a later write tries again).
-        let _ = store.compact_if_grown(before);
         Ok(true)
     }
 
@@ -478,15 +474,28 @@ impl LiveIndex {
         let root = self.root.clone();
         let state = self.state_for(store)?;
         let snapshot = store.snapshot()?;
-        state.attach_store(store)?;
-        let update = state.apply_summaries(summaries, &snapshot);
+        // Kept for a second try, should a resumed state fail to read a summary it needs.
+        let again = state.is_resumed().then(|| summaries.clone());
+        let update = state
+            .attach_store(store)
+            .and_then(|()| state.apply_summaries(summaries, &snapshot));
         state.release_store();
+        let update = match (update, again) {
+            (Ok(update), _) => Ok(update),
+            // The edit is applied again to the state read from every summary.
+            (Err(_), Some(summaries)) => sync::restore_stored(&self.root, &snapshot, false)
+                .map(|whole| self.state.insert(whole))
+                .and_then(|whole| whole.apply_summaries(summaries, &snapshot)),
+            (Err(err), None) => Err(err),
+        };
         drop(snapshot);
-        let update = match update {
-            Ok(update) => update,
-            Err(err) => {
+        let (update, state) = match (update, self.state.as_mut()) {
+            (Ok(update), Some(state)) => (update, state),
+            (update, _) => {
                 self.state = None;
-                return Err(err);
+                return Err(update
+                    .err()
+                    .unwrap_or_else(|| IndexError::Worker("the index state is gone".into())));
             }
         };
         let relinked = update.relinked.clone();
@@ -521,20 +530,27 @@ impl LiveIndex {
             Some(state) if state.generation == Some(generation) => state,
             Some(mut state) => {
                 let stored = sync::stored_stamps(&snapshot)?;
-                state.attach_store(store)?;
-                let caught = sync::catch_up(&mut state, &self.root, &snapshot, &stored);
+                let resumed = state.is_resumed();
+                let caught = state
+                    .attach_store(store)
+                    .and_then(|()| sync::catch_up(&mut state, &self.root, &snapshot, &stored));
                 state.release_store();
-                caught?;
-                state
+                match caught {
+                    Ok(()) => state,
+                    // A resumed state that could not read a summary it needed: read every one.
+                    Err(_) if resumed => sync::restore_stored(&self.root, &snapshot, false)?,
+                    Err(err) => return Err(err),
+                }
             }
-            None => sync::restore_stored(&self.root, &snapshot)?,
+            None => sync::restore_stored(&self.root, &snapshot, true)?,
         };
         Ok(self.state.insert(state))
     }
 
-    /// Reads the index state from `store` now rather than at the first update, so that the
-    /// first edit costs what every other does (on a million lines, about a second is spent
-    /// here instead). `store` may be open read-only. Returns whether a state was read: not
+    /// Reads the index state from `store` now rather than at the first update: resumed from
+    /// the resolution the store keeps (the summaries are then read as updates ask for them),
+    /// or, when it keeps none that matches, from every summary (on a million lines, about a
+    /// second is spent here instead of in the first edit). `store` may be open read-only. Returns whether a state was read: not
     /// when one is kept already, nor when the store holds no index yet.
     ///
     /// [`LiveIndex::sync`] first: a state read from a store behind the disk is caught up at
@@ -547,7 +563,7 @@ impl LiveIndex {
         if snapshot.meta(crate::INDEXED_META_KEY)?.is_none() {
             return Ok(false);
         }
-        self.state = Some(sync::restore_stored(&self.root, &snapshot)?);
+        self.state = Some(sync::restore_stored(&self.root, &snapshot, true)?);
         Ok(true)
     }
 }

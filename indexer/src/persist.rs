@@ -48,7 +48,7 @@ pub(crate) fn decode_uses(bytes: &[u8]) -> Option<ImportUses> {
 }
 
 /// The bytes of an LZ4 size-prepended block, in `scratch`.
-fn decompress<'s>(block: &[u8], scratch: &'s mut Vec<u8>) -> Option<&'s [u8]> {
+pub(crate) fn decompress<'s>(block: &[u8], scratch: &'s mut Vec<u8>) -> Option<&'s [u8]> {
     let (size, block) = lz4_flex::block::uncompressed_size(block).ok()?;
     // LZ4 expands a byte to at most 255: a larger size is damage, not a reason to allocate.
     if size > block.len().saturating_mul(255) {

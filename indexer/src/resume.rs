@@ -12,11 +12,12 @@
 //! project model with another fingerprint) is not resumed; the state is then restored from
 //! every summary, as before.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use tsgraph_engine::Snapshot;
+use xxhash_rust::xxh3::xxh3_64;
 
 use crate::facts::FileFacts;
 #[cfg(doc)]
@@ -31,8 +32,8 @@ use crate::summary::IndexError;
 /// The metadata key of the kept resolution.
 pub(crate) const RESOLUTION_META_KEY: &str = "resolution";
 
-/// The format version of the kept resolution, with the summaries' (their ids are in it):
-/// another version is not resumed.
+/// The format version of the kept resolution (the summaries' is inside it: the ids it holds
+/// are theirs): another version is not resumed.
 const RESOLUTION_VERSION: u8 = 1;
 
 /// The resolution as written: borrowed from the state.
@@ -70,25 +71,24 @@ pub(crate) fn resolution_meta(state: &IndexState) -> (String, Vec<u8>) {
         clauses: parts.clauses,
     };
     let raw = postcard::to_stdvec(&kept).unwrap_or_default();
-    let mut bytes = Vec::with_capacity(raw.len() / 3 + 8);
+    let block = lz4_flex::block::compress_prepend_size(&raw);
+    let mut bytes = Vec::with_capacity(block.len() + 9);
     bytes.push(RESOLUTION_VERSION);
-    bytes.extend_from_slice(&lz4_flex::block::compress_prepend_size(&raw));
+    bytes.extend_from_slice(&xxh3_64(&block).to_le_bytes());
+    bytes.extend_from_slice(&block);
     (RESOLUTION_META_KEY.to_owned(), bytes)
 }
 
-/// The kept resolution of `bytes`, or `None` for another version or damaged bytes.
+/// The kept resolution of `bytes`, or `None` for another version or damaged bytes (the
+/// checksum is checked before anything is decompressed).
 fn decode(bytes: &[u8]) -> Option<Kept> {
-    let (version, compressed) = bytes.split_first()?;
-    if *version != RESOLUTION_VERSION {
+    let (version, rest) = bytes.split_first()?;
+    let (checksum, block) = rest.split_first_chunk::<8>()?;
+    if *version != RESOLUTION_VERSION || u64::from_le_bytes(*checksum) != xxh3_64(block) {
         return None;
     }
-    let (size, block) = lz4_flex::block::uncompressed_size(compressed).ok()?;
-    // LZ4 expands a byte to at most 255: a larger size is damage.
-    if size > block.len().saturating_mul(255) {
-        return None;
-    }
-    let raw = lz4_flex::block::decompress(block, size).ok()?;
-    let kept: Kept = postcard::from_bytes(&raw).ok()?;
+    let kept: Kept =
+        postcard::from_bytes(crate::persist::decompress(block, &mut Vec::new())?).ok()?;
     (kept.summaries == crate::persist::SUMMARY_VERSION).then_some(kept)
 }
 
@@ -97,10 +97,12 @@ fn decode(bytes: &[u8]) -> Option<Kept> {
 fn matches(kept: &Kept, stored: &HashMap<String, (u64, u64, u64)>, model: &ProjectModel) -> bool {
     let files = kept.files.len();
     let present = kept.files.iter().filter(|(path, _)| !path.is_empty());
+    let distinct: HashSet<&str> = present.clone().map(|(path, _)| path.as_str()).collect();
     kept.model == model.fingerprint()
         && kept.modules.len() == files
         && kept.clauses.len() == files
         && kept.exports.len() == files
+        && distinct.len() == stored.len()
         && present.clone().count() == stored.len()
         && present
             .clone()
@@ -158,7 +160,8 @@ impl SummarySource for StoredSummaries {
     }
 
     fn load(&self, path: &str, hash: u64) -> Result<(FileFacts, bool), IndexError> {
-        // Only the read holds the lock: two threads decode at once ([`FactsTable::read_ahead`]).
+        // Only the read holds the lock: two threads decode at once
+        // ([`FactsTable::read_uses_ahead`]).
         let bytes = self.snapshot.lock().read_blob(path, <[u8]>::to_vec)?;
         let decoded = bytes.and_then(|bytes| crate::persist::decode_with(&bytes, &mut Vec::new()));
         if let Some(facts) = decoded.filter(|facts| facts.hash == hash) {
@@ -166,7 +169,111 @@ impl SummarySource for StoredSummaries {
         }
         // Not readable: made again from disk, as a whole restore does, with its modification
         // time unknown (0), so the next sync reads the file again.
-        let snapshot = self.snapshot.lock();
-        crate::sync::read_summary(&snapshot, &self.root, path, (hash, 0))
+        let facts =
+            crate::sync::summary_from_disk(&self.root, path, (hash, 0), &mut Default::default())?;
+        Ok((facts, false))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use tsgraph_engine::{Snapshot, Store};
+
+    use crate::{IndexOptions, index_project, sync_project};
+
+    /// Every node ID and edge (source, kind, target), sorted: what two stores must agree on.
+    fn graph(snapshot: &Snapshot) -> Vec<String> {
+        let id = |key| {
+            let node = snapshot.node(key).expect("read").expect("node");
+            node.view().expect("view").id().to_owned()
+        };
+        let mut out = Vec::new();
+        for key in snapshot.node_keys().expect("keys") {
+            out.push(id(key));
+            for edge in snapshot
+                .out_edges(key)
+                .expect("out")
+                .edges()
+                .expect("edges")
+            {
+                out.push(format!(
+                    "{} -{}-> {}",
+                    id(key),
+                    edge.kind(),
+                    id(edge.other())
+                ));
+            }
+        }
+        out.sort();
+        out
+    }
+
+    fn write(root: &Path, path: &str, text: &str) {
+        std::fs::write(root.join(path), text).expect("write");
+    }
+
+    /// A resumed state whose update needs a summary the store cannot give back (damaged
+    /// bytes): the update is made again from every summary, and the store ends as a fresh
+    /// index of the same files.
+    #[test]
+    fn an_update_that_cannot_read_a_summary_it_needs_is_made_from_every_summary() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path().join("project");
+        std::fs::create_dir_all(&root).expect("folder");
+        write(
+            &root,
+            "b.ts",
+            "export class B { run(): number { return 1; } }\n",
+        );
+        write(
+            &root,
+            "a.ts",
+            "import { B } from './b';\nexport function a() { return new B(); }\n",
+        );
+        write(&root, "c.ts", "export const c = 3;\n");
+        let options = IndexOptions {
+            threads: 1,
+            ..IndexOptions::default()
+        };
+        let store = Store::open_or_create(dir.path().join("kept.redb")).expect("store");
+        index_project(&root, &store, &options).expect("index");
+        // b.ts's stored summary is damaged; its stamps, and the kept resolution, still match.
+        let snapshot = store.snapshot().expect("snapshot");
+        let whole = crate::sync::restore_stored(&root, &snapshot, false).expect("state");
+        drop(snapshot);
+        let mut batch = whole.link_everything();
+        batch.blobs = vec![(
+            "b.ts".to_owned(),
+            vec![crate::persist::SUMMARY_VERSION, 9, 9],
+        )];
+        store.replace_files(&batch, &[]).expect("damage");
+        // Linking a.ts's new call reads b.ts's summary (B's members).
+        write(
+            &root,
+            "a.ts",
+            "import { B } from './b';\nexport function a() { return new B().run(); }\n",
+        );
+        let synced = sync_project(&root, &store, &options).expect("sync");
+        assert_eq!(synced.changed, ["a.ts"]);
+        assert!(
+            synced.summaries_read >= 3,
+            "read every summary: {}",
+            synced.summaries_read
+        );
+        let fresh = Store::open_or_create(dir.path().join("fresh.redb")).expect("store");
+        index_project(&root, &fresh, &options).expect("fresh index");
+        let (synced, expected) = (
+            graph(&store.snapshot().expect("snapshot")),
+            graph(&fresh.snapshot().expect("snapshot")),
+        );
+        assert!(
+            expected
+                .iter()
+                .any(|line| line.contains("a.ts:a -CALLS-> b.ts:B.run")),
+            "{expected:#?}"
+        );
+        assert_eq!(synced, expected);
     }
 }

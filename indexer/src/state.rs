@@ -77,6 +77,7 @@ pub struct Update {
 }
 
 /// A file's new summary, or its removal.
+#[derive(Clone)]
 pub(crate) enum Summarised {
     Written(Box<FileFacts>),
     Removed(String),
@@ -264,7 +265,8 @@ impl IndexState {
     }
 
     /// A state resumed from the resolution an earlier process kept ([`crate::resume`]):
-    /// no summary is read until asked for, from `source`.
+    /// no summary is read until asked for, through the store attached
+    /// ([`IndexState::attach_store`]).
     pub(crate) fn resumed(
         root: &Path,
         model: ProjectModel,
@@ -309,6 +311,16 @@ impl IndexState {
     /// store's old pages from being reused, and the store from being compacted.
     pub(crate) fn release_store(&mut self) {
         self.files.release_source();
+    }
+
+    /// The failure of a summary read since the last call (see [`FactsTable::take_failure`]).
+    pub(crate) fn take_failure(&self) -> Option<IndexError> {
+        self.files.take_failure()
+    }
+
+    /// Whether some summary is still to be read from the store: a resumed state's.
+    pub(crate) fn is_resumed(&self) -> bool {
+        self.files.has_unread()
     }
 
     /// How many summaries a resumed state has read from the store (none for a state made

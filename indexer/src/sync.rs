@@ -191,30 +191,47 @@ fn sync_store_uncompacted(
         summary.time = started.elapsed();
         return Ok(summary);
     }
+    // The state as the store has it: its model knows the stored files, and the update then
+    // tells it which came and went (a model of the disk's files would resolve the stored
+    // summaries' imports to files not in the state yet, or no longer).
+    let stored_paths: Vec<&str> = stored.keys().map(String::as_str).collect();
+    let read_state = |resume: bool| {
+        let model = load_model(&stored_paths);
+        match resume {
+            true => state_of_store(root, &snapshot, &stored, model),
+            false => Ok((restore(root, &snapshot, &stored, model)?, true)),
+        }
+    };
     let mut kept = match slot.take() {
         Some(kept) => kept,
-        // The state as the store has it: its model knows the stored files, and the update
-        // then tells it which came and went (a model of the disk's files would resolve the
-        // stored summaries' imports to files not in the state yet, or no longer).
         None => {
-            let stored_paths: Vec<&str> = stored.keys().map(String::as_str).collect();
-            let model = load_model(&stored_paths);
-            let (state, whole) = state_of_store(root, &snapshot, &stored, model)?;
+            let (state, whole) = read_state(true)?;
             if whole {
                 summary.summaries_read = stored.len();
             }
             state
         }
     };
-    // The writer's lock is held: the snapshot the summaries are read from sees the same
-    // store state as `snapshot`.
-    let read_before = kept.summaries_read();
-    kept.attach_store(store)?;
-    let update = catch_up(&mut kept, root, &snapshot, &stored)
-        .and_then(|()| kept.apply(disk.changes, &snapshot));
-    kept.release_store();
-    let update = update?;
-    summary.summaries_read += kept.summaries_read() - read_before;
+    let resumed = kept.is_resumed();
+    let (update, read) = update_state(
+        &mut kept,
+        store,
+        root,
+        (&snapshot, &stored),
+        disk.changes.clone(),
+    );
+    summary.summaries_read += read;
+    let update = match update {
+        Ok(update) => update,
+        // A resumed state that could not read a summary it needed (the store's summary
+        // damaged, or a read that failed): the update is made again from every summary.
+        Err(_) if resumed => {
+            kept = read_state(false)?.0;
+            summary.summaries_read += stored.len();
+            update_state(&mut kept, store, root, (&snapshot, &stored), disk.changes).0?
+        }
+        Err(err) => return Err(err),
+    };
     drop(snapshot);
     summary.relinked = update.relinked.len();
     summary.relinked_files = (update.relinked.iter().cloned())
@@ -232,6 +249,26 @@ fn sync_store_uncompacted(
     *slot = Some(kept);
     summary.time = started.elapsed();
     Ok(summary)
+}
+
+/// Catches `state` up with the store and applies `changes` to it, reading the summaries it
+/// needs through a snapshot attached for the while (the writer's lock is held: it sees the
+/// same store state as `snapshot`). Returns the update and how many summaries were read.
+fn update_state(
+    state: &mut IndexState,
+    store: &Store,
+    root: &Path,
+    (snapshot, stored): (&Snapshot, &HashMap<String, (u64, u64, u64)>),
+    changes: Vec<FileChange>,
+) -> (Result<Update, IndexError>, usize) {
+    let read_before = state.summaries_read();
+    let update = state
+        .attach_store(store)
+        .and_then(|()| catch_up(state, root, snapshot, stored))
+        .and_then(|()| state.apply(changes, snapshot));
+    state.release_store();
+    // A catch-up that read the state afresh counts from nothing.
+    (update, state.summaries_read().saturating_sub(read_before))
 }
 
 /// Every stored file's (hash, size, modified), by path.
@@ -383,6 +420,10 @@ pub(crate) fn catch_up(
         .collect();
     summaries.extend(gone.into_iter().map(Summarised::Removed));
     state.absorb(summaries);
+    // A summary read meanwhile that failed stood in as an empty one.
+    if let Some(err) = state.take_failure() {
+        return Err(err);
+    }
     for path in &unknown_shape {
         state.forget_shape(path);
     }
@@ -409,7 +450,21 @@ fn stored_summary(
     if let Some(facts) = restored {
         return Ok((facts, true));
     }
-    let facts = match std::fs::read(root.join(path)) {
+    Ok((
+        summary_from_disk(root, path, (hash, modified), reused)?,
+        false,
+    ))
+}
+
+/// A file's summary extracted from disk now, labelled with `hash` (the stored one), for a
+/// stored summary that cannot be read: a later change to the file still applies.
+pub(crate) fn summary_from_disk(
+    root: &Path,
+    path: &str,
+    (hash, modified): (u64, u64),
+    reused: &mut Reused,
+) -> Result<FileFacts, IndexError> {
+    Ok(match std::fs::read(root.join(path)) {
         Ok(bytes) => {
             let mut facts = pool::extract_one(reused.extractor()?, path, &bytes, hash);
             facts.modified = modified;
@@ -421,25 +476,14 @@ fn stored_summary(
             hash,
             ..FileFacts::default()
         },
-    };
-    Ok((facts, false))
-}
-
-/// [`stored_summary`] for a reader of one summary at a time ([`crate::resume`]).
-pub(crate) fn read_summary(
-    snapshot: &Snapshot,
-    root: &Path,
-    path: &str,
-    stamp: (u64, u64),
-) -> Result<(FileFacts, bool), IndexError> {
-    stored_summary(snapshot, root, path, stamp, &mut Reused::default())
+    })
 }
 
 /// What a reader of many stored summaries keeps from one to the next: the buffer they are
 /// decompressed into, and an extractor for the files whose summary cannot be read (made the
 /// first time one is met: most reads meet none).
 #[derive(Default)]
-struct Reused {
+pub(crate) struct Reused {
     buffer: Vec<u8>,
     extractor: Option<crate::extract::Extractor>,
 }
@@ -457,11 +501,19 @@ impl Reused {
 }
 
 /// The state of the store's index, read from the store alone (the project model from the
-/// configuration files on disk): see [`state_of_store`].
-pub(crate) fn restore_stored(root: &Path, snapshot: &Snapshot) -> Result<IndexState, IndexError> {
+/// configuration files on disk): resumed when `resume` says so and the store keeps a
+/// resolution that matches (see [`state_of_store`]), else from every summary.
+pub(crate) fn restore_stored(
+    root: &Path,
+    snapshot: &Snapshot,
+    resume: bool,
+) -> Result<IndexState, IndexError> {
     let stored = stored_stamps(snapshot)?;
     let paths: Vec<&str> = stored.keys().map(String::as_str).collect();
     let model = ProjectModel::load(root, &paths);
+    if !resume {
+        return restore(root, snapshot, &stored, model);
+    }
     Ok(state_of_store(root, snapshot, &stored, model)?.0)
 }
 

@@ -65,8 +65,11 @@ impl Drop for LiveProject {
         let mut index = self.index.lock();
         if index.resolution_behind()
             && let Ok(writer) = Store::open(&self.db)
+            && let Ok(before) = writer.file_len()
+            && index.keep_resolution(&writer).unwrap_or(false)
         {
-            let _ = index.keep_resolution(&writer);
+            // As after an edit that grew the file; a failed compaction leaves it as it was.
+            let _ = writer.compact_if_grown(before);
         }
     }
 }
@@ -91,8 +94,10 @@ impl LiveProject {
     /// brings its store up to date with the files on disk, indexing it when it never was.
     ///
     /// The index state the updates work from is then read from the store on a background
-    /// thread ([`LiveIndex::warm`]), so that the first edit costs what every other does;
-    /// an update that comes first waits for it. Queries never wait.
+    /// thread ([`LiveIndex::warm`]: resumed from the resolution the store keeps, else from
+    /// every summary); an update that comes first waits for it. Queries never wait. Dropped,
+    /// the project keeps its resolution in the store when its edits left it behind
+    /// ([`LiveIndex::keep_resolution`]).
     pub fn open(
         root: impl AsRef<Path>,
         db: Option<&Path>,
@@ -246,8 +251,8 @@ impl LiveProject {
                 loop {
                     // Failures are not reported: queries keep reading the current file and
                     // its overlay, and the next edit that finds either due tries again.
-                    if build {
-                        let _ = build_and_name(&index, &db);
+                    if build && build_and_name(&index, &db).unwrap_or(false) {
+                        compact_due.store(true, Ordering::Release);
                     }
                     let blocked = !compact_while_due(&compact_due, &db);
                     // An update that grew the file while this thread was finishing found it
@@ -272,15 +277,17 @@ impl LiveProject {
     }
 }
 
-/// Builds a graph file from a read-only handle, then names it under the writer.
+/// Builds a graph file from a read-only handle, then names it under the writer, and keeps
+/// the resolution the edits since the last one left behind (off the edit path already).
+/// Returns whether the store file grew (a compaction is then due).
 fn build_and_name(index: &Mutex<LiveIndex>, db: &Path) -> Result<bool, Error> {
     let built = Store::open_read_only(db)?.build_graph_file_aside()?;
     let mut index = index.lock();
     let writer = Store::open_waiting(db, WRITER_WAIT)?;
-    let named = index.name_graph_file(&writer, built)?;
-    // Off the edit path already: keep the resolution the edits since have left behind.
+    let before = writer.file_len()?;
+    index.name_graph_file(&writer, built)?;
     index.keep_resolution(&writer)?;
-    Ok(named)
+    Ok(writer.file_len()? > before)
 }
 
 /// Compacts the store file while a compaction is due: the flag is cleared before each try,

@@ -275,9 +275,7 @@ impl<'p, 'a> Builder<'p, 'a> {
         // A file node's ID is its path: known without the file's summary (a resumed state
         // reads a summary only when asked for it, see `crate::resume`).
         if node.1 == FILE_NODE {
-            let path = self.program.path(node.0);
-            debug_assert_eq!(path, self.nodes.of(node.0).id(FILE_NODE));
-            return path;
+            return self.program.path(node.0);
         }
         self.nodes.of(node.0).id(node.1)
     }

@@ -749,3 +749,33 @@ fn node_keys_count_exactly_the_nodes_that_get_records() {
             .sum::<usize>()
     );
 }
+
+/// Linking names a file's node by its path without reading the file's summary
+/// (`Builder::id`): every extracted file's first node is its own, with its path for ID.
+#[test]
+fn every_files_first_node_is_its_own_with_its_path_for_id() {
+    let mut extractor = Extractor::new().unwrap();
+    let sources: [(&str, &str); 5] = [
+        ("empty.ts", ""),
+        ("a.ts", "export {};\n"),
+        (
+            "b.tsx",
+            "export default function App() { return <div/>; }\n",
+        ),
+        ("c.js", "module.exports = { f() {} };\n"),
+        (
+            "d/e.ts",
+            "declare global { interface Window { x: number } }\nclass Hidden {}\n",
+        ),
+    ];
+    for (path, source) in sources {
+        let facts = crate::pool::extract_one(&mut extractor, path, source.as_bytes(), 1);
+        let nodes = super::assign_nodes(&facts);
+        assert_eq!(nodes.id(super::FILE_NODE), path, "{path}");
+        assert_eq!(
+            nodes.node_of(crate::facts::FILE_DECL),
+            Some(super::FILE_NODE),
+            "{path}"
+        );
+    }
+}
