@@ -23,6 +23,9 @@ pub(crate) struct ImportUses {
 /// One import (or `export … from`) of a file.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct ImportUse {
+    /// The module specifier as written: what an update resolves again when files came or
+    /// went, without the whole summary.
+    pub(crate) specifier: String,
     /// `export … from` rather than `import`.
     pub(crate) reexport: bool,
     /// `export * from`.
@@ -103,6 +106,7 @@ pub(crate) fn import_uses_of(facts: &FileFacts) -> ImportUses {
     }
     let imports = (facts.imports.iter())
         .map(|import| ImportUse {
+            specifier: import.specifier.clone(),
             reexport: import.reexport,
             reexport_all: import.reexport_all,
             bindings: (import.bindings.iter())
@@ -248,6 +252,8 @@ mod tests {
         assert_eq!(binding("c").imported, "b");
         assert!(binding("c").namespace.whole);
         assert!(uses.imports.iter().any(|i| i.reexport_all));
+        let specifiers: Vec<&str> = uses.imports.iter().map(|i| i.specifier.as_str()).collect();
+        assert_eq!(specifiers, ["./Hash", "./Equal", "./x", "./all"]);
         assert_eq!(
             binding("unused").namespace.uses(None),
             Some(MemberUse::Whole)

@@ -54,6 +54,28 @@ pub(crate) fn resolve_file(
     resolve_counting(model, by_path, facts, &mut ImportStats::default())
 }
 
+/// Resolves the imports of every file of `files` from what each does with its imports (its
+/// specifiers), reading no whole summary a resumed state has not read: an update where files
+/// came or went. The same targets as [`resolve_imports`], without the counts.
+pub(crate) fn resolve_all_specifiers(
+    model: &ProjectModel,
+    files: &FactsTable,
+    by_path: &HashMap<String, FileId>,
+) -> Vec<Vec<ModuleTarget>> {
+    let ids: Vec<FileId> = (0..files.len())
+        .map(|id| FileId::try_from(id).unwrap_or(FileId::MAX))
+        .collect();
+    files.read_uses_ahead(&ids);
+    ids.iter()
+        .map(|&id| {
+            let from = files.path(id);
+            (files.import_uses(id).imports.iter())
+                .map(|import| target_of(model, by_path, from, &import.specifier).0)
+                .collect()
+        })
+        .collect()
+}
+
 /// Resolves `facts`' imports, `by_path` giving the id of a file by path.
 fn resolve_counting(
     model: &ProjectModel,
@@ -61,41 +83,64 @@ fn resolve_counting(
     facts: &FileFacts,
     stats: &mut ImportStats,
 ) -> Vec<ModuleTarget> {
-    let mut count = |outcome: &str| *stats.by_outcome.entry(outcome.to_owned()).or_default() += 1;
     let mut unresolved = Vec::new();
     let targets = facts
         .imports
         .iter()
-        .map(
-            |import| match model.resolve(&facts.path, &import.specifier) {
-                Resolution::File(path) => match by_path.get(path.as_str()).copied() {
-                    Some(index) => {
-                        count("file");
-                        ModuleTarget::File(index)
-                    }
-                    None => {
-                        count("missing file");
-                        ModuleTarget::Unresolved
-                    }
-                },
-                Resolution::External { package } => {
-                    count("external package");
-                    ModuleTarget::External(package)
-                }
-                Resolution::Unresolved(reason) => {
-                    let reason = reason.to_string();
-                    count(&reason);
-                    unresolved.push(UnresolvedImport {
-                        file: facts.path.clone(),
-                        line: import.line,
-                        specifier: import.specifier.clone(),
-                        reason,
-                    });
-                    ModuleTarget::Unresolved
-                }
-            },
-        )
+        .map(|import| {
+            let (target, outcome) = target_of(model, by_path, &facts.path, &import.specifier);
+            *stats.by_outcome.entry(outcome.name()).or_default() += 1;
+            if let Outcome::Unresolved(reason) = outcome {
+                unresolved.push(UnresolvedImport {
+                    file: facts.path.clone(),
+                    line: import.line,
+                    specifier: import.specifier.clone(),
+                    reason,
+                });
+            }
+            target
+        })
         .collect();
     stats.unresolved.extend(unresolved);
     targets
+}
+
+/// How an import resolved, as the counts name it.
+enum Outcome {
+    File,
+    MissingFile,
+    External,
+    /// Why not.
+    Unresolved(String),
+}
+
+impl Outcome {
+    fn name(&self) -> String {
+        match self {
+            Outcome::File => "file".to_owned(),
+            Outcome::MissingFile => "missing file".to_owned(),
+            Outcome::External => "external package".to_owned(),
+            Outcome::Unresolved(reason) => reason.clone(),
+        }
+    }
+}
+
+/// What `specifier`, written in the file at `from`, resolves to.
+fn target_of(
+    model: &ProjectModel,
+    by_path: &HashMap<String, FileId>,
+    from: &str,
+    specifier: &str,
+) -> (ModuleTarget, Outcome) {
+    match model.resolve(from, specifier) {
+        Resolution::File(path) => match by_path.get(path.as_str()).copied() {
+            Some(index) => (ModuleTarget::File(index), Outcome::File),
+            None => (ModuleTarget::Unresolved, Outcome::MissingFile),
+        },
+        Resolution::External { package } => (ModuleTarget::External(package), Outcome::External),
+        Resolution::Unresolved(reason) => (
+            ModuleTarget::Unresolved,
+            Outcome::Unresolved(reason.to_string()),
+        ),
+    }
 }

@@ -623,7 +623,8 @@ impl IndexState {
                 .collect();
             let removed: Vec<&str> = touched.removed.iter().map(String::as_str).collect();
             self.model.update_files(&added, &removed);
-            let (modules, _) = modules::resolve_imports(&self.model, &self.files, &self.by_path);
+            // From each file's specifiers: a resumed state reads no other summary for it.
+            let modules = modules::resolve_all_specifiers(&self.model, &self.files, &self.by_path);
             for (id, (old, new)) in self.modules.iter().zip(&modules).enumerate() {
                 if old != new {
                     touched

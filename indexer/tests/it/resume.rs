@@ -127,6 +127,23 @@ fn a_new_process_reads_only_the_summaries_an_update_asks_for() {
     assert!(relinked.contains(&"src/square.ts") && relinked.contains(&"src/circle.ts"));
     assert!(synced.summaries_read < FILES.len());
     assert_fresh(dir.path(), &root, &store);
+    // Files that come and go: every file's imports are resolved again, from the small part
+    // of each summary that holds its specifiers.
+    std::fs::write(
+        root.join("src/late.ts"),
+        "import { scale } from './core';\nexport const late = scale(4);\n",
+    )
+    .expect("add");
+    std::fs::remove_file(root.join("src/u6.ts")).expect("remove");
+    let synced = sync(&root, &store);
+    assert_eq!((synced.added.len(), synced.removed.len()), (1, 1));
+    assert!(
+        synced.summaries_read < FILES.len() / 2,
+        "read {} of {} summaries",
+        synced.summaries_read,
+        FILES.len()
+    );
+    assert_fresh(dir.path(), &root, &store);
 }
 
 #[test]
