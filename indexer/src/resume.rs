@@ -41,6 +41,7 @@ const RESOLUTION_VERSION: u8 = 1;
 struct KeptRef<'a> {
     summaries: u8,
     model: u64,
+    builtins: &'a FileFacts,
     files: Vec<(&'a str, u64)>,
     modules: &'a [Vec<ModuleTarget>],
     exports: &'a ExportTables,
@@ -52,6 +53,9 @@ struct KeptRef<'a> {
 pub(crate) struct Kept {
     summaries: u8,
     model: u64,
+    /// The built-in library's summary (a summary like any other: its version is the
+    /// summaries').
+    pub(crate) builtins: FileFacts,
     /// Every file id's path ("" for a removed file) and content hash.
     pub(crate) files: Vec<(String, u64)>,
     pub(crate) modules: Vec<Vec<ModuleTarget>>,
@@ -65,6 +69,7 @@ pub(crate) fn resolution_meta(state: &IndexState) -> (String, Vec<u8>) {
     let kept = KeptRef {
         summaries: crate::persist::SUMMARY_VERSION,
         model: state.model().fingerprint(),
+        builtins: parts.builtins,
         files: parts.files,
         modules: parts.modules,
         exports: parts.exports,

@@ -112,6 +112,7 @@ pub(crate) struct Touched {
 
 /// See [`IndexState::resolution_parts`].
 pub(crate) struct ResolutionParts<'a> {
+    pub(crate) builtins: &'a FileFacts,
     pub(crate) files: Vec<(&'a str, u64)>,
     pub(crate) modules: &'a [Vec<ModuleTarget>],
     pub(crate) exports: &'a crate::resolve::ExportTables,
@@ -272,8 +273,10 @@ impl IndexState {
         model: ProjectModel,
         kept: crate::resume::Kept,
     ) -> Result<IndexState, IndexError> {
-        let mut extractor = Extractor::new().map_err(|err| IndexError::Grammar(err.to_string()))?;
-        let builtins = crate::resolve::builtin_facts(&mut extractor);
+        let extractor = Extractor::new().map_err(|err| IndexError::Grammar(err.to_string()))?;
+        // Kept with the resolution, as the summaries are: extracting it again was a third
+        // of resuming.
+        let builtins = kept.builtins;
         let by_path = (kept.files.iter().enumerate())
             .filter(|(_, (path, _))| !path.is_empty())
             .map(|(i, (path, _))| (path.clone(), FileId::try_from(i).unwrap_or(u32::MAX)))
@@ -333,6 +336,7 @@ impl IndexState {
     /// imports, export tables and heritage clauses.
     pub(crate) fn resolution_parts(&self) -> ResolutionParts<'_> {
         ResolutionParts {
+            builtins: &self.builtins,
             files: self.files.stamps().collect(),
             modules: &self.modules,
             exports: self.tables.exports(),
