@@ -5,9 +5,8 @@
 //! what their names resolve into, a few dozen of a project's thousands, where decoding every
 //! one was most of a one-file update.
 
-use std::ops::Index;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::facts::FileFacts;
 use crate::import_uses::{ImportUses, import_uses_of};
@@ -17,8 +16,8 @@ use crate::summary::IndexError;
 /// Where the summaries a table has not read yet come from.
 pub(crate) trait SummarySource: Send + Sync {
     /// The summary of the file at `path` whose content hash is `hash`, and whether it is the
-    /// stored one (a summary that cannot be read is made again from the file on disk, and
-    /// then its shape at the last index is unknown). An error is the store's.
+    /// stored one (a summary that cannot be read is made again from the file on disk). An
+    /// error is the store's.
     fn load(&self, path: &str, hash: u64) -> Result<(FileFacts, bool), IndexError>;
 
     /// What the file at `path` (content hash `hash`) does with its imports, as stored in
@@ -36,8 +35,6 @@ pub(crate) struct FactsTable {
     /// Each file's path and content hash, known without its summary.
     paths: Vec<String>,
     hashes: Vec<u64>,
-    /// Set for a file whose summary was made again rather than read (see [`SummarySource`]).
-    remade: Vec<AtomicBool>,
     /// `None` once every cell is filled (a table made from summaries).
     source: Option<Box<dyn SummarySource>>,
     /// The first read that failed: the summary stood in for by an empty one, so whatever was
@@ -50,25 +47,21 @@ pub(crate) struct FactsTable {
 impl FactsTable {
     /// A table holding these summaries, in file id order.
     pub(crate) fn loaded(files: Vec<FileFacts>) -> FactsTable {
-        FactsTable {
-            paths: files.iter().map(|f| f.path.clone()).collect(),
-            hashes: files.iter().map(|f| f.hash).collect(),
-            remade: files.iter().map(|_| AtomicBool::new(false)).collect(),
-            uses: files.iter().map(|_| OnceLock::new()).collect(),
-            cells: files.into_iter().map(OnceLock::from).collect(),
-            source: None,
-            failure: parking_lot::Mutex::new(None),
-            reads: AtomicUsize::new(0),
-        }
+        let stamps = files.iter().map(|f| (f.path.clone(), f.hash)).collect();
+        FactsTable::with_cells(stamps, files.into_iter().map(OnceLock::from).collect())
     }
 
     /// A table of the files `(path, hash)` in file id order, their summaries read from the
     /// source attached when first asked for.
     pub(crate) fn unread(files: Vec<(String, u64)>) -> FactsTable {
+        let cells = files.iter().map(|_| OnceLock::new()).collect();
+        FactsTable::with_cells(files, cells)
+    }
+
+    fn with_cells(files: Vec<(String, u64)>, cells: Vec<OnceLock<FileFacts>>) -> FactsTable {
         FactsTable {
-            cells: files.iter().map(|_| OnceLock::new()).collect(),
-            uses: files.iter().map(|_| OnceLock::new()).collect(),
-            remade: files.iter().map(|_| AtomicBool::new(false)).collect(),
+            uses: cells.iter().map(|_| OnceLock::new()).collect(),
+            cells,
             hashes: files.iter().map(|(_, hash)| *hash).collect(),
             paths: files.into_iter().map(|(path, _)| path).collect(),
             source: None,
@@ -100,59 +93,51 @@ impl FactsTable {
             .zip(self.hashes.iter().copied())
     }
 
-    /// The summary of file `id`, read now if it was not.
+    /// The summary of file `id`, read now if it was not. One that cannot be read stands in
+    /// as an empty one and is a failure ([`FactsTable::take_failure`]).
     pub(crate) fn get(&self, id: FileId) -> &FileFacts {
         let index = id as usize;
-        self.cells[index].get_or_init(|| match &self.source {
-            Some(source) if !self.paths[index].is_empty() => {
-                self.reads.fetch_add(1, Ordering::Relaxed);
-                match source.load(&self.paths[index], self.hashes[index]) {
-                    Ok((facts, stored)) => {
-                        if !stored {
-                            self.remade[index].store(true, Ordering::Relaxed);
-                            // What the state knows of this file besides the summary (its
-                            // resolved imports, export table) came from the stored one: the
-                            // operation is redone from every summary ([`FactsTable::take_failure`]).
-                            let path = &self.paths[index];
-                            self.failure
-                                .lock()
-                                .get_or_insert(IndexError::Worker(format!(
-                                    "{path}: its stored summary could not be read"
-                                )));
-                        }
-                        facts
-                    }
-                    Err(err) => {
-                        self.failure.lock().get_or_insert(err);
-                        FileFacts::default()
-                    }
+        self.cells[index].get_or_init(|| {
+            let path = &self.paths[index];
+            if path.is_empty() {
+                // Removed.
+                return FileFacts::default();
+            }
+            // Never without a source for a table made from summaries: every cell is filled.
+            let Some(source) = &self.source else {
+                self.fail(IndexError::Worker(format!(
+                    "{path}: its summary was asked for with no store to read it from"
+                )));
+                return FileFacts::default();
+            };
+            self.reads.fetch_add(1, Ordering::Relaxed);
+            match source.load(path, self.hashes[index]) {
+                Ok((facts, true)) => facts,
+                // Made again from disk: what the state knows of the file besides its summary
+                // (resolved imports, export table) came from the stored one, so the operation
+                // is redone from every summary.
+                Ok((facts, false)) => {
+                    self.fail(IndexError::Worker(format!(
+                        "{path}: its stored summary could not be read"
+                    )));
+                    facts
+                }
+                Err(err) => {
+                    self.fail(err);
+                    FileFacts::default()
                 }
             }
-            // Removed.
-            _ if self.paths[index].is_empty() => FileFacts::default(),
-            // Never for a table made from summaries (every cell is filled): a table with no
-            // source attached ([`FactsTable::attach_source`]) was asked.
-            _ => {
-                let path = &self.paths[index];
-                self.failure
-                    .lock()
-                    .get_or_insert(IndexError::Worker(format!(
-                        "{path}: its summary was asked for with no store to read it from"
-                    )));
-                FileFacts::default()
-            }
         })
+    }
+
+    /// Records a failure: the first since the last [`FactsTable::take_failure`] is kept.
+    fn fail(&self, err: IndexError) {
+        self.failure.lock().get_or_insert(err);
     }
 
     /// How many summaries were read from the source.
     pub(crate) fn reads(&self) -> usize {
         self.reads.load(Ordering::Relaxed)
-    }
-
-    /// Whether file `id`'s summary was made again from disk rather than read from the store
-    /// (asked after [`FactsTable::get`]).
-    pub(crate) fn remade(&self, id: FileId) -> bool {
-        self.remade[id as usize].load(Ordering::Relaxed)
     }
 
     /// What file `id` does with its imports: computed from its summary when that is read,
@@ -229,7 +214,6 @@ impl FactsTable {
         let index = id as usize;
         self.paths[index] = facts.path.clone();
         self.hashes[index] = facts.hash;
-        *self.remade[index].get_mut() = false;
         self.uses[index] = OnceLock::new();
         self.cells[index] = OnceLock::from(facts);
     }
@@ -238,18 +222,8 @@ impl FactsTable {
     pub(crate) fn push(&mut self, facts: FileFacts) {
         self.paths.push(facts.path.clone());
         self.hashes.push(facts.hash);
-        self.remade.push(AtomicBool::new(false));
         self.uses.push(OnceLock::new());
         self.cells.push(OnceLock::from(facts));
-    }
-}
-
-impl Index<usize> for FactsTable {
-    type Output = FileFacts;
-
-    /// The summary of file `index` ([`FactsTable::get`]): it may be read from the store now.
-    fn index(&self, index: usize) -> &FileFacts {
-        self.get(FileId::try_from(index).unwrap_or(FileId::MAX))
     }
 }
 
@@ -334,15 +308,16 @@ mod tests {
             0,
             "paths and hashes read nothing"
         );
-        assert_eq!(table[0].lines, 7);
+        assert_eq!(table.get(0).lines, 7);
         assert_eq!(table.get(0).lines, 7);
         assert_eq!(reads.load(Ordering::Relaxed), 1, "read once");
         assert_eq!(table.get(1).path, "", "a removed file is empty");
         assert_eq!(reads.load(Ordering::Relaxed), 1, "and never read");
-        assert!(!table.remade(0));
+        assert!(table.take_failure().is_none(), "a.ts was read");
         assert_eq!(table.get(2).hash, 3);
-        assert!(table.remade(2), "a summary made again is marked");
-        let failure = table.take_failure().expect("and is a failure");
+        let failure = table
+            .take_failure()
+            .expect("a summary made again is a failure");
         assert!(
             failure
                 .to_string()
@@ -371,7 +346,7 @@ mod tests {
                 ..FileFacts::default()
             },
         );
-        assert!(!table.remade(2), "a new summary is known");
+        assert!(table.take_failure().is_none(), "a new summary is known");
         assert_eq!(table.hash(2), 9);
         table.push(FileFacts {
             path: "c.ts".into(),
@@ -431,6 +406,6 @@ mod tests {
         }]);
         assert_eq!(table.get(0).hash, 5);
         assert_eq!(table.path(0), "a.ts");
-        assert!(!table.remade(0));
+        assert!(table.take_failure().is_none());
     }
 }

@@ -476,10 +476,7 @@ impl LiveIndex {
         let snapshot = store.snapshot()?;
         // Kept for a second try, should a resumed state fail to read a summary it needs.
         let again = state.is_resumed().then(|| summaries.clone());
-        let update = state
-            .attach_store(store)
-            .and_then(|()| state.apply_summaries(summaries, &snapshot));
-        state.release_store();
+        let update = state.reading_from(store, |state| state.apply_summaries(summaries, &snapshot));
         let update = match (update, again) {
             (Ok(update), _) => Ok(update),
             // The edit is applied again to the state read from every summary.
@@ -531,10 +528,10 @@ impl LiveIndex {
             Some(mut state) => {
                 let stored = sync::stored_stamps(&snapshot)?;
                 let resumed = state.is_resumed();
-                let caught = state
-                    .attach_store(store)
-                    .and_then(|()| sync::catch_up(&mut state, &self.root, &snapshot, &stored));
-                state.release_store();
+                let root = &self.root;
+                let caught = state.reading_from(store, |state| {
+                    sync::catch_up(state, root, &snapshot, &stored)
+                });
                 match caught {
                     Ok(()) => state,
                     // A resumed state that could not read a summary it needed: read every one.
@@ -550,8 +547,9 @@ impl LiveIndex {
     /// Reads the index state from `store` now rather than at the first update: resumed from
     /// the resolution the store keeps (the summaries are then read as updates ask for them),
     /// or, when it keeps none that matches, from every summary (on a million lines, about a
-    /// second is spent here instead of in the first edit). `store` may be open read-only. Returns whether a state was read: not
-    /// when one is kept already, nor when the store holds no index yet.
+    /// second is spent here instead of in the first edit). `store` may be open read-only.
+    /// Returns whether a state was read: not when one is kept already, nor when the store
+    /// holds no index yet.
     ///
     /// [`LiveIndex::sync`] first: a state read from a store behind the disk is caught up at
     /// the next update, which then costs more.

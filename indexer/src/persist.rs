@@ -41,10 +41,20 @@ fn parts(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
 
 /// What a stored summary says the file does with its imports, decompressing that part alone;
 /// `None` for another version or damaged bytes.
+#[cfg(test)]
 pub(crate) fn decode_uses(bytes: &[u8]) -> Option<ImportUses> {
-    let (uses, _) = parts(bytes)?;
-    let mut scratch = Vec::new();
-    postcard::from_bytes(decompress(uses, &mut scratch)?).ok()
+    decode_uses_part(uses_part(bytes)?)
+}
+
+/// The part of a stored summary that says what the file does with its imports, still
+/// compressed: a reader that holds a lock while it reads copies this alone.
+pub(crate) fn uses_part(bytes: &[u8]) -> Option<&[u8]> {
+    Some(parts(bytes)?.0)
+}
+
+/// [`decode_uses`] of the part [`uses_part`] gave.
+pub(crate) fn decode_uses_part(part: &[u8]) -> Option<ImportUses> {
+    postcard::from_bytes(decompress(part, &mut Vec::new())?).ok()
 }
 
 /// The bytes of an LZ4 size-prepended block, in `scratch`.

@@ -36,16 +36,17 @@ pub(crate) const RESOLUTION_META_KEY: &str = "resolution";
 /// are theirs): another version is not resumed.
 const RESOLUTION_VERSION: u8 = 1;
 
-/// The resolution as written: borrowed from the state.
+/// The resolution as written: borrowed from the state ([`IndexState::kept_resolution`]);
+/// the fields of [`Kept`], in its order.
 #[derive(Serialize)]
-struct KeptRef<'a> {
-    summaries: u8,
-    model: u64,
-    builtins: &'a FileFacts,
-    files: Vec<(&'a str, u64)>,
-    modules: &'a [Vec<ModuleTarget>],
-    exports: &'a ExportTables,
-    clauses: &'a [Vec<Clause>],
+pub(crate) struct KeptRef<'a> {
+    pub(crate) summaries: u8,
+    pub(crate) model: u64,
+    pub(crate) builtins: &'a FileFacts,
+    pub(crate) files: Vec<(&'a str, u64)>,
+    pub(crate) modules: &'a [Vec<ModuleTarget>],
+    pub(crate) exports: &'a ExportTables,
+    pub(crate) clauses: &'a [Vec<Clause>],
 }
 
 /// The resolution as read back.
@@ -65,17 +66,7 @@ pub(crate) struct Kept {
 
 /// The metadata entry keeping `state`'s resolution.
 pub(crate) fn resolution_meta(state: &IndexState) -> (String, Vec<u8>) {
-    let parts = state.resolution_parts();
-    let kept = KeptRef {
-        summaries: crate::persist::SUMMARY_VERSION,
-        model: state.model().fingerprint(),
-        builtins: parts.builtins,
-        files: parts.files,
-        modules: parts.modules,
-        exports: parts.exports,
-        clauses: parts.clauses,
-    };
-    let raw = postcard::to_stdvec(&kept).unwrap_or_default();
+    let raw = postcard::to_stdvec(&state.kept_resolution()).unwrap_or_default();
     let block = lz4_flex::block::compress_prepend_size(&raw);
     let mut bytes = Vec::with_capacity(block.len() + 9);
     bytes.push(RESOLUTION_VERSION);
@@ -117,7 +108,7 @@ fn matches(kept: &Kept, stored: &HashMap<String, (u64, u64, u64)>, model: &Proje
 /// The state of the store's index with its kept resolution and no summary read yet, when the
 /// store keeps one that matches its summaries (`stored`: path → hash, size, modified) and
 /// `model`; otherwise `model` back. Its summaries are read from the store attached for each
-/// update ([`IndexState::attach_store`]).
+/// operation ([`IndexState::reading_from`]).
 pub(crate) fn resume(
     root: &Path,
     snapshot: &Snapshot,
@@ -155,13 +146,14 @@ impl StoredSummaries {
 
 impl SummarySource for StoredSummaries {
     fn load_uses(&self, path: &str, hash: u64) -> Option<ImportUses> {
-        // Read against the stored summary's hash: another's is not this file's.
-        let bytes = self
-            .snapshot
-            .lock()
-            .read_blob(path, <[u8]>::to_vec)
+        // Only that part is copied under the lock, and decompressed after it. Read against
+        // the stored summary's hash: another's is not this file's.
+        let part = (self.snapshot.lock())
+            .read_blob(path, |bytes| {
+                crate::persist::uses_part(bytes).map(<[u8]>::to_vec)
+            })
             .ok()??;
-        crate::persist::decode_uses(&bytes).filter(|uses| uses.hash == hash)
+        crate::persist::decode_uses_part(&part?).filter(|uses| uses.hash == hash)
     }
 
     fn load(&self, path: &str, hash: u64) -> Result<(FileFacts, bool), IndexError> {

@@ -110,15 +110,6 @@ pub(crate) struct Touched {
     classes_changed: HashSet<FileId>,
 }
 
-/// See [`IndexState::resolution_parts`].
-pub(crate) struct ResolutionParts<'a> {
-    pub(crate) builtins: &'a FileFacts,
-    pub(crate) files: Vec<(&'a str, u64)>,
-    pub(crate) modules: &'a [Vec<ModuleTarget>],
-    pub(crate) exports: &'a crate::resolve::ExportTables,
-    pub(crate) clauses: &'a [Vec<crate::resolve::Clause>],
-}
-
 /// A project's summaries and resolution tables, kept in memory.
 pub struct IndexState {
     root: PathBuf,
@@ -266,8 +257,8 @@ impl IndexState {
     }
 
     /// A state resumed from the resolution an earlier process kept ([`crate::resume`]):
-    /// no summary is read until asked for, through the store attached
-    /// ([`IndexState::attach_store`]).
+    /// no summary is read until asked for, through the store an operation reads from
+    /// ([`IndexState::reading_from`]).
     pub(crate) fn resumed(
         root: &Path,
         model: ProjectModel,
@@ -299,21 +290,22 @@ impl IndexState {
         })
     }
 
-    /// Reads the summaries not read yet from `snapshot` (of the store state this state is
-    /// level with) until [`IndexState::release_store`]: what an update of a resumed state
-    /// does around its work. Takes no snapshot when every summary is read.
-    pub(crate) fn attach_store(&mut self, store: &tsgraph_engine::Store) -> Result<(), IndexError> {
+    /// Runs `work` on the state with the summaries not read yet readable from a snapshot of
+    /// `store` (of the store state this state is level with), let go of after it whatever
+    /// the outcome: an open snapshot keeps the store's old pages from being reused, and the
+    /// store from being compacted. Takes no snapshot when every summary is read.
+    pub(crate) fn reading_from<T>(
+        &mut self,
+        store: &tsgraph_engine::Store,
+        work: impl FnOnce(&mut IndexState) -> Result<T, IndexError>,
+    ) -> Result<T, IndexError> {
         if self.files.has_unread() {
             let source = crate::resume::StoredSummaries::new(store.snapshot()?, &self.root);
             self.files.attach_source(Box::new(source));
         }
-        Ok(())
-    }
-
-    /// Lets go of the snapshot [`IndexState::attach_store`] took: an open snapshot keeps the
-    /// store's old pages from being reused, and the store from being compacted.
-    pub(crate) fn release_store(&mut self) {
+        let done = work(self);
         self.files.release_source();
+        done
     }
 
     /// The failure of a summary read since the last call (see [`FactsTable::take_failure`]).
@@ -332,10 +324,12 @@ impl IndexState {
         self.files.reads()
     }
 
-    /// What [`crate::resume`] keeps of the state: every file id's path and hash, resolved
-    /// imports, export tables and heritage clauses.
-    pub(crate) fn resolution_parts(&self) -> ResolutionParts<'_> {
-        ResolutionParts {
+    /// What [`crate::resume`] keeps of the state: the built-in library's summary, every file
+    /// id's path and hash, resolved imports, export tables and heritage clauses.
+    pub(crate) fn kept_resolution(&self) -> crate::resume::KeptRef<'_> {
+        crate::resume::KeptRef {
+            summaries: persist::SUMMARY_VERSION,
+            model: self.model.fingerprint(),
             builtins: &self.builtins,
             files: self.files.stamps().collect(),
             modules: &self.modules,
@@ -368,17 +362,7 @@ impl IndexState {
 
     /// File `id`'s interface, computed from its summary the first time it is asked for.
     fn interface(&self, id: FileId) -> &Interface {
-        self.interfaces[id as usize].get_or_init(|| {
-            let interface = interface::interface_of(self.files.get(id));
-            // A summary made again from disk is not what the store's graph was linked from.
-            if self.files.remade(id) {
-                return Interface {
-                    hash: UNKNOWN_SHAPE,
-                    ..interface
-                };
-            }
-            interface
-        })
+        self.interfaces[id as usize].get_or_init(|| interface::interface_of(self.files.get(id)))
     }
 
     /// The project model the state resolves with.
@@ -469,10 +453,9 @@ impl IndexState {
             if only.is_some_and(|only| !only.contains(&id)) {
                 continue;
             }
-            batch.blobs.push((
-                entry.path.clone(),
-                persist::encode(&self.files[id as usize]),
-            ));
+            batch
+                .blobs
+                .push((entry.path.clone(), persist::encode(self.files.get(id))));
         }
     }
 
@@ -554,7 +537,7 @@ impl IndexState {
                             // Computed from the old summary, before it is replaced.
                             let old_hash = self.interface(id).hash;
                             let classes_kept = old_hash != UNKNOWN_SHAPE
-                                && interface::classes_hash(&self.files[id as usize])
+                                && interface::classes_hash(self.files.get(id))
                                     == interface::classes_hash(&facts);
                             if !classes_kept {
                                 touched.classes_changed.insert(id);
@@ -563,7 +546,7 @@ impl IndexState {
                                 let change = if old_hash == UNKNOWN_SHAPE {
                                     ExportChange::All
                                 } else {
-                                    interface::export_change(&self.files[id as usize], &facts)
+                                    interface::export_change(self.files.get(id), &facts)
                                 };
                                 let moved = match change {
                                     ExportChange::All => node_ids(self.nodes_of(id)).collect(),
@@ -641,7 +624,7 @@ impl IndexState {
             // The kept path index, not one built per update (7,800 paths at 1M lines).
             for &id in &touched.extracted {
                 self.modules[id as usize] =
-                    modules::resolve_file(&self.model, &self.by_path, &self.files[id as usize]);
+                    modules::resolve_file(&self.model, &self.by_path, self.files.get(id));
             }
         }
         // A file that came or went, or whose imports resolve elsewhere now, may export anything
@@ -895,7 +878,7 @@ impl IndexState {
     /// variable that stays is reached through its name, and the files whose names changed
     /// meaning are re-linked anyway.
     fn moved_nodes(&self, id: FileId, new: &FileNodes, change: &ExportChange) -> Vec<String> {
-        let facts = &self.files[id as usize];
+        let facts = self.files.get(id);
         let staying: HashSet<&str> = new.iter().map(|(node, _)| node).collect();
         let unchanged = unchanged_exported_locals(facts, change);
         self.nodes_of(id)
@@ -927,7 +910,7 @@ impl IndexState {
     fn abstract_members_above(&self, files: &HashSet<FileId>) -> Vec<String> {
         let mut bases: BTreeSet<DeclRef> = BTreeSet::new();
         for &file in files {
-            let facts = &self.files[file as usize];
+            let facts = self.files.get(file);
             for (index, decl) in facts.decls.iter().enumerate() {
                 if decl.kind != DeclKind::Class {
                     continue;
@@ -947,7 +930,7 @@ impl IndexState {
         }
         let mut members = Vec::new();
         for base in bases {
-            let facts = &self.files[base.file as usize];
+            let facts = self.files.get(base.file);
             let nodes = self.nodes_of(base.file);
             for (index, decl) in facts.decls.iter().enumerate() {
                 let id = DeclId::try_from(index).unwrap_or(DeclId::MAX);

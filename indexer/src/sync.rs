@@ -194,8 +194,8 @@ fn sync_store_uncompacted(
     // The state as the store has it: its model knows the stored files, and the update then
     // tells it which came and went (a model of the disk's files would resolve the stored
     // summaries' imports to files not in the state yet, or no longer).
-    let stored_paths: Vec<&str> = stored.keys().map(String::as_str).collect();
     let read_state = |resume: bool| {
+        let stored_paths: Vec<&str> = stored.keys().map(String::as_str).collect();
         let model = load_model(&stored_paths);
         match resume {
             true => state_of_store(root, &snapshot, &stored, model),
@@ -212,25 +212,20 @@ fn sync_store_uncompacted(
             state
         }
     };
-    let resumed = kept.is_resumed();
-    let (update, read) = update_state(
-        &mut kept,
-        store,
-        root,
-        (&snapshot, &stored),
-        disk.changes.clone(),
-    );
+    // The changes (file texts) are kept for a second try only where one can come.
+    let again = kept.is_resumed().then(|| disk.changes.clone());
+    let (update, read) = update_state(&mut kept, store, root, (&snapshot, &stored), disk.changes);
     summary.summaries_read += read;
-    let update = match update {
-        Ok(update) => update,
+    let update = match (update, again) {
+        (Ok(update), _) => update,
         // A resumed state that could not read a summary it needed (the store's summary
         // damaged, or a read that failed): the update is made again from every summary.
-        Err(_) if resumed => {
+        (Err(_), Some(changes)) => {
             kept = read_state(false)?.0;
             summary.summaries_read += stored.len();
-            update_state(&mut kept, store, root, (&snapshot, &stored), disk.changes).0?
+            update_state(&mut kept, store, root, (&snapshot, &stored), changes).0?
         }
-        Err(err) => return Err(err),
+        (Err(err), None) => return Err(err),
     };
     drop(snapshot);
     summary.relinked = update.relinked.len();
@@ -262,11 +257,10 @@ fn update_state(
     changes: Vec<FileChange>,
 ) -> (Result<Update, IndexError>, usize) {
     let read_before = state.summaries_read();
-    let update = state
-        .attach_store(store)
-        .and_then(|()| catch_up(state, root, snapshot, stored))
-        .and_then(|()| state.apply(changes, snapshot));
-    state.release_store();
+    let update = state.reading_from(store, |state| {
+        catch_up(state, root, snapshot, stored)?;
+        state.apply(changes, snapshot)
+    });
     // A catch-up that read the state afresh counts from nothing.
     (update, state.summaries_read().saturating_sub(read_before))
 }

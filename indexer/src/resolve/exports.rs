@@ -81,7 +81,7 @@ impl ExportTables {
         self.tables.resize_with(files.len(), Default::default);
         self.stars.resize_with(files.len(), Vec::new);
         for &file in changed {
-            self.stars[file as usize] = star_sources(file, &files[file as usize], modules);
+            self.stars[file as usize] = star_sources(file, files.get(file), modules);
         }
         let dirty = self.star_dependents(changed);
         // The dirty files as a graph of their own: `export *` sources outside it are complete.
@@ -89,7 +89,7 @@ impl ExportTables {
             dirty.iter().enumerate().map(|(i, f)| (*f, i)).collect();
         let own: Vec<ExportTable> = dirty
             .iter()
-            .map(|&file| own_exports(file, &files[file as usize], modules))
+            .map(|&file| own_exports(file, files.get(file), modules))
             .collect();
         let mut graph: DiGraph<(), ()> = DiGraph::with_capacity(dirty.len(), 0);
         for _ in &dirty {
