@@ -130,14 +130,15 @@ fn write_nodes(
     let mut next: u32 = 0;
     let mut flush = |records: &mut Vec<NodeRecord>, loaded: &mut Loaded| {
         let expected = u32::try_from(loaded.nodes).unwrap_or(u32::MAX);
-        let first = loader.add_nodes(records)?;
+        let count = records.len();
+        let full = std::mem::replace(records, Vec::with_capacity(PART_NODES));
+        let first = loader.add_nodes(full)?;
         if first != expected {
             return Err(IndexError::Link(format!(
                 "the store gave node key {first} where {expected} was expected"
             )));
         }
-        loaded.nodes += records.len();
-        records.clear();
+        loaded.nodes += count;
         Ok(())
     };
     for ((facts, file_nodes), file_keys) in inputs.nodes.iter().zip(keys) {

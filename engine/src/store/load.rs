@@ -9,9 +9,9 @@ use std::collections::{HashMap, HashSet};
 
 use redb::{ReadableTable, WriteTransaction};
 
+use super::aside::Aside;
 use super::search::index_all_terms;
 use super::tables::META_NEXT_KEY;
-use super::unresolved::store_unresolved;
 use super::write::{Tables, clear_all, commit, insert_record, write_file_record, write_lists};
 use super::{Store, StoreStats};
 use crate::error::{DbResultExt, StoreError};
@@ -41,7 +41,7 @@ pub struct LoadedFile {
 /// let store = Store::open_or_create(dir.path().join("graph.redb")).unwrap();
 /// let mut loader = store.replace_all_in_parts().unwrap();
 /// let first = loader
-///     .add_nodes(&[
+///     .add_nodes(vec![
 ///         NodeRecord::new("a.ts", NodeKind::File, "a.ts", "a.ts", 1, 3),
 ///         NodeRecord::new("a.ts:run", NodeKind::Function, "run", "a.ts", 1, 3),
 ///     ])
@@ -64,6 +64,8 @@ pub struct Loader<'s> {
     store: &'s Store,
     txn: WriteTransaction,
     written: Written,
+    /// The search terms and unresolved rows, prepared on their own thread.
+    aside: Aside,
 }
 
 /// What a loader has written so far, and its serialisation buffer.
@@ -74,6 +76,8 @@ struct Written {
     listed: Vec<bool>,
     /// A call failed: what was written is incomplete, so nothing more is taken.
     failed: bool,
+    /// Files have come, so every node is likely in.
+    files_begun: bool,
     stats: StoreStats,
     buffer: rkyv::util::AlignedVec<16>,
 }
@@ -123,10 +127,12 @@ impl Store {
         Ok(Loader {
             store: self,
             txn,
+            aside: Aside::start(),
             written: Written {
                 next_key: 0,
                 listed: Vec::new(),
                 failed: false,
+                files_begun: false,
                 stats: StoreStats::default(),
                 buffer: rkyv::util::AlignedVec::new(),
             },
@@ -146,6 +152,7 @@ impl Loader<'_> {
             store,
             txn,
             written,
+            ..
         } = self;
         if written.failed {
             return Err(invalid(
@@ -159,12 +166,12 @@ impl Loader<'_> {
 
     /// Writes nodes under consecutive keys and returns the first: the node at index `i`
     /// gets key `first + i`. An ID already written is [`StoreError::DuplicateId`] (found by
-    /// the insert itself).
-    pub fn add_nodes(&mut self, nodes: &[NodeRecord]) -> Result<u32, StoreError> {
-        self.write(|tables, written| {
+    /// the insert itself). The loader keeps the records: their search terms are prepared
+    /// aside, and indexed at commit.
+    pub fn add_nodes(&mut self, nodes: Vec<NodeRecord>) -> Result<u32, StoreError> {
+        let first = self.write(|tables, written| {
             let first = written.next_key;
-            // Search terms are indexed whole at commit, each written once.
-            for node in nodes {
+            for node in &nodes {
                 let key = written.next_key;
                 written.next_key = key
                     .checked_add(1)
@@ -174,7 +181,9 @@ impl Loader<'_> {
             written.listed.resize(written.next_key as usize, false);
             written.stats.nodes += nodes.len();
             Ok(first)
-        })
+        })?;
+        self.aside.nodes(first, nodes);
+        Ok(first)
     }
 
     /// Writes files with every edge whose source is one of their nodes, as `(source key,
@@ -188,6 +197,20 @@ impl Loader<'_> {
         files: Vec<LoadedFile>,
         edges: Vec<(u32, EdgeEntry)>,
     ) -> Result<(), StoreError> {
+        if !self.written.files_begun {
+            self.written.files_begun = true;
+            self.aside.nodes_done();
+        }
+        let mut files = files;
+        let calls: Vec<(String, UnresolvedCall)> = files
+            .iter_mut()
+            .flat_map(|file| {
+                let path = &file.entry.path;
+                std::mem::take(&mut file.unresolved)
+                    .into_iter()
+                    .map(move |call| (path.clone(), call))
+            })
+            .collect();
         self.write(|tables, written| {
             let mut sources = HashSet::new();
             for file in &files {
@@ -210,14 +233,6 @@ impl Loader<'_> {
             for (source, entry) in &edges {
                 written.check_edge(&sources, *source, entry)?;
             }
-            let mut files = files;
-            let calls = files.iter_mut().flat_map(|file| {
-                let path = file.entry.path.as_str();
-                std::mem::take(&mut file.unresolved)
-                    .into_iter()
-                    .map(move |call| (path, call))
-            });
-            store_unresolved(tables, calls, &mut written.buffer)?;
             for file in files {
                 let path = file.entry.path.as_str();
                 if tables.files.get(path).ctx("read files")?.is_some() {
@@ -233,6 +248,7 @@ impl Loader<'_> {
                 written.stats.files += 1;
             }
             written.stats.edges += edges.len();
+            // Their unresolved rows are made aside and inserted at commit, in key order.
             // Keyed by target, these take their keys sorted: neighbours share B-tree pages.
             let mut incoming: Vec<(u32, u32, u8)> = edges
                 .iter()
@@ -247,7 +263,9 @@ impl Loader<'_> {
                 lists.entry(source).or_default().push(entry);
             }
             write_lists(&mut tables.out_edges, lists, &mut written.buffer)
-        })
+        })?;
+        self.aside.unresolved(calls);
+        Ok(())
     }
 
     /// Adds edges to nodes whose files were written already (by [`Loader::add_files`]),
@@ -288,6 +306,7 @@ impl Loader<'_> {
     /// Writes `meta`, indexes the search terms and commits: the new graph replaces the old
     /// one for every reader at once. Every node added must have been listed by a file.
     pub fn commit(mut self, meta: &[(String, Vec<u8>)]) -> Result<StoreStats, StoreError> {
+        let aside = std::mem::replace(&mut self.aside, Aside::idle());
         self.write(|tables, written| {
             if let Some(key) = written.listed.iter().position(|listed| !listed) {
                 return Err(invalid(format!("node key {key} is listed by no file")));
@@ -302,12 +321,21 @@ impl Loader<'_> {
                     .insert(key.as_str(), value.as_slice())
                     .ctx("write meta")?;
             }
-            index_all_terms(&tables.nodes, &mut tables.terms, &mut tables.search)
+            // Prepared while the files were written; rows and postings go in key order.
+            let prepared = aside.finish()?;
+            prepared.unresolved.insert_into(tables)?;
+            index_all_terms(
+                &prepared.terms,
+                &prepared.fst,
+                &mut tables.terms,
+                &mut tables.search,
+            )
         })?;
         let Loader {
             store,
             txn,
             written,
+            ..
         } = self;
         let committed = store.run("write", || commit(txn));
         store.committed(committed.map(|()| written.stats))

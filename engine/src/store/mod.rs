@@ -2,6 +2,7 @@
 //! batch writes, all behind the panic boundary of `guard.rs`.
 
 mod adjacency;
+mod aside;
 mod compact;
 mod guard;
 mod load;

@@ -17,6 +17,7 @@ use redb::{ReadableTable, Table};
 
 use super::words::is_word_term;
 use crate::error::{DbResultExt, StoreError};
+use crate::record::NodeRecord;
 
 /// Key of the FST blob in the search table.
 pub(crate) const FST_KEY: &str = "terms.fst";
@@ -282,15 +283,35 @@ pub(crate) fn rebuild_fst(
             .insert(term.value())
             .map_err(|err| StoreError::corrupted("search terms", err))?;
     }
-    store_fst(search, builder)
+    let bytes = builder
+        .into_inner()
+        .map_err(|err| StoreError::corrupted("search terms", err))?;
+    store_fst(search, &bytes)
 }
 
-/// Writes the terms of every node in `nodes` (a table without terms yet, as a bulk load
-/// leaves it) and the FST of them. The pairs are gathered and sorted first, so each term is
-/// written once, with all its keys, in ascending order; another thread builds the FST from
-/// the same sorted run meanwhile.
-pub(crate) fn index_all_terms(
-    nodes: &Table<'_, u32, &'static [u8]>,
+/// The FST of the sorted `pairs`' terms (word terms are looked up whole, never matched by a
+/// pattern: they stay out of it), as bytes.
+pub(super) fn fst_of(pairs: &TermPairs) -> Result<Vec<u8>, StoreError> {
+    let mut builder = fst::SetBuilder::memory();
+    let mut previous: Option<&str> = None;
+    for (term, _) in pairs.iter().filter(|(term, _)| !is_word_term(term)) {
+        if previous != Some(term) {
+            builder
+                .insert(term)
+                .map_err(|err| StoreError::corrupted("search terms", err))?;
+            previous = Some(term);
+        }
+    }
+    builder
+        .into_inner()
+        .map_err(|err| StoreError::corrupted("search terms", err))
+}
+
+/// Indexes a whole load's search terms into empty tables: the postings of the sorted
+/// `pairs`, and `fst` ([`fst_of`] the same pairs) as the search index.
+pub(super) fn index_all_terms(
+    pairs: &TermPairs,
+    fst: &[u8],
     terms: &mut Table<'_, &'static str, &'static [u8]>,
     search: &mut Table<'_, &'static str, &'static [u8]>,
 ) -> Result<(), StoreError> {
@@ -299,49 +320,8 @@ pub(crate) fn index_all_terms(
             "search terms indexed whole into a table that has some".to_owned(),
         ));
     }
-    let mut pairs = TermPairs::default();
-    for entry in nodes.iter().ctx("read nodes")? {
-        let (key, bytes) = entry.ctx("read nodes")?;
-        let node = crate::record::NodeView::from_bytes(bytes.value())?;
-        let (name_term, path_term) = terms_of(node.id(), node.file(), node.name());
-        pairs.push(&name_term, key.value())?;
-        if let Some(path_term) = path_term {
-            pairs.push(&path_term, key.value())?;
-        }
-        for word in word_terms_of(node.id(), node.file(), node.name(), node.doc()) {
-            pairs.push(&word, key.value())?;
-        }
-    }
-    pairs.sort();
-    let pairs = &pairs;
-    let build_fst = || {
-        let mut builder = fst::SetBuilder::memory();
-        let mut previous: Option<&str> = None;
-        // Word terms are looked up whole, never matched by a pattern: not in the FST.
-        for (term, _) in pairs.iter().filter(|(term, _)| !is_word_term(term)) {
-            if previous != Some(term) {
-                builder.insert(term)?;
-                previous = Some(term);
-            }
-        }
-        Ok::<_, fst::Error>(builder)
-    };
-    let (written, fst) = std::thread::scope(|scope| {
-        // Without a thread to spare, the FST is built after the terms are written.
-        match std::thread::Builder::new().spawn_scoped(scope, build_fst) {
-            Ok(fst) => {
-                let written = write_postings(pairs, terms);
-                match fst.join() {
-                    Ok(fst) => (written, fst),
-                    Err(panic) => std::panic::resume_unwind(panic),
-                }
-            }
-            Err(_) => (write_postings(pairs, terms), build_fst()),
-        }
-    });
-    written?;
-    let builder = fst.map_err(|err| StoreError::corrupted("search terms", err))?;
-    store_fst(search, builder)
+    write_postings(pairs, terms)?;
+    store_fst(search, fst)
 }
 
 /// Writes each term of the sorted `pairs` once, with all its keys.
@@ -369,14 +349,9 @@ fn write_postings(
 /// Stores the FST `builder` made as the search index, with an empty overlay.
 fn store_fst(
     search: &mut Table<'_, &'static str, &'static [u8]>,
-    builder: fst::SetBuilder<Vec<u8>>,
+    fst: &[u8],
 ) -> Result<(), StoreError> {
-    let bytes = builder
-        .into_inner()
-        .map_err(|err| StoreError::corrupted("search terms", err))?;
-    search
-        .insert(FST_KEY, bytes.as_slice())
-        .ctx("write search index")?;
+    search.insert(FST_KEY, fst).ctx("write search index")?;
     search.remove(ADDED_KEY).ctx("write search index")?;
     search.remove(REMOVED_KEY).ctx("write search index")?;
     Ok(())
@@ -385,13 +360,26 @@ fn store_fst(
 /// `(term, key)` pairs with the terms in one buffer: a million short strings without a
 /// million allocations, twelve bytes a pair besides the text.
 #[derive(Default)]
-struct TermPairs {
+pub(super) struct TermPairs {
     text: String,
     /// Start and end of the term in `text`, and key.
     pairs: Vec<(u32, u32, u32)>,
 }
 
 impl TermPairs {
+    /// Adds every term of the node `key` is (`terms_of`, `word_terms_of`).
+    pub(super) fn add_node(&mut self, key: u32, node: &NodeRecord) -> Result<(), StoreError> {
+        let (name_term, path_term) = terms_of(&node.id, &node.file, &node.name);
+        self.push(&name_term, key)?;
+        if let Some(path_term) = path_term {
+            self.push(&path_term, key)?;
+        }
+        for word in word_terms_of(&node.id, &node.file, &node.name, &node.doc) {
+            self.push(&word, key)?;
+        }
+        Ok(())
+    }
+
     fn push(&mut self, term: &str, key: u32) -> Result<(), StoreError> {
         let start = self.text.len();
         self.text.push_str(term);
@@ -410,14 +398,14 @@ impl TermPairs {
     }
 
     /// Sorts the pairs by term (bytes), then key.
-    fn sort(&mut self) {
+    pub(super) fn sort(&mut self) {
         let mut pairs = std::mem::take(&mut self.pairs);
         pairs.sort_unstable_by(|&a, &b| self.term(a).cmp(self.term(b)).then(a.2.cmp(&b.2)));
         self.pairs = pairs;
     }
 
     /// The pairs in their order.
-    fn iter(&self) -> impl Iterator<Item = (&str, u32)> + '_ {
+    pub(super) fn iter(&self) -> impl Iterator<Item = (&str, u32)> + '_ {
         self.pairs.iter().map(|&pair| (self.term(pair), pair.2))
     }
 }

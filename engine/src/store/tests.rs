@@ -555,7 +555,7 @@ fn space_lists_every_table_largest_first() {
 /// back and merged at the end.
 fn bulk_load(store: &Store, batch: &GraphBatch, late: &[(&str, &str)]) -> StoreStats {
     let mut loader = store.replace_all_in_parts().unwrap();
-    let first = loader.add_nodes(&batch.nodes).unwrap();
+    let first = loader.add_nodes(batch.nodes.clone()).unwrap();
     let key_of = |id: &str| first + batch.nodes.iter().position(|n| n.id == id).unwrap() as u32;
     let entry = |edge: &EdgeSpec| {
         let entry = crate::record::EdgeEntry {
@@ -575,7 +575,10 @@ fn bulk_load(store: &Store, batch: &GraphBatch, late: &[(&str, &str)]) -> StoreS
                 .map(|(i, _)| first + i as u32)
                 .collect(),
             blob: Some(file.path.as_bytes().to_vec()),
-            unresolved: Vec::new(),
+            unresolved: (batch.unresolved.iter())
+                .filter(|(path, _)| *path == file.path)
+                .map(|(_, call)| call.clone())
+                .collect(),
         };
         let edges = batch.edges.iter().filter(own).map(entry).collect();
         loader.add_files(vec![loaded], edges).unwrap();
@@ -622,6 +625,23 @@ fn a_bulk_load_stores_what_one_batch_would() {
         "b.ts:Repo~class.save",
         EdgeKind::Contains,
     ));
+    // Unresolved sites of one name in both files, a file's in the order it gives them.
+    let site = |path: &str, caller: &str, callee: &str, line: u32| {
+        let call = crate::record::UnresolvedCall {
+            caller: caller.to_owned(),
+            callee: callee.to_owned(),
+            name: callee.rsplit('.').next().unwrap().to_owned(),
+            line,
+            reason: "unknown-receiver".to_owned(),
+        };
+        (path.to_owned(), call)
+    };
+    batch.unresolved = vec![
+        site("b.ts", "b.ts:save", "x.load", 8),
+        site("b.ts", "b.ts:save", "y.save", 3),
+        site("b.ts", "b.ts:log", "z.save", 1),
+        site("a.ts", "a.ts:main", "w.save", 2),
+    ];
     let expected = whole.replace_all(&batch).unwrap();
     // A store with a graph already: the load replaces it.
     parts
@@ -663,6 +683,12 @@ fn a_bulk_load_stores_what_one_batch_would() {
         assert!(!keys.is_empty(), "{term}");
         assert_eq!(keys, a.term_keys(term).unwrap(), "{term}");
     }
+    // The same unresolved sites, in the same order, under each name.
+    for name in ["save", "load", "log"] {
+        let sample = |s: &Snapshot| s.unresolved_call_sample(name, usize::MAX).unwrap();
+        assert_eq!(sample(&b), sample(&a), "{name}");
+    }
+    assert_eq!(b.unresolved_call_sample("save", 9).unwrap().0, 3);
     // Keys continue after the loaded ones.
     parts
         .replace_files(&file_batch("c.ts", &["more"], &[]), &[])
@@ -693,14 +719,14 @@ fn a_bulk_load_refuses_bad_parts_and_a_dropped_one_changes_nothing() {
     // Each case on a fresh loader holding c.ts's three nodes (keys 0, 1, 2).
     let refused = |case: &dyn Fn(&mut Loader<'_>) -> Result<(), StoreError>| {
         let mut loader = store.replace_all_in_parts().unwrap();
-        assert_eq!(loader.add_nodes(&batch.nodes).unwrap(), 0);
+        assert_eq!(loader.add_nodes(batch.nodes.clone()).unwrap(), 0);
         let err = case(&mut loader).unwrap_err();
         // After a failure the loader takes nothing more.
-        let after = loader.add_nodes(&[]).unwrap_err();
+        let after = loader.add_nodes(Vec::new()).unwrap_err();
         assert!(after.to_string().contains("earlier call failed"), "{after}");
         err.to_string()
     };
-    let err = refused(&|l| l.add_nodes(&batch.nodes[1..2]).map(drop));
+    let err = refused(&|l| l.add_nodes(batch.nodes[1..2].to_vec()).map(drop));
     assert!(err.contains("c.ts:x") && err.contains("twice"), "{err}");
     let err = refused(&|l| l.add_files(vec![file("c.ts", &[0, 1, 2])], vec![(0, calls(99))]));
     assert!(err.contains("key 99"), "{err}");
@@ -729,7 +755,7 @@ fn a_bulk_load_refuses_bad_parts_and_a_dropped_one_changes_nothing() {
     assert!(err.contains("none of the files given"), "{err}");
     // A node no file lists is refused at commit.
     let mut loader = store.replace_all_in_parts().unwrap();
-    loader.add_nodes(&batch.nodes).unwrap();
+    loader.add_nodes(batch.nodes.clone()).unwrap();
     loader
         .add_files(vec![file("c.ts", &[0, 1])], Vec::new())
         .unwrap();

@@ -16,40 +16,81 @@ pub(super) fn store_unresolved<'p>(
     calls: impl IntoIterator<Item = (&'p str, UnresolvedCall)>,
     buffer: &mut rkyv::util::AlignedVec<16>,
 ) -> Result<(), StoreError> {
-    let mut calls: Vec<(&str, UnresolvedCall)> = calls.into_iter().collect();
-    // By name, then file; the sort is stable, so a file's sites keep the indexer's order.
-    calls.sort_by(|(a_path, a), (b_path, b)| {
-        (a.name.as_str(), *a_path).cmp(&(b.name.as_str(), *b_path))
-    });
-    // Each file's names come out ascending, as the names are the outer key.
-    let mut names_of: BTreeMap<&str, Vec<String>> = BTreeMap::new();
-    let mut calls = calls.into_iter().peekable();
-    while let Some((path, first)) = calls.next() {
-        let mut sites = vec![first];
-        while let Some((_, next)) =
-            calls.next_if(|(other, call)| *other == path && call.name == sites[0].name)
-        {
-            sites.push(next);
+    let mut rows = UnresolvedRows::default();
+    rows.add(calls, buffer)?;
+    rows.sort();
+    rows.insert_into(tables)
+}
+
+/// Unresolved call sites made into the rows of both tables, archived, to be inserted later in
+/// key order: a bulk load gathers every file's here, aside from its writer
+/// ([`super::aside`]).
+#[derive(Default)]
+pub(super) struct UnresolvedRows {
+    /// `((name, path), sites)`, by key once sorted.
+    lists: Vec<((String, String), Vec<u8>)>,
+    /// `(path, names)`, by path once sorted.
+    names: Vec<(String, Vec<u8>)>,
+}
+
+impl UnresolvedRows {
+    /// Adds the rows of `calls`, each with its file's path; the files must be new to these
+    /// rows. A file's sites of one name keep the order they come in.
+    pub(super) fn add<'p>(
+        &mut self,
+        calls: impl IntoIterator<Item = (&'p str, UnresolvedCall)>,
+        buffer: &mut rkyv::util::AlignedVec<16>,
+    ) -> Result<(), StoreError> {
+        let mut calls: Vec<(&str, UnresolvedCall)> = calls.into_iter().collect();
+        // By name, then file; the sort is stable, so a file's sites keep the indexer's order.
+        calls.sort_by(|(a_path, a), (b_path, b)| {
+            (a.name.as_str(), *a_path).cmp(&(b.name.as_str(), *b_path))
+        });
+        // Each file's names come out ascending, as the names are the outer key.
+        let mut names_of: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+        let mut calls = calls.into_iter().peekable();
+        while let Some((path, first)) = calls.next() {
+            let mut sites = vec![first];
+            while let Some((_, next)) =
+                calls.next_if(|(other, call)| *other == path && call.name == sites[0].name)
+            {
+                sites.push(next);
+            }
+            let name = sites[0].name.clone();
+            names_of.entry(path).or_default().push(name.clone());
+            let list = UnresolvedList { calls: sites };
+            let bytes = archive(&list, buffer, || format!("unresolved calls of {path}"))?;
+            self.lists.push(((name, path.to_owned()), bytes.to_vec()));
         }
-        names_of
-            .entry(path)
-            .or_default()
-            .push(sites[0].name.clone());
-        let list = UnresolvedList { calls: sites };
-        let bytes = archive(&list, buffer, || format!("unresolved calls of {path}"))?;
-        tables
-            .unresolved
-            .insert((list.calls[0].name.as_str(), path), bytes)
-            .ctx("write unresolved")?;
+        for (path, names) in names_of {
+            let bytes = archive(&names, buffer, || format!("unresolved names of {path}"))?;
+            self.names.push((path.to_owned(), bytes.to_vec()));
+        }
+        Ok(())
     }
-    for (path, names) in names_of {
-        let bytes = archive(&names, buffer, || format!("unresolved names of {path}"))?;
-        tables
-            .unresolved_names
-            .insert(path, bytes)
-            .ctx("write unresolved names")?;
+
+    /// Puts the rows in key order (each key is distinct: a file's rows come in once).
+    pub(super) fn sort(&mut self) {
+        self.lists.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        self.names.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     }
-    Ok(())
+
+    /// Inserts the rows, in their order.
+    pub(super) fn insert_into(&self, tables: &mut Tables<'_>) -> Result<(), StoreError> {
+        for ((name, path), bytes) in &self.lists {
+            tables
+                .unresolved
+                .insert((name.as_str(), path.as_str()), bytes.as_slice())
+                .ctx("write unresolved")?;
+        }
+        for (path, bytes) in &self.names {
+            tables
+                .unresolved_names
+                .insert(path.as_str(), bytes.as_slice())
+                .ctx("write unresolved names")?;
+        }
+        Ok(())
+    }
 }
 
 /// Removes the unresolved calls of the file at `path`.

@@ -1,0 +1,230 @@
+//! What a bulk load ([`super::load::Loader`]) prepares aside from its write transaction, on a
+//! thread of its own: the search terms of the nodes it writes (sorted, with their FST) and the
+//! rows of the unresolved call sites (grouped by name and archived). The writer thread is
+//! what a full index waits for; this work needs none of its tables, so it runs while the
+//! writer inserts and the linker links, and reaches the tables at commit as rows already in
+//! key order.
+//!
+//! The nodes come first in a load, so the terms are sorted and their FST built as soon as the
+//! first files come ([`Aside::nodes_done`]), while the writer writes the files' edges; nodes
+//! added after that are taken in too, and the terms sorted again at the end.
+
+use std::thread::JoinHandle;
+
+use crossbeam_channel::{Sender, unbounded};
+
+use super::search::{TermPairs, fst_of};
+use super::unresolved::UnresolvedRows;
+use crate::error::StoreError;
+use crate::record::{NodeRecord, UnresolvedCall};
+
+/// One piece of work for the preparing thread.
+enum Work {
+    /// Nodes written under consecutive keys from `first`.
+    Nodes { first: u32, nodes: Vec<NodeRecord> },
+    /// Every node is in: sort the terms and build their FST now.
+    NodesDone,
+    /// The unresolved call sites of files new to the load, each with its file's path.
+    Unresolved(Vec<(String, UnresolvedCall)>),
+}
+
+/// What the preparing thread hands the commit.
+pub(super) struct Prepared {
+    /// Every node's search terms, sorted by term, then key.
+    pub(super) terms: TermPairs,
+    /// The FST of `terms`.
+    pub(super) fst: Vec<u8>,
+    /// The unresolved call sites' rows, in key order.
+    pub(super) unresolved: UnresolvedRows,
+}
+
+/// The preparing side of a load: a thread fed through a channel, or (when no thread could be
+/// started) the same work done on the writer's thread as it comes.
+pub(super) struct Aside {
+    sender: Option<Sender<Work>>,
+    worker: Worker,
+}
+
+enum Worker {
+    Thread(JoinHandle<Result<Prepared, StoreError>>),
+    Inline(Box<Preparing>),
+}
+
+impl Aside {
+    pub(super) fn start() -> Aside {
+        let (sender, receiver) = unbounded::<Work>();
+        let thread = std::thread::Builder::new()
+            .name("tsgraph-load-aside".to_owned())
+            .spawn(move || {
+                let mut preparing = Preparing::default();
+                for work in receiver {
+                    preparing.take(work);
+                }
+                preparing.finish()
+            });
+        match thread {
+            Ok(thread) => Aside {
+                sender: Some(sender),
+                worker: Worker::Thread(thread),
+            },
+            Err(_) => Aside::idle(),
+        }
+    }
+
+    /// An aside with nothing to prepare, done on the caller's thread.
+    pub(super) fn idle() -> Aside {
+        Aside {
+            sender: None,
+            worker: Worker::Inline(Box::default()),
+        }
+    }
+
+    /// Takes the nodes written under consecutive keys from `first`.
+    pub(super) fn nodes(&mut self, first: u32, nodes: Vec<NodeRecord>) {
+        self.send(Work::Nodes { first, nodes });
+    }
+
+    /// Says every node is in (more may still come; they are taken in at the end).
+    pub(super) fn nodes_done(&mut self) {
+        self.send(Work::NodesDone);
+    }
+
+    /// Takes the unresolved call sites of files new to the load.
+    pub(super) fn unresolved(&mut self, calls: Vec<(String, UnresolvedCall)>) {
+        if !calls.is_empty() {
+            self.send(Work::Unresolved(calls));
+        }
+    }
+
+    fn send(&mut self, work: Work) {
+        match (&mut self.worker, &self.sender) {
+            // A thread that is gone panicked: its join at `finish` says so.
+            (Worker::Thread(_), Some(sender)) => drop(sender.send(work)),
+            (Worker::Inline(preparing), _) => preparing.take(work),
+            (Worker::Thread(_), None) => {}
+        }
+    }
+
+    /// Waits for the work to be done. A panic of the preparing thread goes on in the caller's,
+    /// so that the store's panic boundary, which the caller runs in, reports it.
+    pub(super) fn finish(mut self) -> Result<Prepared, StoreError> {
+        drop(self.sender.take());
+        match self.worker {
+            Worker::Thread(thread) => match thread.join() {
+                Ok(prepared) => prepared,
+                Err(panic) => std::panic::resume_unwind(panic),
+            },
+            Worker::Inline(preparing) => preparing.finish(),
+        }
+    }
+}
+
+/// The work as it accumulates.
+#[derive(Default)]
+struct Preparing {
+    terms: TermPairs,
+    /// The FST of `terms`, while no node came after it was built.
+    fst: Option<Vec<u8>>,
+    unresolved: UnresolvedRows,
+    buffer: rkyv::util::AlignedVec<16>,
+    /// The first failure; later work is dropped, and `finish` returns it.
+    failed: Option<StoreError>,
+}
+
+impl Preparing {
+    fn take(&mut self, work: Work) {
+        if self.failed.is_some() {
+            return;
+        }
+        if let Err(err) = self.try_take(work) {
+            self.failed = Some(err);
+        }
+    }
+
+    fn try_take(&mut self, work: Work) -> Result<(), StoreError> {
+        match work {
+            Work::Nodes { first, nodes } => {
+                self.fst = None;
+                for (key, node) in (first..).zip(&nodes) {
+                    self.terms.add_node(key, node)?;
+                }
+            }
+            Work::NodesDone => self.seal_terms()?,
+            Work::Unresolved(calls) => {
+                let (paths, calls): (Vec<String>, Vec<UnresolvedCall>) = calls.into_iter().unzip();
+                let calls = paths.iter().map(String::as_str).zip(calls);
+                self.unresolved.add(calls, &mut self.buffer)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Sorts the terms and builds their FST, unless that is done for the terms there are.
+    fn seal_terms(&mut self) -> Result<(), StoreError> {
+        if self.fst.is_none() {
+            self.terms.sort();
+            self.fst = Some(fst_of(&self.terms)?);
+        }
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<Prepared, StoreError> {
+        if let Some(err) = self.failed.take() {
+            return Err(err);
+        }
+        self.seal_terms()?;
+        self.unresolved.sort();
+        Ok(Prepared {
+            fst: self.fst.take().unwrap_or_default(),
+            terms: self.terms,
+            unresolved: self.unresolved,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)] // A failure is the test failing.
+
+    use super::*;
+    use crate::model::NodeKind;
+
+    fn node(id: &str, name: &str) -> NodeRecord {
+        NodeRecord::new(id, NodeKind::Function, name, "a.ts", 1, 1)
+    }
+
+    /// The prepared terms as `(term, key)`, and the FST's terms.
+    fn terms_of(prepared: &Prepared) -> (Vec<(String, u32)>, Vec<String>) {
+        let pairs = prepared
+            .terms
+            .iter()
+            .map(|(t, k)| (t.to_owned(), k))
+            .collect();
+        let set = fst::Set::new(prepared.fst.clone()).unwrap();
+        let words = set.stream().into_strs().unwrap();
+        (pairs, words)
+    }
+
+    #[test]
+    fn nodes_after_the_seal_are_sorted_in_and_the_fst_is_built_again() {
+        let mut all_at_once = Aside::start();
+        all_at_once.nodes(
+            0,
+            vec![node("a.ts:zeta", "zeta"), node("a.ts:alpha", "alpha")],
+        );
+        all_at_once.nodes(2, vec![node("a.ts:mid", "mid")]);
+        all_at_once.nodes_done();
+        let expected = terms_of(&all_at_once.finish().unwrap());
+        assert!(expected.1.contains(&"mid".to_owned()));
+
+        for mut late in [Aside::start(), Aside::idle()] {
+            late.nodes(
+                0,
+                vec![node("a.ts:zeta", "zeta"), node("a.ts:alpha", "alpha")],
+            );
+            late.nodes_done();
+            late.nodes(2, vec![node("a.ts:mid", "mid")]);
+            assert_eq!(terms_of(&late.finish().unwrap()), expected);
+        }
+    }
+}
