@@ -544,8 +544,14 @@ impl Store {
         let aside = mapped::aside_path(&path);
         let named_before = snapshot.graph_file()?;
         mapped::crash_point("graph-file-start");
+        // A second snapshot of the same state lets the ID index be built beside the rest.
+        let ids_snapshot = self
+            .table_snapshot()
+            .ok()
+            .filter(|ids| ids.generation().ok() == Some(generation));
         let written = self.run("write the graph file", || {
-            mapped::build(&snapshot, generation, snapshot.key_bound()?, &aside)
+            let slots = snapshot.key_bound()?;
+            mapped::build(&snapshot, ids_snapshot, generation, slots, &aside)
         });
         if let Err(err) = written {
             let _ = std::fs::remove_file(&aside);

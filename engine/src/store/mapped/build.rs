@@ -77,6 +77,46 @@ impl Offsets {
 /// `path`, synced to disk when this returns.
 pub(crate) fn build(
     snapshot: &Snapshot,
+    ids_snapshot: Option<Snapshot>,
+    generation: Generation,
+    slots: u32,
+    path: &Path,
+) -> Result<(), StoreError> {
+    // The ID index (an FST over every ID) is about half of the build: with a second snapshot
+    // of the same state it is built in memory on a thread of its own while the other
+    // sections stream out.
+    std::thread::scope(|scope| {
+        let ids = ids_snapshot.and_then(|ids| {
+            std::thread::Builder::new()
+                .spawn_scoped(scope, move || {
+                    let mut builder = fst::MapBuilder::memory();
+                    scan_ids_into(&ids, &mut builder)?;
+                    builder
+                        .into_inner()
+                        .map_err(|err| StoreError::corrupted("graph file ids", err))
+                })
+                .ok()
+        });
+        write_file(snapshot, ids, generation, slots, path)
+    })
+}
+
+/// Inserts every ID of `snapshot` with its key into `builder`, in the table's (byte) order.
+fn scan_ids_into<W: Write>(
+    snapshot: &Snapshot,
+    builder: &mut fst::MapBuilder<W>,
+) -> Result<(), StoreError> {
+    snapshot.scan_ids(|id, key| {
+        builder
+            .insert(id, u64::from(key))
+            .map_err(|err| StoreError::corrupted("graph file ids", err))
+    })
+}
+
+/// Writes the graph file, its ID index from `ids` when that thread was started.
+fn write_file(
+    snapshot: &Snapshot,
+    ids: Option<std::thread::ScopedJoinHandle<'_, Result<Vec<u8>, StoreError>>>,
     generation: Generation,
     slots: u32,
     path: &Path,
@@ -122,15 +162,21 @@ pub(crate) fn build(
     let in_index = stream_section(&mut sink, &mut sections, Section::InEntries, |sink| {
         write_in_entries(snapshot, &calls, sink, slots, &io_error)
     })?;
-    stream_section(&mut sink, &mut sections, Section::Ids, |sink| {
-        let mut ids = fst::MapBuilder::new(&mut *sink)
-            .map_err(|err| StoreError::corrupted("graph file ids", err))?;
-        snapshot.scan_ids(|id, key| {
-            ids.insert(id, u64::from(key))
+    stream_section(&mut sink, &mut sections, Section::Ids, |sink| match ids {
+        Some(built) => {
+            let bytes = match built.join() {
+                Ok(bytes) => bytes?,
+                Err(panic) => std::panic::resume_unwind(panic),
+            };
+            sink.write_all(&bytes).map_err(io_error)
+        }
+        None => {
+            let mut ids = fst::MapBuilder::new(&mut *sink)
+                .map_err(|err| StoreError::corrupted("graph file ids", err))?;
+            scan_ids_into(snapshot, &mut ids)?;
+            ids.finish()
                 .map_err(|err| StoreError::corrupted("graph file ids", err))
-        })?;
-        ids.finish()
-            .map_err(|err| StoreError::corrupted("graph file ids", err))
+        }
     })?;
     for (section, index) in [
         (Section::NodeIndex, &node_index),

@@ -152,3 +152,21 @@ fn prefetch_hints_past_the_file_or_over_damaged_slots_change_no_read() {
         Err(StoreError::Corrupted { .. })
     ));
 }
+
+#[test]
+fn the_id_index_built_beside_the_other_sections_gives_the_same_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_or_create(dir.path().join("g.redb")).unwrap();
+    store.replace_all(&calls_batch()).unwrap();
+    let snapshot = store.table_snapshot().unwrap();
+    let generation = snapshot.generation().unwrap();
+    let slots = snapshot.key_bound().unwrap();
+    let (serial, beside) = (dir.path().join("serial"), dir.path().join("beside"));
+    super::build(&snapshot, None, generation, slots, &serial).unwrap();
+    let second = store.table_snapshot().unwrap();
+    super::build(&snapshot, Some(second), generation, slots, &beside).unwrap();
+    let serial = std::fs::read(serial).unwrap();
+    assert_eq!(serial, std::fs::read(beside).unwrap());
+    let ids = Header::decode(&serial).unwrap().section(Section::Ids);
+    assert!(ids.end > ids.start);
+}
