@@ -248,8 +248,8 @@ impl Loader<'_> {
                 written.stats.files += 1;
             }
             written.stats.edges += edges.len();
-            // Their unresolved rows are made aside and inserted at commit, in key order.
             // Keyed by target, these take their keys sorted: neighbours share B-tree pages.
+            // (The files' unresolved rows are made aside and inserted at commit.)
             let mut incoming: Vec<(u32, u32, u8)> = edges
                 .iter()
                 .map(|(source, entry)| (entry.other, *source, entry.kind))

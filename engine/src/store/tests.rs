@@ -926,3 +926,41 @@ fn a_graph_files_incoming_calls_carry_their_resolution_until_the_caller_changes(
     let edge = out.find(EdgeKind::Calls, save).unwrap().unwrap();
     assert_eq!(edge.resolution(), Resolution::Typed);
 }
+
+#[test]
+fn a_merged_edge_already_written_is_not_new_and_keeps_one_incoming_entry() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_or_create(dir.path().join("g.redb")).unwrap();
+    // c.ts (key 0) with x, y, z (keys 1, 2, 3).
+    let batch = file_batch("c.ts", &["x", "y", "z"], &[]);
+    let calls = |other: u32| crate::record::EdgeEntry {
+        kind: EdgeKind::Calls.as_u8(),
+        other,
+        facts: Default::default(),
+    };
+    let mut loader = store.replace_all_in_parts().unwrap();
+    loader.add_nodes(batch.nodes.clone()).unwrap();
+    let file = LoadedFile {
+        entry: batch.files[0].clone(),
+        keys: vec![0, 1, 2, 3],
+        ..LoadedFile::default()
+    };
+    loader.add_files(vec![file], vec![(1, calls(2))]).unwrap();
+    // x → y again (written with the file), x → z twice in one call: one new edge.
+    let added = loader
+        .merge_edges(vec![(1, calls(2)), (1, calls(3)), (1, calls(3))])
+        .unwrap();
+    assert_eq!(added, [EdgeKind::Calls.as_u8()]);
+    assert_eq!(loader.commit(&[]).unwrap().edges, 2);
+    let snapshot = store.snapshot().unwrap();
+    let calls_into = |id: &str| edges(&snapshot, id, false);
+    assert_eq!(
+        calls_into("c.ts:y"),
+        [("CALLS".to_owned(), "c.ts:x".to_owned())]
+    );
+    assert_eq!(
+        calls_into("c.ts:z"),
+        [("CALLS".to_owned(), "c.ts:x".to_owned())]
+    );
+    assert_eq!(edges(&snapshot, "c.ts:x", true).len(), 2);
+}
