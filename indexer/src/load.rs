@@ -10,6 +10,7 @@
 //! while the nodes are written, up to [`PARTS_AHEAD`] parts ahead.
 
 use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, bounded};
@@ -88,11 +89,17 @@ pub(crate) fn load(
     let mut loaded = Loaded::default();
     let keys = graph::node_keys(inputs.nodes);
     let (sender, receiver) = bounded(PARTS_AHEAD);
+    // While the writer writes the nodes it takes no part, so an empty queue does not mean it
+    // is waiting for one.
+    let writing_nodes = AtomicBool::new(true);
     let linked = std::thread::scope(|scope| {
-        let keys = &keys;
-        let linker = scope.spawn(move || link_parts(inputs, keys, part_files.max(1), &sender));
-        let written = write_nodes(inputs, keys, &mut loader, &mut loaded)
-            .and_then(|()| write_parts(&receiver, inputs.files, &mut loader, &mut loaded));
+        let (keys, writing_nodes) = (&keys, &writing_nodes);
+        let linker = scope
+            .spawn(move || link_parts(inputs, keys, part_files.max(1), (&sender, writing_nodes)));
+        let written = write_nodes(inputs, keys, &mut loader, &mut loaded).and_then(|()| {
+            writing_nodes.store(false, Ordering::Relaxed);
+            write_parts(&receiver, inputs.files, &mut loader, &mut loaded)
+        });
         // A failed write stops the linker: its next send finds no receiver.
         drop(receiver);
         let linked = linker.join().unwrap_or_else(|panic| {
@@ -190,13 +197,13 @@ fn write_parts(
 }
 
 /// The linking thread: the files part by part, their edges by the keys `keys` gives (the
-/// writer writes the nodes meanwhile). Stops early when the writer is gone. Returns its busy
-/// time and the link counts.
+/// writer writes the nodes meanwhile, as `writing_nodes` says). Stops early when the writer
+/// is gone. Returns its busy time and the link counts.
 fn link_parts(
     inputs: &LinkInputs<'_>,
     keys: &NodeKeys,
     part_files: usize,
-    sender: &Sender<Result<Part, IndexError>>,
+    (sender, writing_nodes): (&Sender<Result<Part, IndexError>>, &AtomicBool),
 ) -> Result<(Duration, LinkStats), IndexError> {
     let mut busy = Duration::ZERO;
     let program = Program::new(inputs.files, inputs.builtins, inputs.modules, inputs.tables);
@@ -212,7 +219,9 @@ fn link_parts(
         let part = graph::link_keyed(&resolver, inputs.hierarchy, inputs.nodes, keys, chunk)
             .map_err(IndexError::Link)
             .map(|mut part| {
-                if !sender.is_empty() {
+                // The writer is busy (writing nodes, or parts queued for it): encoding here
+                // spares it the work.
+                if writing_nodes.load(Ordering::Relaxed) || !sender.is_empty() {
                     encode_summaries(&mut part, inputs.files, files.clone());
                 }
                 stats.absorb(&part.stats);
