@@ -2,8 +2,9 @@
 //! thread of its own: the search terms of the nodes it writes (sorted, with their FST) and the
 //! rows of the unresolved call sites (grouped by name and archived). The writer thread is
 //! what a full index waits for; this work needs none of its tables, so it runs while the
-//! writer inserts and the linker links, and reaches the tables at commit as rows already in
-//! key order.
+//! writer inserts and the linker links. The terms reach the tables at commit, in key order;
+//! the unresolved rows go back to the writer as they are ready ([`Aside::ready_rows`]), so
+//! that no more than a few parts' rows are held at once.
 //!
 //! The nodes come first in a load, so the terms are sorted and their FST built as soon as the
 //! first files come ([`Aside::nodes_done`]), while the writer writes the files' edges; nodes
@@ -11,12 +12,18 @@
 
 use std::thread::JoinHandle;
 
-use crossbeam_channel::{Sender, unbounded};
+use crossbeam_channel::{Receiver, Sender, unbounded};
 
 use super::search::{TermPairs, fst_of};
 use super::unresolved::UnresolvedRows;
 use crate::error::StoreError;
 use crate::record::{NodeRecord, UnresolvedCall};
+
+/// Pieces of work queued for the preparing thread at most (a node batch is about a megabyte
+/// and a half): the terms take longer than the inserts, and an unbounded queue held most of
+/// the records a second time (about 20 MB at the corpus's peak); a writer that gets ahead
+/// waits instead.
+const WORK_AHEAD: usize = 4;
 
 /// One piece of work for the preparing thread.
 enum Work {
@@ -34,14 +41,17 @@ pub(super) struct Prepared {
     pub(super) terms: TermPairs,
     /// The FST of `terms`.
     pub(super) fst: Vec<u8>,
-    /// The unresolved call sites' rows, in key order.
-    pub(super) unresolved: UnresolvedRows,
+    /// The unresolved call sites' rows not yet taken by [`Aside::ready_rows`], each batch
+    /// in key order.
+    pub(super) unresolved: Vec<UnresolvedRows>,
 }
 
 /// The preparing side of a load: a thread fed through a channel, or (when no thread could be
 /// started) the same work done on the writer's thread as it comes.
 pub(super) struct Aside {
     sender: Option<Sender<Work>>,
+    /// The unresolved rows the thread has made, as it makes them.
+    ready: Option<Receiver<UnresolvedRows>>,
     worker: Worker,
 }
 
@@ -52,11 +62,15 @@ enum Worker {
 
 impl Aside {
     pub(super) fn start() -> Aside {
-        let (sender, receiver) = unbounded::<Work>();
+        let (sender, receiver) = crossbeam_channel::bounded::<Work>(WORK_AHEAD);
+        let (ready_sender, ready) = unbounded::<UnresolvedRows>();
         let thread = std::thread::Builder::new()
             .name("tsgraph-load-aside".to_owned())
             .spawn(move || {
-                let mut preparing = Preparing::default();
+                let mut preparing = Preparing {
+                    ready: Some(ready_sender),
+                    ..Preparing::default()
+                };
                 for work in receiver {
                     preparing.take(work);
                 }
@@ -65,6 +79,7 @@ impl Aside {
         match thread {
             Ok(thread) => Aside {
                 sender: Some(sender),
+                ready: Some(ready),
                 worker: Worker::Thread(thread),
             },
             Err(_) => Aside::idle(),
@@ -75,6 +90,7 @@ impl Aside {
     pub(super) fn idle() -> Aside {
         Aside {
             sender: None,
+            ready: None,
             worker: Worker::Inline(Box::default()),
         }
     }
@@ -96,6 +112,15 @@ impl Aside {
         }
     }
 
+    /// The unresolved rows made since the last call, each batch in key order.
+    pub(super) fn ready_rows(&mut self) -> Vec<UnresolvedRows> {
+        match (&mut self.worker, &self.ready) {
+            (Worker::Thread(_), Some(ready)) => ready.try_iter().collect(),
+            (Worker::Inline(preparing), _) => std::mem::take(&mut preparing.held),
+            (Worker::Thread(_), None) => Vec::new(),
+        }
+    }
+
     fn send(&mut self, work: Work) {
         match (&mut self.worker, &self.sender) {
             // A thread that is gone panicked: its join at `finish` says so.
@@ -109,13 +134,17 @@ impl Aside {
     /// so that the store's panic boundary, which the caller runs in, reports it.
     pub(super) fn finish(mut self) -> Result<Prepared, StoreError> {
         drop(self.sender.take());
-        match self.worker {
+        let mut prepared = match self.worker {
             Worker::Thread(thread) => match thread.join() {
-                Ok(prepared) => prepared,
+                Ok(prepared) => prepared?,
                 Err(panic) => std::panic::resume_unwind(panic),
             },
-            Worker::Inline(preparing) => preparing.finish(),
+            Worker::Inline(preparing) => preparing.finish()?,
+        };
+        if let Some(ready) = self.ready {
+            prepared.unresolved.extend(ready.try_iter());
         }
+        Ok(prepared)
     }
 }
 
@@ -125,7 +154,9 @@ struct Preparing {
     terms: TermPairs,
     /// The FST of `terms`, while no node came after it was built.
     fst: Option<Vec<u8>>,
-    unresolved: UnresolvedRows,
+    /// Where made unresolved rows go: the writer's channel, else `held`.
+    ready: Option<Sender<UnresolvedRows>>,
+    held: Vec<UnresolvedRows>,
     buffer: rkyv::util::AlignedVec<16>,
     /// The first failure; later work is dropped, and `finish` returns it.
     failed: Option<StoreError>,
@@ -153,7 +184,14 @@ impl Preparing {
             Work::Unresolved(calls) => {
                 let (paths, calls): (Vec<String>, Vec<UnresolvedCall>) = calls.into_iter().unzip();
                 let calls = paths.iter().map(String::as_str).zip(calls);
-                self.unresolved.add(calls, &mut self.buffer)?;
+                let mut rows = UnresolvedRows::default();
+                rows.add(calls, &mut self.buffer)?;
+                rows.sort();
+                match &self.ready {
+                    // A writer that is gone takes nothing more.
+                    Some(ready) => drop(ready.send(rows)),
+                    None => self.held.push(rows),
+                }
             }
         }
         Ok(())
@@ -173,11 +211,10 @@ impl Preparing {
             return Err(err);
         }
         self.seal_terms()?;
-        self.unresolved.sort();
         Ok(Prepared {
             fst: self.fst.take().unwrap_or_default(),
             terms: self.terms,
-            unresolved: self.unresolved,
+            unresolved: self.held,
         })
     }
 }

@@ -211,7 +211,12 @@ impl Loader<'_> {
                     .map(move |call| (path.clone(), call))
             })
             .collect();
+        // Rows of earlier files' unresolved sites, made aside meanwhile.
+        let ready = self.aside.ready_rows();
         self.write(|tables, written| {
+            for rows in &ready {
+                rows.insert_into(tables)?;
+            }
             let mut sources = HashSet::new();
             for file in &files {
                 for &key in &file.keys {
@@ -249,7 +254,7 @@ impl Loader<'_> {
             }
             written.stats.edges += edges.len();
             // Keyed by target, these take their keys sorted: neighbours share B-tree pages.
-            // (The files' unresolved rows are made aside and inserted at commit.)
+            // (The files' unresolved rows are made aside and inserted by a later call.)
             let mut incoming: Vec<(u32, u32, u8)> = edges
                 .iter()
                 .map(|(source, entry)| (entry.other, *source, entry.kind))
@@ -323,7 +328,9 @@ impl Loader<'_> {
             }
             // Prepared while the files were written; rows and postings go in key order.
             let prepared = aside.finish()?;
-            prepared.unresolved.insert_into(tables)?;
+            for rows in &prepared.unresolved {
+                rows.insert_into(tables)?;
+            }
             index_all_terms(
                 &prepared.terms,
                 &prepared.fst,
