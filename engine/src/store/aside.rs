@@ -3,13 +3,15 @@
 //! rows of the unresolved call sites (grouped by name and archived). The writer thread is
 //! what a full index waits for; this work needs none of its tables, so it runs while the
 //! writer inserts and the linker links. The terms reach the tables at commit, in key order;
-//! the unresolved rows go back to the writer as they are ready ([`Aside::ready_rows`]), so
-//! that no more than a few parts' rows are held at once.
+//! the unresolved rows go back to the writer as they are ready ([`Aside::ready_rows`]), to be
+//! inserted by its next call rather than all held until the commit.
 //!
 //! The nodes come first in a load, so the terms are sorted and their FST built as soon as the
 //! first files come ([`Aside::nodes_done`]), while the writer writes the files' edges; nodes
 //! added after that are taken in too, and the terms sorted again at the end.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
@@ -52,7 +54,11 @@ pub(super) struct Aside {
     sender: Option<Sender<Work>>,
     /// The unresolved rows the thread has made, as it makes them.
     ready: Option<Receiver<UnresolvedRows>>,
-    worker: Worker,
+    /// `None` once [`Aside::finish`] took the work.
+    worker: Option<Worker>,
+    /// Set when the aside is dropped unfinished (a load dropped or failed): the thread drops
+    /// what is left instead of sorting terms nobody will write.
+    abandoned: Arc<AtomicBool>,
 }
 
 enum Worker {
@@ -64,23 +70,36 @@ impl Aside {
     pub(super) fn start() -> Aside {
         let (sender, receiver) = crossbeam_channel::bounded::<Work>(WORK_AHEAD);
         let (ready_sender, ready) = unbounded::<UnresolvedRows>();
+        let abandoned = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&abandoned);
         let thread = std::thread::Builder::new()
             .name("tsgraph-load-aside".to_owned())
             .spawn(move || {
-                let mut preparing = Preparing {
-                    ready: Some(ready_sender),
-                    ..Preparing::default()
-                };
-                for work in receiver {
-                    preparing.take(work);
-                }
-                preparing.finish()
+                // No store is read here: a panic is a fault of this code, reported as the
+                // load's error rather than as damage to the store.
+                let prepared = super::guard::catch(move || {
+                    let mut preparing = Preparing {
+                        ready: Some(ready_sender),
+                        abandoned: flag,
+                        ..Preparing::default()
+                    };
+                    for work in receiver {
+                        preparing.take(work);
+                    }
+                    preparing.finish()
+                });
+                prepared.unwrap_or_else(|detail| {
+                    Err(StoreError::InvalidLoad(format!(
+                        "preparing the search terms and unresolved rows panicked: {detail}"
+                    )))
+                })
             });
         match thread {
             Ok(thread) => Aside {
                 sender: Some(sender),
                 ready: Some(ready),
-                worker: Worker::Thread(thread),
+                worker: Some(Worker::Thread(thread)),
+                abandoned,
             },
             Err(_) => Aside::idle(),
         }
@@ -91,7 +110,8 @@ impl Aside {
         Aside {
             sender: None,
             ready: None,
-            worker: Worker::Inline(Box::default()),
+            worker: Some(Worker::Inline(Box::default())),
+            abandoned: Arc::default(),
         }
     }
 
@@ -115,36 +135,49 @@ impl Aside {
     /// The unresolved rows made since the last call, each batch in key order.
     pub(super) fn ready_rows(&mut self) -> Vec<UnresolvedRows> {
         match (&mut self.worker, &self.ready) {
-            (Worker::Thread(_), Some(ready)) => ready.try_iter().collect(),
-            (Worker::Inline(preparing), _) => std::mem::take(&mut preparing.held),
-            (Worker::Thread(_), None) => Vec::new(),
+            (Some(Worker::Thread(_)), Some(ready)) => ready.try_iter().collect(),
+            (Some(Worker::Inline(preparing)), _) => std::mem::take(&mut preparing.held),
+            _ => Vec::new(),
         }
     }
 
     fn send(&mut self, work: Work) {
         match (&mut self.worker, &self.sender) {
-            // A thread that is gone panicked: its join at `finish` says so.
-            (Worker::Thread(_), Some(sender)) => drop(sender.send(work)),
-            (Worker::Inline(preparing), _) => preparing.take(work),
-            (Worker::Thread(_), None) => {}
+            // A thread that is gone failed: its result at `finish` says so.
+            (Some(Worker::Thread(_)), Some(sender)) => drop(sender.send(work)),
+            (Some(Worker::Inline(preparing)), _) => preparing.take(work),
+            _ => {}
         }
     }
 
-    /// Waits for the work to be done. A panic of the preparing thread goes on in the caller's,
-    /// so that the store's panic boundary, which the caller runs in, reports it.
-    pub(super) fn finish(mut self) -> Result<Prepared, StoreError> {
+    /// Waits for the work to be done and takes it (once).
+    pub(super) fn finish(&mut self) -> Result<Prepared, StoreError> {
         drop(self.sender.take());
-        let mut prepared = match self.worker {
-            Worker::Thread(thread) => match thread.join() {
+        let mut prepared = match self.worker.take() {
+            Some(Worker::Thread(thread)) => match thread.join() {
                 Ok(prepared) => prepared?,
+                // The thread catches its panics; this is one in unwinding itself.
                 Err(panic) => std::panic::resume_unwind(panic),
             },
-            Worker::Inline(preparing) => preparing.finish()?,
+            Some(Worker::Inline(preparing)) => preparing.finish()?,
+            None => {
+                return Err(StoreError::InvalidLoad(
+                    "the load's prepared work was taken already".to_owned(),
+                ));
+            }
         };
-        if let Some(ready) = self.ready {
+        if let Some(ready) = self.ready.take() {
             prepared.unresolved.extend(ready.try_iter());
         }
         Ok(prepared)
+    }
+}
+
+impl Drop for Aside {
+    fn drop(&mut self) {
+        if self.worker.is_some() {
+            self.abandoned.store(true, Ordering::Relaxed);
+        }
     }
 }
 
@@ -160,11 +193,13 @@ struct Preparing {
     buffer: rkyv::util::AlignedVec<16>,
     /// The first failure; later work is dropped, and `finish` returns it.
     failed: Option<StoreError>,
+    /// The load went without committing: nothing more is worth doing.
+    abandoned: Arc<AtomicBool>,
 }
 
 impl Preparing {
     fn take(&mut self, work: Work) {
-        if self.failed.is_some() {
+        if self.failed.is_some() || self.abandoned.load(Ordering::Relaxed) {
             return;
         }
         if let Err(err) = self.try_take(work) {
@@ -210,6 +245,9 @@ impl Preparing {
         if let Some(err) = self.failed.take() {
             return Err(err);
         }
+        if self.abandoned.load(Ordering::Relaxed) {
+            return Err(StoreError::InvalidLoad("the load was dropped".to_owned()));
+        }
         self.seal_terms()?;
         Ok(Prepared {
             fst: self.fst.take().unwrap_or_default(),
@@ -240,6 +278,64 @@ mod tests {
         let set = fst::Set::new(prepared.fst.clone()).unwrap();
         let words = set.stream().into_strs().unwrap();
         (pairs, words)
+    }
+
+    fn call(path: &str, name: &str, line: u32) -> (String, UnresolvedCall) {
+        let call = UnresolvedCall {
+            caller: format!("{path}:f"),
+            callee: format!("x.{name}"),
+            name: name.to_owned(),
+            line,
+            reason: "unknown-receiver".to_owned(),
+        };
+        (path.to_owned(), call)
+    }
+
+    /// Every row of `batches`, sorted.
+    fn union(batches: &[UnresolvedRows]) -> crate::store::unresolved::RowParts {
+        let (mut lists, mut names) = (Vec::new(), Vec::new());
+        for batch in batches {
+            let (l, n) = batch.rows();
+            lists.extend(l);
+            names.extend(n);
+        }
+        lists.sort();
+        names.sort();
+        (lists, names)
+    }
+
+    #[test]
+    fn unresolved_rows_come_back_as_they_are_made_and_the_rest_at_finish() {
+        let first = vec![call("a.ts", "save", 3), call("a.ts", "load", 1)];
+        let second = vec![call("b.ts", "save", 7), call("b.ts", "save", 2)];
+        let mut expected = UnresolvedRows::default();
+        let all = first.iter().chain(&second);
+        let mut buffer = rkyv::util::AlignedVec::new();
+        expected
+            .add(all.map(|(p, c)| (p.as_str(), c.clone())), &mut buffer)
+            .unwrap();
+        let expected = union(&[expected]);
+        assert_eq!(expected.0.len(), 3);
+
+        for mut aside in [Aside::start(), Aside::idle()] {
+            aside.unresolved(first.clone());
+            // The first file's rows come back before the load ends.
+            let mut taken = Vec::new();
+            for _ in 0..10_000 {
+                taken = aside.ready_rows();
+                if !taken.is_empty() {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            assert!(!taken.is_empty(), "the first file's rows never came back");
+            aside.unresolved(second.clone());
+            let prepared = aside.finish().unwrap();
+            taken.extend(prepared.unresolved);
+            assert_eq!(union(&taken), expected);
+            // Taken once.
+            assert!(aside.finish().is_err());
+        }
     }
 
     #[test]

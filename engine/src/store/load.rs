@@ -311,7 +311,7 @@ impl Loader<'_> {
     /// Writes `meta`, indexes the search terms and commits: the new graph replaces the old
     /// one for every reader at once. Every node added must have been listed by a file.
     pub fn commit(mut self, meta: &[(String, Vec<u8>)]) -> Result<StoreStats, StoreError> {
-        let aside = std::mem::replace(&mut self.aside, Aside::idle());
+        let mut aside = std::mem::replace(&mut self.aside, Aside::idle());
         self.write(|tables, written| {
             if let Some(key) = written.listed.iter().position(|listed| !listed) {
                 return Err(invalid(format!("node key {key} is listed by no file")));
@@ -326,7 +326,8 @@ impl Loader<'_> {
                     .insert(key.as_str(), value.as_slice())
                     .ctx("write meta")?;
             }
-            // Prepared while the files were written; rows and postings go in key order.
+            // Prepared while the files were written: the postings go in key order, the rows
+            // not yet inserted in batches each in key order.
             let prepared = aside.finish()?;
             for rows in &prepared.unresolved {
                 rows.insert_into(tables)?;

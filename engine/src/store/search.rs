@@ -346,7 +346,7 @@ fn write_postings(
     Ok(())
 }
 
-/// Stores the FST `builder` made as the search index, with an empty overlay.
+/// Stores `fst` (an FST's bytes) as the search index, with an empty overlay.
 fn store_fst(
     search: &mut Table<'_, &'static str, &'static [u8]>,
     fst: &[u8],

@@ -22,6 +22,10 @@ pub(super) fn store_unresolved<'p>(
     rows.insert_into(tables)
 }
 
+/// The rows of both tables: `((name, path), bytes)` and `(path, names)`.
+#[cfg(test)]
+pub(super) type RowParts = (Vec<((String, String), Vec<u8>)>, Vec<(String, Vec<u8>)>);
+
 /// Unresolved call sites made into the rows of both tables, archived, to be inserted later in
 /// key order: a bulk load gathers every file's here, aside from its writer
 /// ([`super::aside`]).
@@ -73,6 +77,12 @@ impl UnresolvedRows {
     pub(super) fn sort(&mut self) {
         self.lists.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         self.names.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    }
+
+    /// Every row, `(name, path)` with its bytes, then each path's names.
+    #[cfg(test)]
+    pub(super) fn rows(&self) -> RowParts {
+        (self.lists.clone(), self.names.clone())
     }
 
     /// Inserts the rows, in their order.

@@ -1,7 +1,9 @@
 //! Writing a graph file from the store's tables in one sequential pass per section: the data
 //! sections stream out while their indexes are gathered (a few bytes per node, and twelve per
 //! CALLS edge for the resolutions the incoming entries repeat), the indexes follow, and the
-//! header goes in last, at the front, with the checksum of all that came after it.
+//! header goes in last, at the front, with the checksum of all that came after it. The ID
+//! index, given a second snapshot of the same state, is built in memory on a thread of its
+//! own meanwhile and written in its turn.
 
 use std::fs::File;
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
