@@ -33,8 +33,8 @@ enum Work {
     Nodes { first: u32, nodes: Vec<NodeRecord> },
     /// Every node is in: sort the terms and build their FST now.
     NodesDone,
-    /// The unresolved call sites of files new to the load, each with its file's path.
-    Unresolved(Vec<(String, UnresolvedCall)>),
+    /// The unresolved call sites of files new to the load, by file path.
+    Unresolved(Vec<(String, Vec<UnresolvedCall>)>),
 }
 
 /// What the preparing thread hands the commit.
@@ -125,10 +125,10 @@ impl Aside {
         self.send(Work::NodesDone);
     }
 
-    /// Takes the unresolved call sites of files new to the load.
-    pub(super) fn unresolved(&mut self, calls: Vec<(String, UnresolvedCall)>) {
-        if !calls.is_empty() {
-            self.send(Work::Unresolved(calls));
+    /// Takes the unresolved call sites of files new to the load, by file path.
+    pub(super) fn unresolved(&mut self, files: Vec<(String, Vec<UnresolvedCall>)>) {
+        if !files.is_empty() {
+            self.send(Work::Unresolved(files));
         }
     }
 
@@ -216,12 +216,12 @@ impl Preparing {
                 }
             }
             Work::NodesDone => self.seal_terms()?,
-            Work::Unresolved(calls) => {
-                let (paths, calls): (Vec<String>, Vec<UnresolvedCall>) = calls.into_iter().unzip();
-                let calls = paths.iter().map(String::as_str).zip(calls);
-                let mut rows = UnresolvedRows::default();
-                rows.add(calls, &mut self.buffer)?;
-                rows.sort();
+            Work::Unresolved(files) => {
+                let (paths, calls): (Vec<String>, Vec<Vec<UnresolvedCall>>) =
+                    files.into_iter().unzip();
+                let calls = (paths.iter().zip(calls))
+                    .flat_map(|(path, calls)| calls.into_iter().map(move |c| (path.as_str(), c)));
+                let rows = UnresolvedRows::of(calls, &mut self.buffer)?;
                 match &self.ready {
                     // A writer that is gone takes nothing more.
                     Some(ready) => drop(ready.send(rows)),
@@ -308,17 +308,22 @@ mod tests {
     fn unresolved_rows_come_back_as_they_are_made_and_the_rest_at_finish() {
         let first = vec![call("a.ts", "save", 3), call("a.ts", "load", 1)];
         let second = vec![call("b.ts", "save", 7), call("b.ts", "save", 2)];
-        let mut expected = UnresolvedRows::default();
         let all = first.iter().chain(&second);
         let mut buffer = rkyv::util::AlignedVec::new();
-        expected
-            .add(all.map(|(p, c)| (p.as_str(), c.clone())), &mut buffer)
-            .unwrap();
+        let expected =
+            UnresolvedRows::of(all.map(|(p, c)| (p.as_str(), c.clone())), &mut buffer).unwrap();
+        // Made in key order, the order the writer inserts them in.
+        let (lists, names) = expected.rows();
+        assert!(lists.is_sorted_by(|a, b| a.0 < b.0) && names.is_sorted_by(|a, b| a.0 < b.0));
         let expected = union(&[expected]);
         assert_eq!(expected.0.len(), 3);
+        let by_file = |calls: &[(String, UnresolvedCall)]| {
+            let path = calls[0].0.clone();
+            vec![(path, calls.iter().map(|(_, c)| c.clone()).collect())]
+        };
 
         for mut aside in [Aside::start(), Aside::idle()] {
-            aside.unresolved(first.clone());
+            aside.unresolved(by_file(&first));
             // The first file's rows come back before the load ends.
             let mut taken = Vec::new();
             for _ in 0..10_000 {
@@ -329,7 +334,7 @@ mod tests {
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
             assert!(!taken.is_empty(), "the first file's rows never came back");
-            aside.unresolved(second.clone());
+            aside.unresolved(by_file(&second));
             let prepared = aside.finish().unwrap();
             taken.extend(prepared.unresolved);
             assert_eq!(union(&taken), expected);

@@ -202,13 +202,13 @@ impl Loader<'_> {
             self.aside.nodes_done();
         }
         let mut files = files;
-        let calls: Vec<(String, UnresolvedCall)> = files
-            .iter_mut()
-            .flat_map(|file| {
-                let path = &file.entry.path;
-                std::mem::take(&mut file.unresolved)
-                    .into_iter()
-                    .map(move |call| (path.clone(), call))
+        let calls: Vec<(String, Vec<UnresolvedCall>)> = (files.iter_mut())
+            .filter(|file| !file.unresolved.is_empty())
+            .map(|file| {
+                (
+                    file.entry.path.clone(),
+                    std::mem::take(&mut file.unresolved),
+                )
             })
             .collect();
         // Rows of earlier files' unresolved sites, made aside meanwhile.

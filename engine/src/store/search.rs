@@ -46,6 +46,13 @@ pub(crate) fn terms_of(id: &str, file: &str, name: &str) -> (String, Option<Stri
     (name_term, path_term)
 }
 
+/// Every term a node is found by: [`terms_of`], then [`word_terms_of`].
+fn node_terms(id: &str, file: &str, name: &str, doc: &str) -> impl Iterator<Item = String> {
+    let (name_term, path_term) = terms_of(id, file, name);
+    let words = word_terms_of(id, file, name, doc);
+    std::iter::once(name_term).chain(path_term).chain(words)
+}
+
 /// Words of a doc comment too common to find anything by (a posting each would cost index
 /// space for nothing).
 const DOC_STOP_WORDS: [&str; 32] = [
@@ -129,9 +136,7 @@ impl TermChanges {
         (id, file, name, doc): (&str, &str, &str, &str),
         add: bool,
     ) {
-        let (name_term, path_term) = terms_of(id, file, name);
-        let words = word_terms_of(id, file, name, doc);
-        for term in std::iter::once(name_term).chain(path_term).chain(words) {
+        for term in node_terms(id, file, name, doc) {
             let (removed, added) = self.0.entry(term).or_default();
             if add {
                 added.push(key);
@@ -369,15 +374,8 @@ pub(super) struct TermPairs {
 impl TermPairs {
     /// Adds every term of the node `key` is (`terms_of`, `word_terms_of`).
     pub(super) fn add_node(&mut self, key: u32, node: &NodeRecord) -> Result<(), StoreError> {
-        let (name_term, path_term) = terms_of(&node.id, &node.file, &node.name);
-        self.push(&name_term, key)?;
-        if let Some(path_term) = path_term {
-            self.push(&path_term, key)?;
-        }
-        for word in word_terms_of(&node.id, &node.file, &node.name, &node.doc) {
-            self.push(&word, key)?;
-        }
-        Ok(())
+        node_terms(&node.id, &node.file, &node.name, &node.doc)
+            .try_for_each(|term| self.push(&term, key))
     }
 
     fn push(&mut self, term: &str, key: u32) -> Result<(), StoreError> {

@@ -16,35 +16,34 @@ pub(super) fn store_unresolved<'p>(
     calls: impl IntoIterator<Item = (&'p str, UnresolvedCall)>,
     buffer: &mut rkyv::util::AlignedVec<16>,
 ) -> Result<(), StoreError> {
-    let mut rows = UnresolvedRows::default();
-    rows.add(calls, buffer)?;
-    rows.sort();
-    rows.insert_into(tables)
+    UnresolvedRows::of(calls, buffer)?.insert_into(tables)
 }
 
 /// The rows of both tables: `((name, path), bytes)` and `(path, names)`.
 #[cfg(test)]
 pub(super) type RowParts = (Vec<((String, String), Vec<u8>)>, Vec<(String, Vec<u8>)>);
 
-/// Unresolved call sites made into the rows of both tables, archived, to be inserted later in
-/// key order: a bulk load gathers every file's here, aside from its writer
-/// ([`super::aside`]).
-#[derive(Default)]
+/// Unresolved call sites made into the rows of both tables, archived, in key order: what a
+/// batch write inserts at once, and a bulk load makes aside from its writer
+/// ([`super::aside`]) to insert later.
 pub(super) struct UnresolvedRows {
-    /// `((name, path), sites)`, by key once sorted.
+    /// `((name, path), sites)`, ascending.
     lists: Vec<((String, String), Vec<u8>)>,
-    /// `(path, names)`, by path once sorted.
+    /// `(path, names)`, ascending.
     names: Vec<(String, Vec<u8>)>,
 }
 
 impl UnresolvedRows {
-    /// Adds the rows of `calls`, each with its file's path; the files must be new to these
-    /// rows. A file's sites of one name keep the order they come in.
-    pub(super) fn add<'p>(
-        &mut self,
+    /// The rows of `calls`, each with its file's path. A file's sites of one name keep the
+    /// order they come in.
+    pub(super) fn of<'p>(
         calls: impl IntoIterator<Item = (&'p str, UnresolvedCall)>,
         buffer: &mut rkyv::util::AlignedVec<16>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<UnresolvedRows, StoreError> {
+        let mut rows = UnresolvedRows {
+            lists: Vec::new(),
+            names: Vec::new(),
+        };
         let mut calls: Vec<(&str, UnresolvedCall)> = calls.into_iter().collect();
         // By name, then file; the sort is stable, so a file's sites keep the indexer's order.
         calls.sort_by(|(a_path, a), (b_path, b)| {
@@ -64,19 +63,13 @@ impl UnresolvedRows {
             names_of.entry(path).or_default().push(name.clone());
             let list = UnresolvedList { calls: sites };
             let bytes = archive(&list, buffer, || format!("unresolved calls of {path}"))?;
-            self.lists.push(((name, path.to_owned()), bytes.to_vec()));
+            rows.lists.push(((name, path.to_owned()), bytes.to_vec()));
         }
         for (path, names) in names_of {
             let bytes = archive(&names, buffer, || format!("unresolved names of {path}"))?;
-            self.names.push((path.to_owned(), bytes.to_vec()));
+            rows.names.push((path.to_owned(), bytes.to_vec()));
         }
-        Ok(())
-    }
-
-    /// Puts the rows in key order (each key is distinct: a file's rows come in once).
-    pub(super) fn sort(&mut self) {
-        self.lists.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        self.names.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        Ok(rows)
     }
 
     /// Every row, `(name, path)` with its bytes, then each path's names.
