@@ -62,7 +62,7 @@ pub const INDEXED_META_KEY: &str = "indexed";
 /// version is indexed again from scratch at its next sync, so that its graph is the one this
 /// version gives the project (not old edges kept until their files change): bump it with
 /// every change to the graph a project gives.
-pub const INDEXER_VERSION: &[u8] = b"18";
+pub const INDEXER_VERSION: &[u8] = b"19";
 
 /// Whether `store` holds a completed index (an empty store, or one whose first index failed
 /// part-way, does not).

@@ -9,16 +9,57 @@ pub(super) fn text<'s>(node: Node<'_>, source: &'s [u8]) -> &'s str {
     node.utf8_text(source).unwrap_or("")
 }
 
-/// Text with runs of white space folded to one space (multi-line types stay one line).
+/// Text with its comments left out and runs of white space folded to one space (multi-line
+/// types stay one line). A type literal's members often carry their JSDoc: printed, it
+/// would be most of the signature and of the answer's tokens.
 pub(super) fn folded(node: Node<'_>, source: &[u8]) -> String {
+    let whole = text(node, source);
     let mut out = String::new();
-    for word in text(node, source).split_whitespace() {
-        if !out.is_empty() {
-            out.push(' ');
+    let mut fold = |piece: &str| {
+        for word in piece.split_whitespace() {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(word);
         }
-        out.push_str(word);
+    };
+    // Only a text with a comment opener can hold a comment node: the walk is skipped for
+    // the others.
+    if !whole.contains("//") && !whole.contains("/*") {
+        fold(whole);
+        return out;
     }
+    let base = node.start_byte();
+    let mut from = 0;
+    for comment in comments_in(node) {
+        let (start, end) = (comment.start_byte() - base, comment.end_byte() - base);
+        fold(whole.get(from..start).unwrap_or(""));
+        from = end;
+    }
+    fold(whole.get(from..).unwrap_or(""));
     out
+}
+
+/// The comment nodes under `node`, in source order (a comment has no comment inside it).
+fn comments_in(node: Node<'_>) -> Vec<Node<'_>> {
+    let mut found = Vec::new();
+    let mut cursor = node.walk();
+    let mut descending = true;
+    loop {
+        if descending && cursor.node().kind() == "comment" {
+            found.push(cursor.node());
+        } else if descending && cursor.goto_first_child() {
+            continue;
+        }
+        if cursor.goto_next_sibling() {
+            descending = true;
+            continue;
+        }
+        if !cursor.goto_parent() || cursor.node() == node {
+            return found;
+        }
+        descending = false;
+    }
 }
 
 /// The type of a `type_annotation`-like child (`: T`), without the colon.

@@ -175,3 +175,25 @@ mod reparse {
         }
     }
 }
+
+#[test]
+fn signatures_leave_comments_out() {
+    let facts = extract(
+        "a.ts",
+        "export const get: {\n\
+           /** Reads a key. */\n\
+           <K>(key: K): string // the data-last form\n\
+           /* the data-first form */ <K>(self: Map, key: K): string\n\
+         } = impl;\n\
+         export function at(url: \"http://x/*y*/\"): void {}\n",
+    );
+    let get = decl_named(&facts, "get");
+    assert_eq!(
+        facts.text(get.type_text),
+        "{ <K>(key: K): string <K>(self: Map, key: K): string }"
+    );
+    // Comment openers inside a string are text, not comments.
+    let at = decl_named(&facts, "at");
+    let params: Vec<&str> = at.params_text().iter().map(|p| facts.text(*p)).collect();
+    assert_eq!(params, ["url: \"http://x/*y*/\""]);
+}
