@@ -139,11 +139,15 @@ pub(super) fn unlisted_files<'v>(
 /// the first `files` files of the rest named ([`UNLISTED_FILES`]; none where a page names no
 /// files) — fewer files, down to none, when even no rows with them do not fit. At least one
 /// result is listed when any remains.
+///
+/// A short listing is measured whole first, as it mostly fits. A long one is not, unless its
+/// first row says it may: measuring the whole answer costs the preparation of every result,
+/// however early the meter stops it, and the search finds a whole that fits all the same.
 pub(super) fn choose(
     total: usize,
     offset: usize,
     (aim, files): (usize, usize),
-    mut measure: impl FnMut(Page, usize) -> Result<Option<usize>, QueryError>,
+    measure: impl FnMut(Page, usize) -> Result<Option<usize>, QueryError>,
 ) -> Result<Page, QueryError> {
     let remaining = total.saturating_sub(offset);
     let all = Page {
@@ -151,13 +155,18 @@ pub(super) fn choose(
         rows: remaining,
         files,
     };
-    // The whole answer may be many times the budget: its measure stops at the aim.
-    if measure(all, aim)?.is_some() {
-        return Ok(all);
+    let mut measure = Remembered::new(measure);
+    let mut whole_measured = false;
+    if remaining <= MEASURED_WHOLE_FIRST {
+        // The whole answer may be many times the budget: its measure stops at the aim.
+        if measure.page(all, aim)?.is_some() {
+            return Ok(all);
+        }
+        whole_measured = true;
     }
     let mut files = files;
     let base = loop {
-        let tokens = measure(
+        let tokens = measure.page(
             Page {
                 rows: 0,
                 files,
@@ -170,19 +179,67 @@ pub(super) fn choose(
         }
         files /= 2;
     };
-    let rows = largest_fitting_rows(remaining, aim, base, |rows| {
-        measure(
-            Page { rows, files, ..all },
-            aim.saturating_mul(OVERSHOOT_MEASURED),
-        )
-    })?;
+    let page = |rows| Page { rows, files, ..all };
+    let limit = aim.saturating_mul(OVERSHOOT_MEASURED);
+    if !whole_measured && remaining > 0 {
+        // The search's own first step: one row, from which the whole is extrapolated.
+        let one = measure.page(page(1), limit)?;
+        let per_row = one.zip(base).map(|(one, base)| one.saturating_sub(base));
+        let whole = per_row
+            .zip(base)
+            .map(|(per_row, base)| base.saturating_add(per_row.saturating_mul(remaining)));
+        if whole.is_some_and(|whole| whole <= aim.saturating_mul(WHOLE_MAY_FIT)) {
+            if measure.page(all, aim)?.is_some() {
+                return Ok(all);
+            }
+            whole_measured = true;
+        }
+    }
+    // Unmeasured, the whole is one more count the search may find fitting.
+    let counts = if whole_measured {
+        remaining
+    } else {
+        remaining + 1
+    };
+    let rows = largest_fitting_rows(counts, aim, base, |rows| measure.page(page(rows), limit))?;
+    if rows == remaining {
+        return Ok(all);
+    }
     // A page lists at least one result, even past the budget: a page of none would
     // continue from where it started, for ever.
-    Ok(Page {
-        rows: rows.max(usize::from(remaining > 0)),
-        files,
-        ..all
-    })
+    Ok(page(rows.max(usize::from(remaining > 0))))
+}
+
+/// Listings of at most this many results are measured whole before anything else.
+const MEASURED_WHOLE_FIRST: usize = 64;
+
+/// A long listing is measured whole when its first row, times the rows, comes within this
+/// many times the aim (one row tells a row's cost only roughly).
+const WHOLE_MAY_FIT: usize = 2;
+
+/// A measure that measures each page once: the search asks again for the row it started
+/// from.
+struct Remembered<M> {
+    measure: M,
+    known: Vec<(Page, usize, Option<usize>)>,
+}
+
+impl<M: FnMut(Page, usize) -> Result<Option<usize>, QueryError>> Remembered<M> {
+    fn new(measure: M) -> Self {
+        Remembered {
+            measure,
+            known: Vec::new(),
+        }
+    }
+
+    fn page(&mut self, page: Page, limit: usize) -> Result<Option<usize>, QueryError> {
+        if let Some((_, _, tokens)) = self.known.iter().find(|k| (k.0, k.1) == (page, limit)) {
+            return Ok(*tokens);
+        }
+        let tokens = (self.measure)(page, limit)?;
+        self.known.push((page, limit, tokens));
+        Ok(tokens)
+    }
 }
 
 /// A page of rows is measured to the end up to this many times the aim, so that a page
@@ -329,8 +386,9 @@ mod tests {
             (page.offset, page.rows, page.files),
             (100, 36, UNLISTED_FILES)
         );
-        // All, the totals, one row, the prediction, the one after it.
-        assert_eq!(tries, 5);
+        // The totals, one row, the prediction, the one after it: one row says that the
+        // whole, 10,000 rows, is far past the aim, so it is not measured.
+        assert_eq!(tries, 4);
     }
 
     #[test]
@@ -351,11 +409,64 @@ mod tests {
         // 226 + 45 + 41 × 80 = 3551 fits; one more row is 3631.
         let (rows, tries) = search(true);
         assert_eq!(rows, 42);
-        // All, the totals, one row, the prediction, the line's point, the one after it.
-        assert_eq!(tries, 6);
+        // The totals, one row, the prediction, the line's point, the one after it.
+        assert_eq!(tries, 5);
         let (blind_rows, blind_tries) = search(false);
         assert_eq!(blind_rows, rows);
         assert!(blind_tries > tries, "{blind_tries} measurements without it");
+    }
+
+    #[test]
+    fn a_long_listing_that_fits_is_listed_whole() {
+        // 300 rows of 10 tokens: one row says the whole may fit, and it does.
+        let mut tries = 0;
+        let fits = measure(100, |_| 10);
+        let page = choose(300, 0, (AIM, UNLISTED_FILES), |p, limit| {
+            tries += 1;
+            fits(p, limit)
+        })
+        .unwrap();
+        assert_eq!(
+            page,
+            Page {
+                offset: 0,
+                rows: 300,
+                files: UNLISTED_FILES
+            }
+        );
+        // The totals, one row, the whole.
+        assert_eq!(tries, 3);
+        // A dear first row makes the whole look too large to measure: the search finds
+        // that it fits all the same.
+        let fits = measure(100, |i| if i == 0 { 3_000 } else { 1 });
+        let page = choose(300, 0, (AIM, UNLISTED_FILES), fits).unwrap();
+        assert_eq!(
+            page,
+            Page {
+                offset: 0,
+                rows: 300,
+                files: UNLISTED_FILES
+            }
+        );
+        // And the row count it finds is the largest that fits, one short of the whole.
+        let fits = measure(100, |i| if i == 0 { 3_000 } else { 1 });
+        let page = choose(601, 0, (AIM, UNLISTED_FILES), fits).unwrap();
+        // 100 + 3,000 + 500 × 1 is the aim.
+        assert_eq!(page.rows, 501);
+    }
+
+    #[test]
+    fn each_page_is_measured_once() {
+        for total in [10, 64, 65, 419, 10_000] {
+            let mut seen = Vec::new();
+            let fits = measure(226, |i| if i == 0 { 45 } else { 80 });
+            choose(total, 0, (AIM, UNLISTED_FILES), |p, limit| {
+                assert!(!seen.contains(&(p, limit)), "{p:?} against {limit} again");
+                seen.push((p, limit));
+                fits(p, limit)
+            })
+            .unwrap();
+        }
     }
 
     #[test]
