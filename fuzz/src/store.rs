@@ -116,7 +116,7 @@ fn graph_file_of(dir: &Path) -> Option<(String, Vec<u8>)> {
 }
 
 /// Opens the store at `path` and reads all of it: every node and edge (as `tsgraph export`
-/// writes them), every simple name with the keys of its nodes, the file index with every
+/// writes them), every simple name with the keys of its nodes and its functions and methods, the file index with every
 /// file's keys, and the metadata. The text is the same for two stores holding the same graph
 /// in the same layout.
 pub fn read_all(path: &Path) -> Result<String, String> {
@@ -130,7 +130,8 @@ pub fn read_all(path: &Path) -> Result<String, String> {
     let names = snapshot.names().map_err(|err| err.to_string())?;
     for name in names {
         let keys = snapshot.keys_named(&name).map_err(|err| err.to_string())?;
-        text.push_str(&format!("name {name}: {keys:?}\n"));
+        let callables = (snapshot.callables_named(&name, 5)).map_err(|err| err.to_string())?;
+        text.push_str(&format!("name {name}: {keys:?} {callables:?}\n"));
     }
     for (file, hash) in snapshot.files().map_err(|err| err.to_string())? {
         let keys = snapshot.file_keys(&file).map_err(|err| err.to_string())?;

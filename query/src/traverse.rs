@@ -420,18 +420,7 @@ fn candidates_of<'n>(
         if out.contains_key(name) {
             continue;
         }
-        let mut ids = Vec::new();
-        for key in snapshot.term_keys(&name.to_lowercase())? {
-            let guard = existing(snapshot, key)?;
-            let node = guard.view()?;
-            let callable = matches!(node.kind(), NodeKind::Function | NodeKind::Method);
-            if callable && node.name() == name {
-                ids.push(node.id().to_owned());
-            }
-        }
-        ids.sort();
-        let count = ids.len();
-        ids.truncate(CANDIDATES_LISTED);
+        let (count, ids) = snapshot.callables_named(name, CANDIDATES_LISTED)?;
         out.insert(name, (ids, count));
     }
     Ok(out)

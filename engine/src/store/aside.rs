@@ -1,6 +1,7 @@
 //! What a bulk load ([`super::load::Loader`]) prepares aside from its write transaction, on a
-//! thread of its own: the search terms of the nodes it writes (sorted, with their FST) and the
-//! rows of the unresolved call sites (grouped by name and archived). The writer thread is
+//! thread of its own: the search terms of the nodes it writes (sorted, with their FST), the
+//! rows of the crowded names (`crowded.rs`) and the rows of the unresolved call sites (grouped
+//! by name and archived). The writer thread is
 //! what a full index waits for; this work needs none of its tables, so it runs while the
 //! writer inserts and the linker links. The terms reach the tables at commit, in key order;
 //! the unresolved rows go back to the writer as they are ready ([`Aside::ready_rows`]), to be
@@ -16,6 +17,7 @@ use std::thread::JoinHandle;
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
 
+use super::crowded::Callables;
 use super::search::{TermPairs, fst_of};
 use super::unresolved::UnresolvedRows;
 use crate::error::StoreError;
@@ -43,6 +45,8 @@ pub(super) struct Prepared {
     pub(super) terms: TermPairs,
     /// The FST of `terms`.
     pub(super) fst: Vec<u8>,
+    /// The functions and methods of the crowded names, in the table's key order.
+    pub(super) crowded: Callables,
     /// The unresolved call sites' rows not yet taken by [`Aside::ready_rows`], each batch
     /// in key order.
     pub(super) unresolved: Vec<UnresolvedRows>,
@@ -185,6 +189,7 @@ impl Drop for Aside {
 #[derive(Default)]
 struct Preparing {
     terms: TermPairs,
+    callables: Callables,
     /// The FST of `terms`, while no node came after it was built.
     fst: Option<Vec<u8>>,
     /// Where made unresolved rows go: the writer's channel, else `held`.
@@ -213,6 +218,7 @@ impl Preparing {
                 self.fst = None;
                 for (key, node) in (first..).zip(&nodes) {
                     self.terms.add_node(key, node)?;
+                    self.callables.add_node(key, node)?;
                 }
             }
             Work::NodesDone => self.seal_terms()?,
@@ -251,6 +257,7 @@ impl Preparing {
         self.seal_terms()?;
         Ok(Prepared {
             fst: self.fst.take().unwrap_or_default(),
+            crowded: std::mem::take(&mut self.callables).crowded(),
             terms: self.terms,
             unresolved: self.held,
         })

@@ -332,6 +332,7 @@ impl Loader<'_> {
             for rows in &prepared.unresolved {
                 rows.insert_into(tables)?;
             }
+            prepared.crowded.insert_into(&mut tables.crowded)?;
             index_all_terms(
                 &prepared.terms,
                 &prepared.fst,

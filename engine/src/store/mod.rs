@@ -4,6 +4,7 @@
 mod adjacency;
 mod aside;
 mod compact;
+mod crowded;
 mod guard;
 mod load;
 mod lock;
@@ -46,7 +47,7 @@ pub use words::{word_count, word_term, words};
 
 /// The layout version of the store. Bump it whenever a table or record layout changes; a
 /// store of another version is refused with [`StoreError::SchemaMismatch`].
-pub const SCHEMA_VERSION: u32 = 14;
+pub const SCHEMA_VERSION: u32 = 15;
 
 /// Counts of what one write wrote.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

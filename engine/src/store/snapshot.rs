@@ -18,7 +18,7 @@ use super::tables::{
     BLOBS, FILES, IDS, IN_EDGES, META, NODES, OUT_EDGES, OVERLAY_IDS, OVERLAY_IN, OVERLAY_NODES,
     SEARCH, TERMS, UNRESOLVED,
 };
-use super::tables::{InChange, InEdge};
+use super::tables::{CROWDED, InChange, InEdge};
 use crate::error::{DbResultExt, StoreError};
 use crate::model::{EdgeKind, NodeKey};
 use crate::record::{
@@ -40,6 +40,7 @@ struct Tables {
     blobs: Lazy<ReadOnlyTable<&'static str, &'static [u8]>>,
     unresolved: Lazy<ReadOnlyTable<(&'static str, &'static str), &'static [u8]>>,
     terms: Lazy<ReadOnlyTable<&'static str, &'static [u8]>>,
+    crowded: Lazy<ReadOnlyTable<(&'static str, &'static str), u32>>,
     search: Lazy<ReadOnlyTable<&'static str, &'static [u8]>>,
     meta: Lazy<ReadOnlyTable<&'static str, &'static [u8]>>,
     overlay_nodes: Lazy<ReadOnlyTable<u32, u64>>,
@@ -60,6 +61,7 @@ impl Tables {
             self.blobs.get().is_some(),
             self.unresolved.get().is_some(),
             self.terms.get().is_some(),
+            self.crowded.get().is_some(),
             self.search.get().is_some(),
             self.meta.get().is_some(),
             self.overlay_nodes.get().is_some(),
@@ -306,6 +308,50 @@ impl Snapshot {
             let removed = read(REMOVED_KEY)?;
             TermSet::read(read(FST_KEY)?, added.as_deref(), removed.as_deref())
         })
+    }
+
+    /// The functions and methods named exactly `name` — what an unresolved call of the name
+    /// may reach —: how many there are and the IDs of the first `listed`, ascending. A name
+    /// many share is one range of the crowded names' table (`crowded.rs`); the few of another
+    /// are found through its search term.
+    ///
+    /// ```
+    /// use tsgraph_engine::{GraphBatch, NodeKind, NodeRecord, Store};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let store = Store::open_or_create(dir.path().join("g.redb")).unwrap();
+    /// let mut batch = GraphBatch::default();
+    /// batch.nodes.push(NodeRecord::new("a.ts:save", NodeKind::Function, "save", "a.ts", 1, 2));
+    /// batch.nodes.push(NodeRecord::new("a.ts:Save", NodeKind::Class, "Save", "a.ts", 3, 4));
+    /// batch.add_file("a.ts", 0);
+    /// store.replace_all(&batch).unwrap();
+    /// let (count, first) = store.snapshot().unwrap().callables_named("save", 5).unwrap();
+    /// assert_eq!((count, first), (1, vec!["a.ts:save".to_owned()]));
+    /// ```
+    pub fn callables_named(
+        &self,
+        name: &str,
+        listed: usize,
+    ) -> Result<(usize, Vec<String>), StoreError> {
+        let crowded = self.read("read crowded names", || {
+            super::crowded::first_of(self.crowded_table()?, name, listed)
+        })?;
+        if let Some(found) = crowded {
+            return Ok(found);
+        }
+        let mut ids = Vec::new();
+        for key in self.term_keys(&name.to_lowercase())? {
+            let Some(guard) = self.node(key)? else {
+                continue;
+            };
+            let node = guard.view()?;
+            if super::crowded::is_callable(node.kind()) && node.name() == name {
+                ids.push(node.id().to_owned());
+            }
+        }
+        ids.sort_unstable();
+        let count = ids.len();
+        ids.truncate(listed);
+        Ok((count, ids))
     }
 
     /// The keys of the nodes found by the search term `term` (lowercase), ascending.
@@ -697,6 +743,14 @@ impl Snapshot {
     fn terms_table(&self) -> Result<&ReadOnlyTable<&'static str, &'static [u8]>, StoreError> {
         self.opened(&self.tables.terms, "open search terms", |txn| {
             txn.open_table(TERMS)
+        })
+    }
+
+    pub(super) fn crowded_table(
+        &self,
+    ) -> Result<&ReadOnlyTable<(&'static str, &'static str), u32>, StoreError> {
+        self.opened(&self.tables.crowded, "open crowded names", |txn| {
+            txn.open_table(CROWDED)
         })
     }
 

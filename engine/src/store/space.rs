@@ -5,7 +5,7 @@ use redb::{ReadableTableMetadata, TableStats};
 
 use super::Store;
 use super::tables::{
-    BLOBS, FILES, IDS, IN_EDGES, META, NODES, OUT_EDGES, SEARCH, TERMS, UNRESOLVED,
+    BLOBS, CROWDED, FILES, IDS, IN_EDGES, META, NODES, OUT_EDGES, SEARCH, TERMS, UNRESOLVED,
     UNRESOLVED_NAMES,
 };
 use crate::error::{DbResultExt, StoreError};
@@ -55,7 +55,7 @@ impl Store {
                 "nodes" => NODES, "ids" => IDS, "files" => FILES, "out_edges" => OUT_EDGES,
                 "in_edges" => IN_EDGES, "blobs" => BLOBS, "unresolved" => UNRESOLVED,
                 "unresolved_names" => UNRESOLVED_NAMES, "search" => SEARCH, "meta" => META,
-                "terms" => TERMS);
+                "terms" => TERMS, "crowded" => CROWDED);
             tables.sort_by(|a, b| b.total().cmp(&a.total()).then(a.table.cmp(b.table)));
             Ok(tables)
         })

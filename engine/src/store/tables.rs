@@ -24,6 +24,10 @@ pub(crate) const UNRESOLVED: TableDefinition<(&str, &str), &[u8]> =
 /// once (what a writer removes when the file changes).
 pub(crate) const UNRESOLVED_NAMES: TableDefinition<&str, &[u8]> =
     TableDefinition::new("unresolved_names");
+/// `(name, node ID)` → node key: every function and method of a name that more than
+/// `crowded::CROWDED` of them share (`crowded.rs`), so that the callables an unresolved call
+/// of the name may reach are counted and listed by ID in one range read.
+pub(crate) const CROWDED: TableDefinition<(&str, &str), u32> = TableDefinition::new("crowded");
 /// Lowercased simple name or symbol path → the keys of the nodes it finds (the search
 /// index's postings: ascending u32 little endian, `search::Postings`).
 pub(crate) const TERMS: TableDefinition<&str, &[u8]> = TableDefinition::new("terms");

@@ -537,7 +537,7 @@ fn space_lists_every_table_largest_first() {
     let empty = store.space().unwrap();
     store.replace_all(&two_files()).unwrap();
     let space = store.space().unwrap();
-    assert_eq!(space.len(), 11, "{space:?}");
+    assert_eq!(space.len(), 12, "{space:?}");
     assert!(space.windows(2).all(|w| w[0].total() >= w[1].total()));
     let stored = |tables: &[TableSpace], name: &str| {
         tables
@@ -963,4 +963,117 @@ fn a_merged_edge_already_written_is_not_new_and_keeps_one_incoming_entry() {
         [("CALLS".to_owned(), "c.ts:x".to_owned())]
     );
     assert_eq!(edges(&snapshot, "c.ts:x", true).len(), 2);
+}
+
+/// A file of `count` functions named `name` (and a `name` variable, which never counts).
+fn namesakes(path: &str, name: &str, count: usize) -> GraphBatch {
+    let mut batch = GraphBatch::default();
+    batch.add_file(path, count as u64);
+    batch
+        .nodes
+        .push(NodeRecord::new(path, NodeKind::File, path, path, 1, 10));
+    for i in 0..count {
+        let id = format!("{path}:F{i}.{name}");
+        let kind = if i % 2 == 0 {
+            NodeKind::Function
+        } else {
+            NodeKind::Method
+        };
+        batch
+            .nodes
+            .push(NodeRecord::new(&id, kind, name, path, 1, 1));
+    }
+    let variable = format!("{path}:{name}");
+    batch.nodes.push(NodeRecord::new(
+        &variable,
+        NodeKind::Variable,
+        name,
+        path,
+        1,
+        1,
+    ));
+    batch
+}
+
+/// Every function and method named `name`, by viewing every node of its term: what
+/// [`Snapshot::callables_named`] must agree with.
+fn callables_by_scan(snapshot: &Snapshot, name: &str) -> (usize, Vec<String>) {
+    let mut ids: Vec<String> = (snapshot.keys_named(name).unwrap().into_iter())
+        .map(|key| snapshot.node(key).unwrap().unwrap())
+        .filter(|guard| {
+            let kind = guard.view().unwrap().kind();
+            matches!(kind, NodeKind::Function | NodeKind::Method)
+        })
+        .map(|guard| guard.view().unwrap().id().to_owned())
+        .collect();
+    ids.sort();
+    let count = ids.len();
+    ids.truncate(5);
+    (count, ids)
+}
+
+#[test]
+fn crowded_names_stay_exact_as_files_come_and_go() {
+    use super::crowded::CROWDED;
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_or_create(dir.path().join("g.redb")).unwrap();
+    // Below the bound: no rows, found through the term.
+    store
+        .replace_all(&merged(&[namesakes("b.ts", "make", CROWDED - 2)]))
+        .unwrap();
+    let rows = |s: &Snapshot, name: &str| {
+        super::crowded::first_of(s.crowded_table().unwrap(), name, 5).unwrap()
+    };
+    let check = |expected: usize| {
+        let s = store.snapshot().unwrap();
+        let found = s.callables_named("make", 5).unwrap();
+        assert_eq!(found, callables_by_scan(&s, "make"));
+        assert_eq!(found.0, expected);
+        // Rows exactly when the name is crowded.
+        assert_eq!(rows(&s, "make").is_some(), expected > CROWDED, "{expected}");
+    };
+    check(CROWDED - 2);
+    // Another file takes the name past the bound: every callable gets its row, in ID order.
+    store
+        .replace_files(&namesakes("a.ts", "make", 4), &[])
+        .unwrap();
+    check(CROWDED + 2);
+    let s = store.snapshot().unwrap();
+    assert_eq!(
+        s.callables_named("make", 2).unwrap().1,
+        ["a.ts:F0.make", "a.ts:F1.make"]
+    );
+    drop(s);
+    // A rewrite that keeps the IDs and changes a kind.
+    let mut fewer = namesakes("a.ts", "make", 4);
+    fewer.nodes[1].kind = NodeKind::Variable.as_u8();
+    store.replace_files(&fewer, &[]).unwrap();
+    check(CROWDED + 1);
+    // Back to the bound: the rows go.
+    store
+        .replace_files(&namesakes("a.ts", "make", 2), &[])
+        .unwrap();
+    check(CROWDED);
+    store
+        .replace_files(&GraphBatch::default(), &["b.ts"])
+        .unwrap();
+    check(2);
+    // A bulk load writes what the batches would.
+    let batch = merged(&[
+        namesakes("a.ts", "make", 9),
+        namesakes("b.ts", "make", CROWDED),
+        namesakes("c.ts", "get", 3),
+    ]);
+    let parts = Store::open_or_create(dir.path().join("parts.redb")).unwrap();
+    bulk_load(&parts, &batch, &[]);
+    store.replace_all(&batch).unwrap();
+    let (a, b) = (store.snapshot().unwrap(), parts.snapshot().unwrap());
+    for name in ["make", "get", "none"] {
+        assert_eq!(
+            b.callables_named(name, 5).unwrap(),
+            a.callables_named(name, 5).unwrap()
+        );
+        assert_eq!(rows(&b, name), rows(&a, name));
+    }
+    assert_eq!(b.callables_named("make", 100).unwrap().0, 9 + CROWDED);
 }

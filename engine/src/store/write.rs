@@ -9,15 +9,16 @@
 //! edge costs a B-tree update whatever the target's in-degree: an edit next to a hub called
 //! from thousands of places does not rewrite the hub's callers.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use redb::{Database, ReadableTable, Table, WriteTransaction};
 
 use super::adjacency::{self, ListView};
+use super::crowded::{self, is_named_callable};
 use super::overlay::OverlayLog;
 use super::search::{TermChanges, refresh_index};
 use super::tables::{
-    BLOBS, FILES, IDS, IN_EDGES, META, META_GENERATION, META_NEXT_KEY, META_SCHEMA, NODES,
+    BLOBS, CROWDED, FILES, IDS, IN_EDGES, META, META_GENERATION, META_NEXT_KEY, META_SCHEMA, NODES,
     OUT_EDGES, SEARCH, TERMS, UNRESOLVED, UNRESOLVED_NAMES,
 };
 use super::unresolved::{remove_unresolved, store_unresolved};
@@ -38,6 +39,7 @@ pub(super) fn create_tables(txn: &WriteTransaction) -> Result<(), StoreError> {
     txn.open_table(UNRESOLVED_NAMES)
         .ctx("create unresolved names")?;
     txn.open_table(TERMS).ctx("create terms")?;
+    txn.open_table(CROWDED).ctx("create crowded names")?;
     txn.open_table(SEARCH).ctx("create search")?;
     super::overlay::create(txn)?;
     let mut meta = txn.open_table(META).ctx("create meta")?;
@@ -75,6 +77,7 @@ pub(super) fn clear_all(txn: &WriteTransaction) -> Result<(), StoreError> {
     txn.delete_table(UNRESOLVED_NAMES)
         .ctx("clear unresolved names")?;
     txn.delete_table(TERMS).ctx("clear terms")?;
+    txn.delete_table(CROWDED).ctx("clear crowded names")?;
     txn.delete_table(SEARCH).ctx("clear search")?;
     // The graph file and its overlay describe the graph being replaced.
     super::overlay::clear(txn)?;
@@ -163,6 +166,7 @@ pub(super) struct Tables<'t> {
     pub(super) unresolved: Table<'t, (&'static str, &'static str), &'static [u8]>,
     pub(super) unresolved_names: Table<'t, &'static str, &'static [u8]>,
     pub(super) terms: Table<'t, &'static str, &'static [u8]>,
+    pub(super) crowded: Table<'t, (&'static str, &'static str), u32>,
     pub(super) search: Table<'t, &'static str, &'static [u8]>,
     pub(super) meta: Table<'t, &'static str, &'static [u8]>,
 }
@@ -181,6 +185,7 @@ impl<'t> Tables<'t> {
                 .open_table(UNRESOLVED_NAMES)
                 .ctx("open unresolved names")?,
             terms: txn.open_table(TERMS).ctx("open terms")?,
+            crowded: txn.open_table(CROWDED).ctx("open crowded names")?,
             search: txn.open_table(SEARCH).ctx("open search")?,
             meta: txn.open_table(META).ctx("open meta")?,
         })
@@ -310,6 +315,8 @@ fn apply(
     let mut overlay = OverlayLog::open(txn)?;
     let mut tables = Tables::open(txn)?;
     let mut term_changes = TermChanges::default();
+    // The names of the functions and methods the write removes or adds.
+    let mut callable_names: BTreeSet<String> = BTreeSet::new();
 
     // The old nodes of every file the batch rewrites or removes.
     let mut old_keys: Vec<u32> = Vec::new();
@@ -397,6 +404,9 @@ fn apply(
             (&record.id, &record.file, &record.name, &record.doc),
             false,
         );
+        if is_named_callable(&record) {
+            callable_names.insert(record.name.clone());
+        }
         if survives {
             surviving.insert(record.id, key);
         }
@@ -437,6 +447,9 @@ fn apply(
             log.id(&node.id, Some(key))?;
         }
         term_changes.node(key, (&node.id, &node.file, &node.name, &node.doc), true);
+        if is_named_callable(node) && !callable_names.contains(&node.name) {
+            callable_names.insert(node.name.clone());
+        }
         batch_keys.insert(node.id.as_str(), key);
         file_keys.entry(node.file.as_str()).or_default().push(key);
     }
@@ -536,6 +549,12 @@ fn apply(
     )?;
     let touched_terms = term_changes.apply(&mut tables.terms)?;
     refresh_index(&tables.terms, &mut tables.search, &touched_terms)?;
+    crowded::refresh(
+        &callable_names,
+        &tables.terms,
+        &tables.nodes,
+        &mut tables.crowded,
+    )?;
     let stats = StoreStats {
         nodes: batch.nodes.len(),
         edges: batch.edges.len(),

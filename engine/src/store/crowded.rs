@@ -1,0 +1,239 @@
+//! Names that many functions and methods share. An unresolved call of `make` may reach any of
+//! a project's hundreds of `make` functions; an answer names the first few by ID and counts
+//! them. Found through the search term `make`, that meant viewing the record of every node
+//! the term holds (variables, properties and other cases too) and sorting their IDs, on every
+//! such answer. So for a name shared by more than [`CROWDED`] functions and methods, the
+//! `crowded` table lists each of them, `(name, ID) → key`: the count and the first IDs are one
+//! range read. A name fewer share has no rows; its few callables are found through its term.
+//!
+//! **Invariant:** a name has rows exactly when more than [`CROWDED`] functions and methods are
+//! named so (case included), and then its rows are exactly those. A bulk load writes the rows
+//! of every such name at its commit ([`Callables`], gathered with the search terms); a batch
+//! write recomputes the names of the callables it removes and adds ([`refresh`]).
+
+use std::collections::BTreeSet;
+
+use redb::{ReadableTable, Table};
+
+use super::search::Postings;
+use crate::error::{DbResultExt, StoreError};
+use crate::model::NodeKind;
+use crate::record::{NodeRecord, NodeView};
+
+/// Functions and methods a name must be shared by, beyond this many, to have rows.
+pub(crate) const CROWDED: usize = 16;
+
+/// The kinds an unresolved call may reach.
+pub(crate) fn is_callable(kind: NodeKind) -> bool {
+    matches!(kind, NodeKind::Function | NodeKind::Method)
+}
+
+/// Whether `node` is a named function or method.
+pub(crate) fn is_named_callable(node: &NodeRecord) -> bool {
+    NodeKind::from_u8(node.kind).is_some_and(is_callable) && !node.name.is_empty()
+}
+
+/// The callables of a bulk load as they are written: name, ID and key of each, in one text.
+#[derive(Default)]
+pub(super) struct Callables {
+    text: String,
+    /// Start of the name, end of the name (the ID follows it), end of the ID, and key.
+    rows: Vec<(u32, u32, u32, u32)>,
+}
+
+impl Callables {
+    /// Takes `node`, written under `key`, if it is a named function or method.
+    pub(super) fn add_node(&mut self, key: u32, node: &NodeRecord) -> Result<(), StoreError> {
+        if !is_named_callable(node) {
+            return Ok(());
+        }
+        let offset = |at: usize| {
+            u32::try_from(at).map_err(|_| {
+                StoreError::TooLarge("the callables of one load exceed 4 GiB".to_owned())
+            })
+        };
+        let start = offset(self.text.len())?;
+        self.text.push_str(&node.name);
+        let name_end = offset(self.text.len())?;
+        self.text.push_str(&node.id);
+        self.rows
+            .push((start, name_end, offset(self.text.len())?, key));
+        Ok(())
+    }
+
+    fn name(&self, (start, name_end, _, _): (u32, u32, u32, u32)) -> &str {
+        self.text
+            .get(start as usize..name_end as usize)
+            .unwrap_or("")
+    }
+
+    fn id(&self, (_, name_end, id_end, _): (u32, u32, u32, u32)) -> &str {
+        self.text
+            .get(name_end as usize..id_end as usize)
+            .unwrap_or("")
+    }
+
+    /// Keeps the callables of the crowded names alone, sorted by name, then ID: the order of
+    /// the table's keys.
+    pub(super) fn crowded(mut self) -> Callables {
+        let mut rows = std::mem::take(&mut self.rows);
+        rows.sort_unstable_by(|&a, &b| (self.name(a), self.id(a)).cmp(&(self.name(b), self.id(b))));
+        let mut kept = Vec::new();
+        for group in rows.chunk_by(|&a, &b| self.name(a) == self.name(b)) {
+            if group.len() > CROWDED {
+                kept.extend_from_slice(group);
+            }
+        }
+        self.rows = kept;
+        self
+    }
+
+    /// Inserts the rows into the (empty) table, in its key order once [`Callables::crowded`].
+    pub(super) fn insert_into(
+        &self,
+        table: &mut Table<'_, (&'static str, &'static str), u32>,
+    ) -> Result<(), StoreError> {
+        for &row in &self.rows {
+            table
+                .insert((self.name(row), self.id(row)), row.3)
+                .ctx("write crowded names")?;
+        }
+        Ok(())
+    }
+}
+
+/// Brings the rows of each of `names` level with the nodes after a batch write: every one of
+/// them is the name of a function or method the write removed or added. `terms` and `nodes`
+/// are the write's own tables, already written.
+pub(super) fn refresh(
+    names: &BTreeSet<String>,
+    terms: &Table<'_, &'static str, &'static [u8]>,
+    nodes: &Table<'_, u32, &'static [u8]>,
+    crowded: &mut Table<'_, (&'static str, &'static str), u32>,
+) -> Result<(), StoreError> {
+    for name in names {
+        let old = rows_of(crowded, name)?;
+        let mut new = callables_named(name, terms, nodes)?;
+        if new.len() <= CROWDED {
+            new.clear();
+        }
+        new.sort_unstable();
+        for (id, _) in old.iter().filter(|row| new.binary_search(row).is_err()) {
+            crowded
+                .remove((name.as_str(), id.as_str()))
+                .ctx("remove crowded name")?;
+        }
+        for (id, key) in new.iter().filter(|row| old.binary_search(row).is_err()) {
+            crowded
+                .insert((name.as_str(), id.as_str()), *key)
+                .ctx("write crowded name")?;
+        }
+    }
+    Ok(())
+}
+
+/// The `(ID, key)` rows of `name`, ascending.
+fn rows_of(
+    crowded: &impl ReadableTable<(&'static str, &'static str), u32>,
+    name: &str,
+) -> Result<Vec<(String, u32)>, StoreError> {
+    let mut rows = Vec::new();
+    for entry in crowded.range((name, "")..).ctx("read crowded names")? {
+        let (row, key) = entry.ctx("read crowded names")?;
+        let (named, id) = row.value();
+        if named != name {
+            break;
+        }
+        rows.push((id.to_owned(), key.value()));
+    }
+    Ok(rows)
+}
+
+/// Every function and method named exactly `name`, as `(ID, key)`, from its search term.
+fn callables_named(
+    name: &str,
+    terms: &Table<'_, &'static str, &'static [u8]>,
+    nodes: &Table<'_, u32, &'static [u8]>,
+) -> Result<Vec<(String, u32)>, StoreError> {
+    let Some(postings) = terms
+        .get(name.to_lowercase().as_str())
+        .ctx("read search terms")?
+    else {
+        return Ok(Vec::new());
+    };
+    let mut found = Vec::new();
+    for key in Postings::parse(postings.value())?.keys() {
+        let record = nodes.get(key).ctx("read node")?.ok_or_else(|| {
+            StoreError::corrupted("search terms", format!("name node {key}, which is gone"))
+        })?;
+        let view = NodeView::from_bytes(record.value())?;
+        if is_callable(view.kind()) && view.name() == name {
+            found.push((view.id().to_owned(), key));
+        }
+    }
+    Ok(found)
+}
+
+/// How many rows `name` has and the IDs of its first `listed`, or `None` when it has none
+/// (fewer than [`CROWDED`] callables share it).
+pub(super) fn first_of(
+    crowded: &impl ReadableTable<(&'static str, &'static str), u32>,
+    name: &str,
+    listed: usize,
+) -> Result<Option<(usize, Vec<String>)>, StoreError> {
+    let mut count = 0;
+    let mut first = Vec::new();
+    for entry in crowded.range((name, "")..).ctx("read crowded names")? {
+        let (row, _) = entry.ctx("read crowded names")?;
+        let (named, id) = row.value();
+        if named != name {
+            break;
+        }
+        if first.len() < listed {
+            first.push(id.to_owned());
+        }
+        count += 1;
+    }
+    Ok((count > 0).then_some((count, first)))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)] // A failure is the test failing.
+
+    use super::*;
+
+    fn node(id: &str, kind: NodeKind, name: &str) -> NodeRecord {
+        NodeRecord::new(id, kind, name, "a.ts", 1, 1)
+    }
+
+    #[test]
+    fn a_load_keeps_the_callables_of_crowded_names_in_key_order() {
+        let mut callables = Callables::default();
+        let mut key = 0;
+        let mut add = |id: String, kind, name: &str| {
+            callables.add_node(key, &node(&id, kind, name)).unwrap();
+            key += 1;
+        };
+        // One more `make` function than the bound, listed out of ID order; as many `get`
+        // methods as the bound; `make` variables and a `Make` function, which do not count.
+        for i in (0..=CROWDED).rev() {
+            add(format!("m{i:02}.ts:make"), NodeKind::Function, "make");
+        }
+        for i in 0..CROWDED {
+            add(format!("g{i:02}.ts:A.get"), NodeKind::Method, "get");
+        }
+        add("v.ts:make".to_owned(), NodeKind::Variable, "make");
+        add("c.ts:Make".to_owned(), NodeKind::Function, "Make");
+        let crowded = callables.crowded();
+        let rows: Vec<(&str, &str, u32)> = crowded
+            .rows
+            .iter()
+            .map(|&row| (crowded.name(row), crowded.id(row), row.3))
+            .collect();
+        assert_eq!(rows.len(), CROWDED + 1);
+        assert!(rows.iter().all(|row| row.0 == "make"));
+        assert_eq!(rows[0], ("make", "m00.ts:make", CROWDED as u32));
+        assert!(rows.is_sorted());
+    }
+}
