@@ -41,15 +41,12 @@ pub(super) fn dispatch(
             };
             let db = cli.db.as_deref();
             refuse_without_sources(&root, db, &options)?;
-            if *rebuild {
-                let (project, summary) = Project::rebuild(&root, db, &options)?;
-                bar.finish_and_clear();
-                write_summary(out, &summary, project.store().path())?;
-                if *verbose {
-                    write_details(out, &summary)?;
-                }
+            let opened = if *rebuild {
+                None
             } else {
-                let project = Project::open(&root, db)?;
+                open_unless_other_schema(&root, db, stderr)?
+            };
+            if let Some(project) = opened {
                 let sync = project.sync(&options)?;
                 bar.finish_and_clear();
                 match &sync.full {
@@ -65,6 +62,13 @@ pub(super) fn dispatch(
                             write_relinked(out, &sync)?;
                         }
                     }
+                }
+            } else {
+                let (project, summary) = Project::rebuild(&root, db, &options)?;
+                bar.finish_and_clear();
+                write_summary(out, &summary, project.store().path())?;
+                if *verbose {
+                    write_details(out, &summary)?;
                 }
             }
         }
@@ -449,6 +453,40 @@ fn project_root(cli: &Cli) -> anyhow::Result<PathBuf> {
 
 /// A folder with neither a store nor a source file is an error, before any store is created
 /// there.
+/// The project's store opened as its writer, or `None` when it was written by another schema
+/// version of tsgraph (said on `stderr`): it holds nothing but what indexing the project
+/// gives, so `index` replaces it rather than asking for `--rebuild`.
+fn open_unless_other_schema(
+    root: &Path,
+    db: Option<&Path>,
+    stderr: &mut dyn Write,
+) -> anyhow::Result<Option<Project>> {
+    match Project::open(root, db) {
+        Err(err) if say_other_schema(&err, stderr)? => Ok(None),
+        other => Ok(Some(other?)),
+    }
+}
+
+/// Whether `err` is a store written by another schema version; if so, says on `log` that the
+/// project is indexed again into a new store.
+fn say_other_schema(err: &tsgraph::Error, log: &mut dyn Write) -> io::Result<bool> {
+    let tsgraph::Error::Store(tsgraph::engine::StoreError::SchemaMismatch {
+        path,
+        found,
+        expected,
+    }) = err
+    else {
+        return Ok(false);
+    };
+    writeln!(
+        log,
+        "tsgraph: {} has schema version {found}, this tsgraph writes {expected}: indexing the \
+         project again into a new store",
+        path.display()
+    )?;
+    Ok(true)
+}
+
 fn refuse_without_sources(
     root: &Path,
     db: Option<&Path>,
@@ -544,7 +582,13 @@ fn open_live(cli: &Cli, args: &LiveArgs, log: &mut dyn Write) -> anyhow::Result<
         ..IndexOptions::default()
     };
     refuse_without_sources(&root, db, &options)?;
-    let live = LiveProject::open(&root, db, options)?;
+    let live = match LiveProject::open(&root, db, options.clone()) {
+        Err(err) if say_other_schema(&err, log)? => {
+            Project::rebuild(&root, db, &options)?;
+            LiveProject::open(&root, db, options)?
+        }
+        other => other?,
+    };
     writeln!(log, "tsgraph: watching {}", live.root().display())?;
     writeln!(log, "tsgraph: store {}", live.store_path().display())?;
     Ok(Arc::new(live))

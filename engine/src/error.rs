@@ -12,8 +12,8 @@ pub enum StoreError {
     /// The store was written by another schema version of tsgraph.
     #[error(
         "{path}: the store has schema version {found} and this tsgraph reads version \
-         {expected}; index the project again with this tsgraph (`tsgraph index --rebuild` \
-         replaces the store)"
+         {expected}; index the project again with this tsgraph (`tsgraph index` replaces \
+         the store)"
     )]
     SchemaMismatch {
         /// The store file.

@@ -251,7 +251,7 @@ fn schema_mismatch_is_a_clear_error() {
         matches!(err, StoreError::SchemaMismatch { found: 999, .. }),
         "{err}"
     );
-    assert!(err.to_string().contains("--rebuild"));
+    assert!(err.to_string().contains("`tsgraph index`"), "{err}");
 }
 
 #[test]

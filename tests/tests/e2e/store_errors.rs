@@ -84,3 +84,29 @@ fn a_store_held_by_another_process_is_in_use_not_corrupt() {
     let (run, _, stderr) = output(tsgraph(&project).args(["callers", "saveUser"]));
     assert_eq!(run.status.code(), Some(0), "{stderr}");
 }
+
+#[test]
+fn index_replaces_a_store_of_another_schema_version() {
+    let (_dir, project) = fixture_copy("basic");
+    let (run, expected, stderr) = output(tsgraph(&project).args(["callers", "saveUser"]));
+    assert_eq!(run.status.code(), Some(0), "{stderr}");
+    {
+        let opened = Project::open(&project, None).expect("open the store");
+        let version = 999u32.to_le_bytes();
+        opened
+            .store()
+            .set_meta("schema_version", &version)
+            .expect("write the version");
+    }
+    // A query refuses it, saying what to do.
+    let (run, _, stderr) = output(tsgraph(&project).args(["callers", "saveUser"]));
+    assert_eq!(run.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("schema version 999"), "{stderr}");
+    // `index` indexes the project again into a new store, and says so.
+    let (run, _, stderr) = output(tsgraph(&project).arg("index"));
+    assert_eq!(run.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("has schema version 999"), "{stderr}");
+    let (run, answer, stderr) = output(tsgraph(&project).args(["callers", "saveUser"]));
+    assert_eq!(run.status.code(), Some(0), "{stderr}");
+    assert_eq!(answer, expected);
+}

@@ -51,16 +51,15 @@ fn callers_of(project: &std::path::Path, symbol: &str) -> String {
     stdout
 }
 
-#[test]
-fn watch_follows_writes_saves_by_rename_and_deletions() {
-    let (_dir, project) = tsgraph_tests::fixture_copy("basic");
-    let mut child = tsgraph(&project)
+/// `tsgraph watch` on `project`, its log lines read as they come.
+fn start_watch(project: &std::path::Path) -> Watching {
+    let mut child = tsgraph(project)
         .arg("watch")
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .expect("watch starts");
-    let stdout = child.stdout.take().unwrap();
+    let stdout = child.stdout.take().expect("piped stdout");
     let (sender, lines) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         for line in BufReader::new(stdout).lines() {
@@ -70,7 +69,27 @@ fn watch_follows_writes_saves_by_rename_and_deletions() {
             }
         }
     });
-    let watching = Watching { child, lines };
+    Watching { child, lines }
+}
+
+#[test]
+fn watch_replaces_a_store_of_another_schema_version() {
+    let (_dir, project) = tsgraph_tests::fixture_copy("basic");
+    let expected = callers_of(&project, "saveUser");
+    tsgraph::Project::open(&project, None)
+        .expect("open the store")
+        .store()
+        .set_meta("schema_version", &999u32.to_le_bytes())
+        .expect("write the version");
+    let watching = start_watch(&project);
+    assert_eq!(watching.next_line("ready"), "ready");
+    assert_eq!(callers_of(&project, "saveUser"), expected);
+}
+
+#[test]
+fn watch_follows_writes_saves_by_rename_and_deletions() {
+    let (_dir, project) = tsgraph_tests::fixture_copy("basic");
+    let watching = start_watch(&project);
     assert_eq!(watching.next_line("ready"), "ready");
 
     // A new file.
