@@ -138,15 +138,25 @@ fn rows_of(
     name: &str,
 ) -> Result<Vec<(String, u32)>, StoreError> {
     let mut rows = Vec::new();
+    each_row(crowded, name, |id, key| rows.push((id.to_owned(), key)))?;
+    Ok(rows)
+}
+
+/// Calls `each` with the ID and key of every row of `name`, ascending by ID.
+fn each_row(
+    crowded: &impl ReadableTable<(&'static str, &'static str), u32>,
+    name: &str,
+    mut each: impl FnMut(&str, u32),
+) -> Result<(), StoreError> {
     for entry in crowded.range((name, "")..).ctx("read crowded names")? {
         let (row, key) = entry.ctx("read crowded names")?;
         let (named, id) = row.value();
         if named != name {
             break;
         }
-        rows.push((id.to_owned(), key.value()));
+        each(id, key.value());
     }
-    Ok(rows)
+    Ok(())
 }
 
 /// Every function and method named exactly `name`, as `(ID, key)`, from its search term.
@@ -183,17 +193,12 @@ pub(super) fn first_of(
 ) -> Result<Option<(usize, Vec<String>)>, StoreError> {
     let mut count = 0;
     let mut first = Vec::new();
-    for entry in crowded.range((name, "")..).ctx("read crowded names")? {
-        let (row, _) = entry.ctx("read crowded names")?;
-        let (named, id) = row.value();
-        if named != name {
-            break;
-        }
+    each_row(crowded, name, |id, _| {
         if first.len() < listed {
             first.push(id.to_owned());
         }
         count += 1;
-    }
+    })?;
     Ok((count > 0).then_some((count, first)))
 }
 

@@ -426,28 +426,19 @@ mod tests {
             fits(p, limit)
         })
         .unwrap();
-        assert_eq!(
-            page,
-            Page {
-                offset: 0,
-                rows: 300,
-                files: UNLISTED_FILES
-            }
-        );
+        let whole = Page {
+            offset: 0,
+            rows: 300,
+            files: UNLISTED_FILES,
+        };
+        assert_eq!(page, whole);
         // The totals, one row, the whole.
         assert_eq!(tries, 3);
         // A dear first row makes the whole look too large to measure: the search finds
         // that it fits all the same.
         let fits = measure(100, |i| if i == 0 { 3_000 } else { 1 });
         let page = choose(300, 0, (AIM, UNLISTED_FILES), fits).unwrap();
-        assert_eq!(
-            page,
-            Page {
-                offset: 0,
-                rows: 300,
-                files: UNLISTED_FILES
-            }
-        );
+        assert_eq!(page, whole);
         // And the row count it finds is the largest that fits, one short of the whole.
         let fits = measure(100, |i| if i == 0 { 3_000 } else { 1 });
         let page = choose(601, 0, (AIM, UNLISTED_FILES), fits).unwrap();
