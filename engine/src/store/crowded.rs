@@ -9,9 +9,9 @@
 //! **Invariant:** a name has rows exactly when more than [`CROWDED`] functions and methods are
 //! named so (case included), and then its rows are exactly those. A bulk load writes the rows
 //! of every such name at its commit ([`Callables`], gathered with the search terms); a batch
-//! write recomputes the names of the callables it removes and adds ([`refresh`]).
+//! write applies the callables it removes and adds ([`CallableChanges`]).
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
 use redb::{ReadableTable, Table};
 
@@ -102,34 +102,82 @@ impl Callables {
     }
 }
 
-/// Brings the rows of each of `names` level with the nodes after a batch write: every one of
-/// them is the name of a function or method the write removed or added. `terms` and `nodes`
-/// are the write's own tables, already written.
-pub(super) fn refresh(
-    names: &BTreeSet<String>,
-    terms: &Table<'_, &'static str, &'static [u8]>,
-    nodes: &Table<'_, u32, &'static [u8]>,
-    crowded: &mut Table<'_, (&'static str, &'static str), u32>,
-) -> Result<(), StoreError> {
-    for name in names {
-        let old = rows_of(crowded, name)?;
-        let mut new = callables_named(name, terms, nodes)?;
-        if new.len() <= CROWDED {
-            new.clear();
-        }
-        new.sort_unstable();
-        for (id, _) in old.iter().filter(|row| new.binary_search(row).is_err()) {
-            crowded
-                .remove((name.as_str(), id.as_str()))
-                .ctx("remove crowded name")?;
-        }
-        for (id, key) in new.iter().filter(|row| old.binary_search(row).is_err()) {
-            crowded
-                .insert((name.as_str(), id.as_str()), *key)
-                .ctx("write crowded name")?;
+/// The functions and methods a batch write removes and adds, by name: what it changes of the
+/// crowded names' rows.
+#[derive(Default)]
+pub(super) struct CallableChanges(BTreeMap<String, (Vec<String>, Vec<Row>)>);
+
+/// A callable's ID and key.
+type Row = (String, u32);
+
+impl CallableChanges {
+    /// Takes the record of a node the write removes (or rewrites).
+    pub(super) fn removed(&mut self, node: &NodeRecord) {
+        if is_named_callable(node) {
+            let (removed, _) = self.0.entry(node.name.clone()).or_default();
+            removed.push(node.id.clone());
         }
     }
-    Ok(())
+
+    /// Takes a node the write adds under `key`.
+    pub(super) fn added(&mut self, node: &NodeRecord, key: u32) {
+        if is_named_callable(node) {
+            let (_, added) = self.0.entry(node.name.clone()).or_default();
+            added.push((node.id.clone(), key));
+        }
+    }
+
+    /// Brings the rows of each name it holds level with the nodes. `terms` and `nodes` are
+    /// the write's own tables, already written. A crowded name's rows take the changes; a
+    /// name without rows is looked at only when the write adds more of its callables than it
+    /// removes (only then can it pass the bound), through its term.
+    pub(super) fn apply(
+        self,
+        terms: &Table<'_, &'static str, &'static [u8]>,
+        nodes: &Table<'_, u32, &'static [u8]>,
+        crowded: &mut Table<'_, (&'static str, &'static str), u32>,
+    ) -> Result<(), StoreError> {
+        for (name, (mut removed, added)) in self.0 {
+            // A file written again with the same callables: they come back under their IDs
+            // and keys (a surviving ID keeps its key), so the rows, or their absence, stand.
+            let mut added_ids: Vec<&String> = added.iter().map(|(id, _)| id).collect();
+            removed.sort_unstable();
+            added_ids.sort_unstable();
+            if removed.iter().eq(added_ids) {
+                continue;
+            }
+            let old = rows_of(crowded, &name)?;
+            let mut new = if !old.is_empty() {
+                let mut new: Vec<(String, u32)> = (old.iter())
+                    .filter(|(id, _)| !removed.contains(id))
+                    .cloned()
+                    .collect();
+                // A rewritten node comes back under its old ID (and key): once.
+                new.retain(|(id, _)| !added.iter().any(|(added, _)| added == id));
+                new.extend(added);
+                new
+            } else if added.len() > removed.len() {
+                callables_named(&name, terms, nodes)?
+            } else {
+                continue;
+            };
+            if new.len() <= CROWDED {
+                new.clear();
+            }
+            new.sort_unstable();
+            for (id, _) in old.iter().filter(|row| new.binary_search(row).is_err()) {
+                crowded
+                    .remove((name.as_str(), id.as_str()))
+                    .ctx("remove crowded name")?;
+            }
+            for (id, key) in new.iter().filter(|row| old.binary_search(row).is_err()) {
+                crowded
+                    .insert((name.as_str(), id.as_str()), *key)
+                    .ctx("write crowded name")?;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The `(ID, key)` rows of `name`, ascending.

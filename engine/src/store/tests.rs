@@ -1038,6 +1038,11 @@ fn crowded_names_stay_exact_as_files_come_and_go() {
         .replace_files(&namesakes("a.ts", "make", 4), &[])
         .unwrap();
     check(CROWDED + 2);
+    // The same file written again: its callables leave and come back under their keys.
+    store
+        .replace_files(&namesakes("a.ts", "make", 4), &[])
+        .unwrap();
+    check(CROWDED + 2);
     let s = store.snapshot().unwrap();
     assert_eq!(
         s.callables_named("make", 2).unwrap().1,

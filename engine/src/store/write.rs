@@ -9,12 +9,12 @@
 //! edge costs a B-tree update whatever the target's in-degree: an edit next to a hub called
 //! from thousands of places does not rewrite the hub's callers.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 use redb::{Database, ReadableTable, Table, WriteTransaction};
 
 use super::adjacency::{self, ListView};
-use super::crowded::{self, is_named_callable};
+use super::crowded::CallableChanges;
 use super::overlay::OverlayLog;
 use super::search::{TermChanges, refresh_index};
 use super::tables::{
@@ -315,8 +315,8 @@ fn apply(
     let mut overlay = OverlayLog::open(txn)?;
     let mut tables = Tables::open(txn)?;
     let mut term_changes = TermChanges::default();
-    // The names of the functions and methods the write removes or adds.
-    let mut callable_names: BTreeSet<String> = BTreeSet::new();
+    // The functions and methods the write removes and adds, by name.
+    let mut callables = CallableChanges::default();
 
     // The old nodes of every file the batch rewrites or removes.
     let mut old_keys: Vec<u32> = Vec::new();
@@ -404,9 +404,7 @@ fn apply(
             (&record.id, &record.file, &record.name, &record.doc),
             false,
         );
-        if is_named_callable(&record) {
-            callable_names.insert(record.name.clone());
-        }
+        callables.removed(&record);
         if survives {
             surviving.insert(record.id, key);
         }
@@ -447,9 +445,7 @@ fn apply(
             log.id(&node.id, Some(key))?;
         }
         term_changes.node(key, (&node.id, &node.file, &node.name, &node.doc), true);
-        if is_named_callable(node) && !callable_names.contains(&node.name) {
-            callable_names.insert(node.name.clone());
-        }
+        callables.added(node, key);
         batch_keys.insert(node.id.as_str(), key);
         file_keys.entry(node.file.as_str()).or_default().push(key);
     }
@@ -549,12 +545,7 @@ fn apply(
     )?;
     let touched_terms = term_changes.apply(&mut tables.terms)?;
     refresh_index(&tables.terms, &mut tables.search, &touched_terms)?;
-    crowded::refresh(
-        &callable_names,
-        &tables.terms,
-        &tables.nodes,
-        &mut tables.crowded,
-    )?;
+    callables.apply(&tables.terms, &tables.nodes, &mut tables.crowded)?;
     let stats = StoreStats {
         nodes: batch.nodes.len(),
         edges: batch.edges.len(),
