@@ -94,7 +94,7 @@ impl Aside {
                 });
                 prepared.unwrap_or_else(|detail| {
                     Err(StoreError::InvalidLoad(format!(
-                        "preparing the search terms and unresolved rows panicked: {detail}"
+                        "preparing the load's search terms and rows panicked: {detail}"
                     )))
                 })
             });

@@ -6,8 +6,9 @@
 //! `crowded` table lists each of them, `(name, ID) → key`: the count and the first IDs are one
 //! range read. A name fewer share has no rows; its few callables are found through its term.
 //!
-//! **Invariant:** a name has rows exactly when more than [`CROWDED`] functions and methods are
-//! named so (case included), and then its rows are exactly those. A bulk load writes the rows
+//! **Invariant:** a (non-empty) name has rows exactly when more than [`CROWDED`] functions and
+//! methods are named so (case included), and then its rows are exactly those; a nameless
+//! callable never has one. A bulk load writes the rows
 //! of every such name at its commit ([`Callables`], gathered with the search terms); a batch
 //! write applies the callables it removes and adds ([`CallableChanges`]).
 
@@ -143,17 +144,17 @@ impl CallableChanges {
             let mut added_ids: Vec<&String> = added.iter().map(|(id, _)| id).collect();
             removed.sort_unstable();
             added_ids.sort_unstable();
-            if removed.iter().eq(added_ids) {
+            if removed.iter().eq(added_ids.iter().copied()) {
                 continue;
             }
             let old = rows_of(crowded, &name)?;
             let mut new = if !old.is_empty() {
+                // A rewritten node leaves and comes back under its old ID (and key): once.
                 let mut new: Vec<(String, u32)> = (old.iter())
-                    .filter(|(id, _)| !removed.contains(id))
+                    .filter(|(id, _)| removed.binary_search(id).is_err())
+                    .filter(|(id, _)| added_ids.binary_search(&id).is_err())
                     .cloned()
                     .collect();
-                // A rewritten node comes back under its old ID (and key): once.
-                new.retain(|(id, _)| !added.iter().any(|(added, _)| added == id));
                 new.extend(added);
                 new
             } else if added.len() > removed.len() {
@@ -181,7 +182,7 @@ impl CallableChanges {
 }
 
 /// The `(ID, key)` rows of `name`, ascending.
-fn rows_of(
+pub(super) fn rows_of(
     crowded: &impl ReadableTable<(&'static str, &'static str), u32>,
     name: &str,
 ) -> Result<Vec<(String, u32)>, StoreError> {
@@ -233,7 +234,7 @@ fn callables_named(
 }
 
 /// How many rows `name` has and the IDs of its first `listed`, or `None` when it has none
-/// (fewer than [`CROWDED`] callables share it).
+/// (at most [`CROWDED`] callables share it).
 pub(super) fn first_of(
     crowded: &impl ReadableTable<(&'static str, &'static str), u32>,
     name: &str,

@@ -1059,6 +1059,25 @@ fn crowded_names_stay_exact_as_files_come_and_go() {
         .replace_files(&namesakes("a.ts", "make", 2), &[])
         .unwrap();
     check(CROWDED);
+    // New IDs take the place of old ones in one write, past the bound (more come than go)...
+    let renamed = |count| {
+        let mut batch = namesakes("a.ts", "make", count);
+        for node in &mut batch.nodes {
+            node.id = node.id.replace(":F", ":G");
+        }
+        batch
+    };
+    store.replace_files(&renamed(4), &[]).unwrap();
+    check(CROWDED + 2);
+    // ... and as many as go, on a crowded name.
+    store
+        .replace_files(&namesakes("a.ts", "make", 4), &[])
+        .unwrap();
+    check(CROWDED + 2);
+    store
+        .replace_files(&namesakes("a.ts", "make", 2), &[])
+        .unwrap();
+    check(CROWDED);
     store
         .replace_files(&GraphBatch::default(), &["b.ts"])
         .unwrap();
@@ -1079,6 +1098,9 @@ fn crowded_names_stay_exact_as_files_come_and_go() {
             a.callables_named(name, 5).unwrap()
         );
         assert_eq!(rows(&b, name), rows(&a, name));
+        // Keys too: both number the nodes in the order they come.
+        let keyed = |s: &Snapshot| super::crowded::rows_of(s.crowded_table().unwrap(), name);
+        assert_eq!(keyed(&b).unwrap(), keyed(&a).unwrap());
     }
     assert_eq!(b.callables_named("make", 100).unwrap().0, 9 + CROWDED);
 }
