@@ -1033,15 +1033,16 @@ fn crowded_names_stay_exact_as_files_come_and_go() {
         assert_eq!(rows(&s, "make").is_some(), expected > CROWDED, "{expected}");
     };
     check(CROWDED - 2);
+    // `a.ts` with `count` callables named `make`.
+    let write_a = |count| {
+        let batch = namesakes("a.ts", "make", count);
+        store.replace_files(&batch, &[]).unwrap();
+    };
     // Another file takes the name past the bound: every callable gets its row, in ID order.
-    store
-        .replace_files(&namesakes("a.ts", "make", 4), &[])
-        .unwrap();
+    write_a(4);
     check(CROWDED + 2);
     // The same file written again: its callables leave and come back under their keys.
-    store
-        .replace_files(&namesakes("a.ts", "make", 4), &[])
-        .unwrap();
+    write_a(4);
     check(CROWDED + 2);
     let s = store.snapshot().unwrap();
     assert_eq!(
@@ -1055,9 +1056,7 @@ fn crowded_names_stay_exact_as_files_come_and_go() {
     store.replace_files(&fewer, &[]).unwrap();
     check(CROWDED + 1);
     // Back to the bound: the rows go.
-    store
-        .replace_files(&namesakes("a.ts", "make", 2), &[])
-        .unwrap();
+    write_a(2);
     check(CROWDED);
     // New IDs take the place of old ones in one write, past the bound (more come than go)...
     let renamed = |count| {
@@ -1070,13 +1069,9 @@ fn crowded_names_stay_exact_as_files_come_and_go() {
     store.replace_files(&renamed(4), &[]).unwrap();
     check(CROWDED + 2);
     // ... and as many as go, on a crowded name.
-    store
-        .replace_files(&namesakes("a.ts", "make", 4), &[])
-        .unwrap();
+    write_a(4);
     check(CROWDED + 2);
-    store
-        .replace_files(&namesakes("a.ts", "make", 2), &[])
-        .unwrap();
+    write_a(2);
     check(CROWDED);
     store
         .replace_files(&GraphBatch::default(), &["b.ts"])
