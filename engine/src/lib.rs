@@ -42,5 +42,5 @@ pub use store::reseal_graph_file;
 pub use store::{
     AdjacencyGuard, BuiltGraphFile, EdgeRef, EdgeView, FileStamp, Generation, LoadedFile, Loader,
     NodeGuard, OVERLAY_BOUND, Prefetch, SCHEMA_VERSION, Snapshot, Step, Steps, Store, StoreStats,
-    TableSpace, TermSet, word_count, word_term, words,
+    TableSpace, TermSet, TermsKeys, word_count, word_term, words,
 };

@@ -6,7 +6,7 @@
 
 use tsgraph_engine::fst::Automaton;
 use tsgraph_engine::fst::automaton::{Str, Subsequence};
-use tsgraph_engine::{NodeKind, Snapshot};
+use tsgraph_engine::{NodeKind, Snapshot, TermsKeys};
 
 use crate::Query;
 use crate::emit::{Edges, Emission, Item, Order, Section, emit};
@@ -217,12 +217,14 @@ fn matches(
         terms.matching(Str::new(&lower).starts_with(), options.max_terms)
     };
     let mut ranked: Vec<(MatchKind, bool, usize, Item)> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
+    // A node found by two terms (its name and its dotted path) counts once.
+    let mut seen = rustc_hash::FxHashSet::default();
     // Matches counted for the total but never read: they cannot reach the page.
     let mut counted = 0usize;
     let page = options.offset.saturating_add(options.limit);
     let unfiltered = filter.is_empty();
-    let mut rank = |terms: &[String],
+    // `terms` in byte order with the keys of each, read in `order`.
+    let mut rank = |(terms, keys, order): (&[String], &TermsKeys, &[usize]),
                     ranked: &mut Vec<_>,
                     counted: &mut usize,
                     bounded: bool|
@@ -230,7 +232,8 @@ fn matches(
         // See `settled` below; `bounded` says the terms come shortest first.
         let mut settled = false;
         let mut settled_at = 0;
-        for term in terms {
+        for &i in order {
+            let term = &terms[i];
             let term_kind = if glob {
                 MatchKind::Glob
             } else if *term == lower {
@@ -258,7 +261,7 @@ fn matches(
                     .count();
                 settled = ahead >= page;
             }
-            for key in snapshot.term_keys(term)? {
+            for &key in keys.of(i) {
                 if !seen.insert(key) {
                     continue;
                 }
@@ -292,10 +295,16 @@ fn matches(
     // Shortest terms first, so that a long list of prefix or glob matches can stop reading
     // nodes once the page is settled (only without filters, which need every node read, and
     // with ASCII terms).
-    let mut first = first;
-    first.sort_by(|a, b| a.len().cmp(&b.len()).then_with(|| a.cmp(b)));
+    // The terms' keys are read in the terms' byte order, together (a prefix's terms lie side
+    // by side in the table).
+    let keys = snapshot.terms_keys(&first)?;
+    let mut order: Vec<usize> = (0..first.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (a, b) = (&first[a], &first[b]);
+        a.len().cmp(&b.len()).then_with(|| a.cmp(b))
+    });
     let bounded = unfiltered && first.iter().all(|term| term.is_ascii());
-    rank(&first, &mut ranked, &mut counted, bounded)?;
+    rank((&first, &keys, &order), &mut ranked, &mut counted, bounded)?;
     // Fuzzy (subsequence) matching walks the whole term index, and its matches rank below
     // every exact and prefix one: it is the fallback for a misspelt or abbreviated name,
     // when nothing matched exactly or as a prefix.
@@ -305,7 +314,9 @@ fn matches(
             .into_iter()
             .filter(|term| !term.starts_with(&lower))
             .collect();
-        rank(&fuzzy, &mut ranked, &mut counted, false)?;
+        let keys = snapshot.terms_keys(&fuzzy)?;
+        let order: Vec<usize> = (0..fuzzy.len()).collect();
+        rank((&fuzzy, &keys, &order), &mut ranked, &mut counted, false)?;
         truncated |= fuzzy_cut;
     }
     ranked.sort_by_key(|(matched, unexported, len, item)| (*matched, *unexported, *len, item.key));

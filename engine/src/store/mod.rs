@@ -38,7 +38,7 @@ use guard::{Boundary, Quiet};
 pub use load::{LoadedFile, Loader};
 use lock::WriterLock;
 pub(crate) use lock::lock_holder;
-pub use search::TermSet;
+pub use search::{TermSet, TermsKeys};
 pub use snapshot::{AdjacencyGuard, FileStamp, NodeGuard, Snapshot};
 pub use space::TableSpace;
 pub use steps::{Step, Steps};

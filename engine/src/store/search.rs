@@ -17,6 +17,7 @@ use redb::{ReadableTable, Table};
 
 use super::words::is_word_term;
 use crate::error::{DbResultExt, StoreError};
+use crate::model::NodeKey;
 use crate::record::NodeRecord;
 
 /// Key of the FST blob in the search table.
@@ -83,6 +84,43 @@ pub(crate) fn word_terms_of(id: &str, file: &str, name: &str, doc: &str) -> Vec<
         .iter()
         .map(|word| super::words::word_term(word))
         .collect()
+}
+
+/// The keys of the nodes of several terms, read together ([`crate::Snapshot::terms_keys`]): one
+/// list per term, in the order the terms were given.
+#[derive(Debug, Default)]
+pub struct TermsKeys {
+    keys: Vec<NodeKey>,
+    /// Where each term's keys end in `keys`.
+    ends: Vec<usize>,
+}
+
+impl TermsKeys {
+    /// The keys of the `i`-th term, ascending (none for a term that finds no node).
+    pub fn of(&self, i: usize) -> &[NodeKey] {
+        let start = i.checked_sub(1).map_or(0, |before| self.ends[before]);
+        &self.keys[start..self.ends[i]]
+    }
+
+    /// How many terms it holds.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether it holds no term.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Ends the list of the next term, after its keys were pushed.
+    pub(crate) fn end_term(&mut self) {
+        self.ends.push(self.keys.len());
+    }
+
+    /// Adds keys to the list of the term being read.
+    pub(crate) fn extend(&mut self, keys: impl IntoIterator<Item = NodeKey>) {
+        self.keys.extend(keys);
+    }
 }
 
 /// The stored keys of one term: ascending u32 little endian, none twice, never empty (a term

@@ -12,7 +12,7 @@ use super::adjacency::{EdgeRef, ListView, OpenedList};
 use super::guard::{Boundary, Quiet};
 use super::mapped::{GraphFileName, InEntries, MappedGraph, Prefetch, Stage};
 use super::overlay::Overlay;
-use super::search::{ADDED_KEY, FST_KEY, Postings, REMOVED_KEY, TermSet};
+use super::search::{ADDED_KEY, FST_KEY, Postings, REMOVED_KEY, TermSet, TermsKeys};
 use super::steps::Steps;
 use super::tables::{
     BLOBS, FILES, IDS, IN_EDGES, META, NODES, OUT_EDGES, OVERLAY_IDS, OVERLAY_IN, OVERLAY_NODES,
@@ -352,6 +352,43 @@ impl Snapshot {
         let count = ids.len();
         ids.truncate(listed);
         Ok((count, ids))
+    }
+
+    /// The keys of the nodes each of `terms` finds, as [`Snapshot::term_keys`] gives them, one
+    /// list per term in their order. Terms in ascending byte order (as [`TermSet::matching`]
+    /// gives them) that lie close together in the term table — the terms of a prefix — are
+    /// read in one walk over it rather than one lookup each; the walk gives way to lookups
+    /// once it passes over many terms not asked for.
+    ///
+    /// ```
+    /// use tsgraph_engine::{GraphBatch, NodeKind, NodeRecord, Store};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let store = Store::open_or_create(dir.path().join("g.redb")).unwrap();
+    /// let mut batch = GraphBatch::default();
+    /// batch.nodes.push(NodeRecord::new("a.ts:save", NodeKind::Function, "save", "a.ts", 1, 2));
+    /// batch.nodes.push(NodeRecord::new("a.ts:saveAll", NodeKind::Function, "saveAll", "a.ts", 3, 4));
+    /// batch.add_file("a.ts", 0);
+    /// store.replace_all(&batch).unwrap();
+    /// let snapshot = store.snapshot().unwrap();
+    /// let terms = ["save".to_owned(), "saveall".to_owned(), "saved".to_owned()];
+    /// let found = snapshot.terms_keys(&terms).unwrap();
+    /// assert_eq!(found.of(1), snapshot.term_keys("saveall").unwrap().as_slice());
+    /// assert!(found.of(2).is_empty());
+    /// ```
+    pub fn terms_keys(&self, terms: &[String]) -> Result<TermsKeys, StoreError> {
+        let mut found = TermsKeys::default();
+        let mut at = 0;
+        if terms.is_sorted() {
+            self.read("read search terms", || {
+                walk_terms(self.terms_table()?, terms, &mut found, &mut at)
+            })?;
+        }
+        // Whatever the walk left: one lookup each.
+        for term in &terms[at..] {
+            found.extend(self.term_keys(term)?);
+            found.end_term();
+        }
+        Ok(found)
     }
 
     /// The keys of the nodes found by the search term `term` (lowercase), ascending.
@@ -1024,4 +1061,50 @@ pub struct FileStamp {
     pub modified: u64,
     /// Packages outside the project the file imports.
     pub external: Vec<String>,
+}
+
+/// Terms of the table not asked for that a walk passes over, per term asked for, before it
+/// gives way to lookups (a lookup costs a walk down the tree; a step along it, far less).
+const WALK_SLACK: usize = 8;
+
+/// Reads the lists of `terms` (ascending) from `table` in one walk from the first, into
+/// `found`, advancing `at` past each term read; stops early when the terms lie too far apart.
+fn walk_terms(
+    table: &ReadOnlyTable<&'static str, &'static [u8]>,
+    terms: &[String],
+    found: &mut TermsKeys,
+    at: &mut usize,
+) -> Result<(), StoreError> {
+    let Some(first) = terms.first() else {
+        return Ok(());
+    };
+    let mut passed = 0usize;
+    for entry in table.range(first.as_str()..).ctx("read search terms")? {
+        let (term, postings) = entry.ctx("read search terms")?;
+        let term = term.value();
+        // Terms asked for that the table does not hold find nothing.
+        while terms.get(*at).is_some_and(|wanted| wanted.as_str() < term) {
+            found.end_term();
+            *at += 1;
+        }
+        let Some(wanted) = terms.get(*at) else {
+            return Ok(());
+        };
+        if wanted == term {
+            found.extend(Postings::parse(postings.value())?.keys().map(NodeKey));
+            found.end_term();
+            *at += 1;
+        } else {
+            passed += 1;
+            if passed > WALK_SLACK.saturating_mul(*at + 1) {
+                return Ok(());
+            }
+        }
+    }
+    // Past the table's last term: the rest find nothing.
+    while *at < terms.len() {
+        found.end_term();
+        *at += 1;
+    }
+    Ok(())
 }

@@ -1099,3 +1099,46 @@ fn crowded_names_stay_exact_as_files_come_and_go() {
     }
     assert_eq!(b.callables_named("make", 100).unwrap().0, 9 + CROWDED);
 }
+
+#[test]
+fn terms_read_together_find_what_each_finds_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_or_create(dir.path().join("g.redb")).unwrap();
+    // Three hundred names: runs of terms side by side, and terms far apart.
+    let names: Vec<String> = (0..300).map(|i| format!("n{:03}x", i)).collect();
+    let named: Vec<&str> = names.iter().map(String::as_str).collect();
+    store
+        .replace_all(&merged(&[
+            file_batch("a.ts", &named, &[]),
+            file_batch("b.ts", &named[..10], &[]),
+        ]))
+        .unwrap();
+    let s = store.snapshot().unwrap();
+    let alone = |terms: &[String]| -> Vec<Vec<crate::model::NodeKey>> {
+        terms.iter().map(|t| s.term_keys(t).unwrap()).collect()
+    };
+    let together = |terms: &[String]| -> Vec<Vec<crate::model::NodeKey>> {
+        let found = s.terms_keys(terms).unwrap();
+        assert_eq!(found.len(), terms.len());
+        (0..terms.len()).map(|i| found.of(i).to_vec()).collect()
+    };
+    let lower =
+        |names: &[String]| -> Vec<String> { names.iter().map(|n| n.to_lowercase()).collect() };
+    // Side by side, with terms the table lacks among them, before them and after them.
+    let mut dense = lower(&names[..40]);
+    dense.extend(["n005", "a", "zzz"].map(str::to_owned));
+    dense.sort();
+    assert_eq!(together(&dense), alone(&dense));
+    assert_eq!(
+        together(&dense)[dense.iter().position(|t| t == "n000x").unwrap()].len(),
+        2
+    );
+    // Far apart: the walk gives way to lookups, with the same answer.
+    let sparse: Vec<String> = lower(&names).into_iter().step_by(60).collect();
+    assert_eq!(together(&sparse), alone(&sparse));
+    // Not in byte order: looked up one by one.
+    let mut unsorted = sparse.clone();
+    unsorted.reverse();
+    assert_eq!(together(&unsorted), alone(&unsorted));
+    assert!(together(&[]).is_empty());
+}
