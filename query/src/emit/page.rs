@@ -284,12 +284,17 @@ fn largest_fitting_rows(
     let mut moved_low: Option<bool> = None;
     // Whether the last page was past what is measured: nothing says how far, so halve.
     let mut past_measured = false;
+    // The fitting count measured before `low`, with its tokens: the rows between the two
+    // cost what rows still to come cost more nearly than the average since none does (the
+    // first rows of an answer, the nearest, are often its longest).
+    let mut below: Option<(usize, usize)> = None;
     let mut measured = 0;
     while high.rows - low.rows > 1 {
         let interpolate = !past_measured && measured < INTERPOLATIONS;
         let on_line = interpolate && low.tokens.is_some() && high.tokens.is_some();
         let rows = if interpolate {
-            predict(&low, &high, base, aim)
+            let origin = below.or(base.map(|tokens| (0, tokens)));
+            predict(&low, &high, origin, aim)
         } else {
             low.rows + (high.rows - low.rows) / 2
         }
@@ -297,6 +302,9 @@ fn largest_fitting_rows(
         measured += 1;
         let tokens = measure(rows)?;
         let fits = tokens.is_some_and(|tokens| tokens <= aim);
+        if fits && let Some(tokens) = low.tokens {
+            below = Some((low.rows, tokens));
+        }
         let (moved, kept) = if fits {
             (&mut low, &mut high)
         } else {
@@ -327,10 +335,11 @@ struct Bound {
 }
 
 /// The row count where the tokens reach `aim`: on the line between the two ends when both
-/// were measured, else extrapolated from the tokens per row of the rows that fit over the
-/// page of none (`base`); one more row when nothing is known of a row's cost.
-fn predict(low: &Bound, high: &Bound, base: Option<usize>, aim: usize) -> usize {
-    match (low.tokens, high.tokens, base) {
+/// were measured, else extrapolated from the tokens per row since `origin` (the fitting count
+/// measured before `low`, else the page of none); one more row when nothing is known of a
+/// row's cost.
+fn predict(low: &Bound, high: &Bound, origin: Option<(usize, usize)>, aim: usize) -> usize {
+    match (low.tokens, high.tokens, origin) {
         (Some(fit), Some(over), _) if over > aim => {
             let below = aim.saturating_sub(fit) as f64 * low.weight;
             let above = (over - aim) as f64 * high.weight;
@@ -338,8 +347,8 @@ fn predict(low: &Bound, high: &Bound, base: Option<usize>, aim: usize) -> usize 
             low.rows
                 .saturating_add((share * (high.rows - low.rows) as f64) as usize)
         }
-        (Some(tokens), _, Some(base)) if low.rows > 0 && tokens > base => {
-            let per_row = (tokens - base) as f64 / low.rows as f64;
+        (Some(tokens), _, Some((rows, before))) if low.rows > rows && tokens > before => {
+            let per_row = (tokens - before) as f64 / (low.rows - rows) as f64;
             let more = (aim.saturating_sub(tokens) as f64 / per_row) as usize;
             low.rows.saturating_add(more)
         }
@@ -458,6 +467,23 @@ mod tests {
             })
             .unwrap();
         }
+    }
+
+    #[test]
+    fn dear_first_rows_do_not_make_the_search_creep() {
+        // The nearest results cost most (a long signature, a table's header): the tokens per
+        // row since the page of none say too much, the rows since the last page say what is
+        // to come. 150 + 5 × 200 + 81 × 30 = 3,580 fits; 87 rows are 3,610.
+        let fits = measure(150, |i| if i < 5 { 200 } else { 30 });
+        let mut tries = 0;
+        let page = choose(500, 0, (AIM, UNLISTED_FILES), |p, limit| {
+            tries += 1;
+            fits(p, limit)
+        })
+        .unwrap();
+        assert_eq!(page.rows, 86);
+        // It took 16 from the average since none.
+        assert!(tries <= 6, "{tries} measurements");
     }
 
     #[test]
