@@ -130,15 +130,16 @@ pub(crate) fn resume(
 
 /// Summaries read from a snapshot of the store, as [`crate::sync`] reads them.
 pub(crate) struct StoredSummaries {
-    /// Locked while a summary's bytes are read: a snapshot's tables open lazily.
-    snapshot: parking_lot::Mutex<Snapshot>,
+    /// Read by two threads at once ([`FactsTable::read_uses_ahead`]): a snapshot's reads
+    /// share it (its tables open once, whichever thread asks first).
+    snapshot: Snapshot,
     root: PathBuf,
 }
 
 impl StoredSummaries {
     pub(crate) fn new(snapshot: Snapshot, root: &Path) -> StoredSummaries {
         StoredSummaries {
-            snapshot: parking_lot::Mutex::new(snapshot),
+            snapshot,
             root: root.to_path_buf(),
         }
     }
@@ -146,9 +147,9 @@ impl StoredSummaries {
 
 impl SummarySource for StoredSummaries {
     fn load_uses(&self, path: &str, hash: u64) -> Option<ImportUses> {
-        // Only that part is copied under the lock, and decompressed after it. Read against
+        // Only that part is copied out of the page, and decompressed after it. Read against
         // the stored summary's hash: another's is not this file's.
-        let part = (self.snapshot.lock())
+        let part = (self.snapshot)
             .read_blob(path, |bytes| {
                 crate::persist::uses_part(bytes).map(<[u8]>::to_vec)
             })
@@ -157,9 +158,8 @@ impl SummarySource for StoredSummaries {
     }
 
     fn load(&self, path: &str, hash: u64) -> Result<(FileFacts, bool), IndexError> {
-        // Only the read holds the lock: two threads decode at once
-        // ([`FactsTable::read_uses_ahead`]).
-        let bytes = self.snapshot.lock().read_blob(path, <[u8]>::to_vec)?;
+        // Copied out of the page, then decoded: the page is held no longer than the copy.
+        let bytes = self.snapshot.read_blob(path, <[u8]>::to_vec)?;
         let decoded = bytes.and_then(|bytes| crate::persist::decode_with(&bytes, &mut Vec::new()));
         if let Some(facts) = decoded.filter(|facts| facts.hash == hash) {
             return Ok((facts, true));
