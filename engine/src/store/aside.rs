@@ -257,7 +257,7 @@ impl Preparing {
         self.seal_terms()?;
         Ok(Prepared {
             fst: self.fst.take().unwrap_or_default(),
-            crowded: std::mem::take(&mut self.callables).crowded(),
+            crowded: std::mem::take(&mut self.callables).crowded()?,
             terms: self.terms,
             unresolved: self.held,
         })

@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 
 use redb::{ReadableTable, Table};
 
-use super::search::Postings;
+use super::search::{Postings, TermPairs};
 use crate::error::{DbResultExt, StoreError};
 use crate::model::NodeKind;
 use crate::record::{NodeRecord, NodeView};
@@ -34,13 +34,14 @@ pub(crate) fn is_named_callable(node: &NodeRecord) -> bool {
     NodeKind::from_u8(node.kind).is_some_and(is_callable) && !node.name.is_empty()
 }
 
-/// The callables of a bulk load as they are written: name, ID and key of each, in one text.
+/// The callables of a bulk load as they are written: each as the term `name\0ID` (no name or
+/// ID holds a NUL, which sorts below every other byte: the terms' order is the table's order
+/// of `(name, ID)`) with its key.
 #[derive(Default)]
-pub(super) struct Callables {
-    text: String,
-    /// Start of the name, end of the name (the ID follows it), end of the ID, and key.
-    rows: Vec<(u32, u32, u32, u32)>,
-}
+pub(super) struct Callables(TermPairs);
+
+/// Between a callable's name and its ID in a [`Callables`] term.
+const NAME_END: &str = "\0";
 
 impl Callables {
     /// Takes `node`, written under `key`, if it is a named function or method.
@@ -48,45 +49,33 @@ impl Callables {
         if !is_named_callable(node) {
             return Ok(());
         }
-        let offset = |at: usize| {
-            u32::try_from(at).map_err(|_| {
-                StoreError::TooLarge("the callables of one load exceed 4 GiB".to_owned())
-            })
-        };
-        let start = offset(self.text.len())?;
-        self.text.push_str(&node.name);
-        let name_end = offset(self.text.len())?;
-        self.text.push_str(&node.id);
-        self.rows
-            .push((start, name_end, offset(self.text.len())?, key));
-        Ok(())
-    }
-
-    fn name(&self, (start, name_end, _, _): (u32, u32, u32, u32)) -> &str {
-        self.text
-            .get(start as usize..name_end as usize)
-            .unwrap_or("")
-    }
-
-    fn id(&self, (_, name_end, id_end, _): (u32, u32, u32, u32)) -> &str {
-        self.text
-            .get(name_end as usize..id_end as usize)
-            .unwrap_or("")
+        self.0.push_parts(&[&node.name, NAME_END, &node.id], key)
     }
 
     /// Keeps the callables of the crowded names alone, sorted by name, then ID: the order of
     /// the table's keys.
-    pub(super) fn crowded(mut self) -> Callables {
-        let mut rows = std::mem::take(&mut self.rows);
-        rows.sort_unstable_by(|&a, &b| (self.name(a), self.id(a)).cmp(&(self.name(b), self.id(b))));
-        let mut kept = Vec::new();
-        for group in rows.chunk_by(|&a, &b| self.name(a) == self.name(b)) {
-            if group.len() > CROWDED {
-                kept.extend_from_slice(group);
+    pub(super) fn crowded(mut self) -> Result<Callables, StoreError> {
+        self.0.sort();
+        let rows: Vec<(&str, &str, u32)> = self.rows().collect();
+        let mut kept = TermPairs::default();
+        for group in rows
+            .chunk_by(|a, b| a.0 == b.0)
+            .filter(|g| g.len() > CROWDED)
+        {
+            for (name, id, key) in group {
+                kept.push_parts(&[name, NAME_END, id], *key)?;
             }
         }
-        self.rows = kept;
-        self
+        Ok(Callables(kept))
+    }
+
+    /// Each callable as `(name, ID, key)`, in the order taken (table order once
+    /// [`Callables::crowded`]).
+    fn rows(&self) -> impl Iterator<Item = (&str, &str, u32)> {
+        self.0.iter().map(|(term, key)| {
+            let (name, id) = term.split_once(NAME_END).unwrap_or((term, ""));
+            (name, id, key)
+        })
     }
 
     /// Inserts the rows into the (empty) table, in its key order once [`Callables::crowded`].
@@ -94,10 +83,8 @@ impl Callables {
         &self,
         table: &mut Table<'_, (&'static str, &'static str), u32>,
     ) -> Result<(), StoreError> {
-        for &row in &self.rows {
-            table
-                .insert((self.name(row), self.id(row)), row.3)
-                .ctx("write crowded names")?;
+        for (name, id, key) in self.rows() {
+            table.insert((name, id), key).ctx("write crowded names")?;
         }
         Ok(())
     }
@@ -279,12 +266,8 @@ mod tests {
         }
         add("v.ts:make".to_owned(), NodeKind::Variable, "make");
         add("c.ts:Make".to_owned(), NodeKind::Function, "Make");
-        let crowded = callables.crowded();
-        let rows: Vec<(&str, &str, u32)> = crowded
-            .rows
-            .iter()
-            .map(|&row| (crowded.name(row), crowded.id(row), row.3))
-            .collect();
+        let crowded = callables.crowded().unwrap();
+        let rows: Vec<(&str, &str, u32)> = crowded.rows().collect();
         assert_eq!(rows.len(), CROWDED + 1);
         assert!(rows.iter().all(|row| row.0 == "make"));
         assert_eq!(rows[0], ("make", "m00.ts:make", CROWDED as u32));

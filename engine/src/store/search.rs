@@ -417,8 +417,13 @@ impl TermPairs {
     }
 
     fn push(&mut self, term: &str, key: u32) -> Result<(), StoreError> {
+        self.push_parts(&[term], key)
+    }
+
+    /// Adds the term made of `parts`, one after the other, for `key`.
+    pub(super) fn push_parts(&mut self, parts: &[&str], key: u32) -> Result<(), StoreError> {
         let start = self.text.len();
-        self.text.push_str(term);
+        parts.iter().for_each(|part| self.text.push_str(part));
         let offset = |at: usize| {
             u32::try_from(at).map_err(|_| {
                 StoreError::TooLarge("the search terms of one load exceed 4 GiB".to_owned())

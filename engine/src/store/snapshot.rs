@@ -268,14 +268,26 @@ impl Snapshot {
     /// path lowercases to it; the store keeps no second index of exact names.
     pub fn keys_named(&self, name: &str) -> Result<Vec<NodeKey>, StoreError> {
         let mut keys = Vec::new();
+        self.each_named(name, |key, _| keys.push(key))?;
+        Ok(keys)
+    }
+
+    /// Calls `each` with the key and record of every node named exactly `name`, found
+    /// through the name's lowercased term.
+    fn each_named(
+        &self,
+        name: &str,
+        mut each: impl FnMut(NodeKey, &NodeView<'_>),
+    ) -> Result<(), StoreError> {
         for key in self.term_keys(&name.to_lowercase())? {
-            if let Some(guard) = self.node(key)?
-                && guard.view()?.name() == name
-            {
-                keys.push(key);
+            if let Some(guard) = self.node(key)? {
+                let view = guard.view()?;
+                if view.name() == name {
+                    each(key, &view);
+                }
             }
         }
-        Ok(keys)
+        Ok(())
     }
 
     /// Every distinct simple name, ascending (a scan of every node record).
@@ -339,15 +351,11 @@ impl Snapshot {
             return Ok(found);
         }
         let mut ids = Vec::new();
-        for key in self.term_keys(&name.to_lowercase())? {
-            let Some(guard) = self.node(key)? else {
-                continue;
-            };
-            let node = guard.view()?;
-            if super::crowded::is_callable(node.kind()) && node.name() == name {
+        self.each_named(name, |_, node| {
+            if super::crowded::is_callable(node.kind()) {
                 ids.push(node.id().to_owned());
             }
-        }
+        })?;
         ids.sort_unstable();
         let count = ids.len();
         ids.truncate(listed);
