@@ -25,7 +25,7 @@ use crate::facts_table::FactsTable;
 use crate::facts_table::SummarySource;
 use crate::import_uses::ImportUses;
 use crate::model::ProjectModel;
-use crate::resolve::{Clause, ExportTables, ModuleTarget};
+use crate::resolve::{Clause, ExportTables, FileId, KeptExports, ModuleTarget};
 use crate::state::IndexState;
 use crate::summary::IndexError;
 
@@ -33,8 +33,9 @@ use crate::summary::IndexError;
 pub(crate) const RESOLUTION_META_KEY: &str = "resolution";
 
 /// The format version of the kept resolution (the summaries' is inside it: the ids it holds
-/// are theirs): another version is not resumed.
-const RESOLUTION_VERSION: u8 = 1;
+/// are theirs): another version is not resumed. Version 2 keeps the export tables in a
+/// section of their own ([`crate::resolve::KeptExports`]).
+const RESOLUTION_VERSION: u8 = 2;
 
 /// The resolution as written: borrowed from the state ([`IndexState::kept_resolution`]);
 /// the fields of [`Kept`], in its order.
@@ -45,7 +46,7 @@ pub(crate) struct KeptRef<'a> {
     pub(crate) builtins: &'a FileFacts,
     pub(crate) files: Vec<(&'a str, u64)>,
     pub(crate) modules: &'a [Vec<ModuleTarget>],
-    pub(crate) exports: &'a ExportTables,
+    pub(crate) stars: &'a [Vec<FileId>],
     pub(crate) clauses: &'a [Vec<Clause>],
 }
 
@@ -60,44 +61,64 @@ pub(crate) struct Kept {
     /// Every file id's path ("" for a removed file) and content hash.
     pub(crate) files: Vec<(String, u64)>,
     pub(crate) modules: Vec<Vec<ModuleTarget>>,
-    pub(crate) exports: ExportTables,
+    /// Every file's `export *` sources (the export tables are kept apart: see
+    /// [`resolution_meta`]).
+    stars: Vec<Vec<FileId>>,
     pub(crate) clauses: Vec<Vec<Clause>>,
 }
 
-/// The metadata entry keeping `state`'s resolution.
-pub(crate) fn resolution_meta(state: &IndexState) -> (String, Vec<u8>) {
+/// The metadata entry keeping `state`'s resolution: the version, a checksum of what
+/// follows, the length of the head, the head (the resolution but its export tables:
+/// postcard, LZ4-compressed), then the export tables' section, whose chunks are compressed
+/// on their own so that a chunk no edit changed is written back as it was read. The section
+/// becomes the state's kept form of its tables.
+pub(crate) fn resolution_meta(state: &mut IndexState) -> (String, Vec<u8>) {
     let raw = postcard::to_stdvec(&state.kept_resolution()).unwrap_or_default();
-    let block = lz4_flex::block::compress_prepend_size(&raw);
-    let mut bytes = Vec::with_capacity(block.len() + 9);
+    let head = lz4_flex::block::compress_prepend_size(&raw);
+    let section = state.keep_exports();
+    let mut bytes = Vec::with_capacity(13 + head.len() + section.len());
     bytes.push(RESOLUTION_VERSION);
-    bytes.extend_from_slice(&xxh3_64(&block).to_le_bytes());
-    bytes.extend_from_slice(&block);
+    bytes.extend_from_slice(&[0; 8]);
+    bytes.extend_from_slice(&u32::try_from(head.len()).unwrap_or(u32::MAX).to_le_bytes());
+    bytes.extend_from_slice(&head);
+    bytes.extend_from_slice(&section);
+    let checksum = xxh3_64(&bytes[9..]);
+    bytes[1..9].copy_from_slice(&checksum.to_le_bytes());
     (RESOLUTION_META_KEY.to_owned(), bytes)
 }
 
-/// The kept resolution of `bytes`, or `None` for another version or damaged bytes (the
-/// checksum is checked before anything is decompressed).
-fn decode(bytes: &[u8]) -> Option<Kept> {
+/// The kept resolution of `bytes` and its export tables' section, or `None` for another
+/// version or damaged bytes (the checksum is checked before anything is decompressed).
+fn decode(bytes: &[u8]) -> Option<(Kept, KeptExports)> {
     let (version, rest) = bytes.split_first()?;
-    let (checksum, block) = rest.split_first_chunk::<8>()?;
-    if *version != RESOLUTION_VERSION || u64::from_le_bytes(*checksum) != xxh3_64(block) {
+    let (checksum, rest) = rest.split_first_chunk::<8>()?;
+    if *version != RESOLUTION_VERSION || u64::from_le_bytes(*checksum) != xxh3_64(rest) {
         return None;
     }
+    let (head_len, rest) = rest.split_first_chunk::<4>()?;
+    let head_len = usize::try_from(u32::from_le_bytes(*head_len)).ok()?;
+    let (head, section) = rest.split_at_checked(head_len)?;
     let kept: Kept =
-        postcard::from_bytes(crate::persist::decompress(block, &mut Vec::new())?).ok()?;
-    (kept.summaries == crate::persist::SUMMARY_VERSION).then_some(kept)
+        postcard::from_bytes(crate::persist::decompress(head, &mut Vec::new())?).ok()?;
+    let exports = KeptExports::parse(section)?;
+    (kept.summaries == crate::persist::SUMMARY_VERSION).then_some((kept, exports))
 }
 
 /// Whether `kept` was computed from exactly the stored summaries (`stored`: path → hash,
 /// size, modified) under `model`, and is whole (a list per file).
-fn matches(kept: &Kept, stored: &HashMap<String, (u64, u64, u64)>, model: &ProjectModel) -> bool {
+fn matches(
+    (kept, exports): &(Kept, KeptExports),
+    stored: &HashMap<String, (u64, u64, u64)>,
+    model: &ProjectModel,
+) -> bool {
     let files = kept.files.len();
     let present = kept.files.iter().filter(|(path, _)| !path.is_empty());
     let distinct: HashSet<&str> = present.clone().map(|(path, _)| path.as_str()).collect();
     kept.model == model.fingerprint()
         && kept.modules.len() == files
         && kept.clauses.len() == files
-        && kept.exports.len() == files
+        && kept.stars.len() == files
+        && exports.files() == files
         && distinct.len() == stored.len()
         && present.clone().count() == stored.len()
         && present
@@ -115,7 +136,7 @@ pub(crate) fn resume(
     stored: &HashMap<String, (u64, u64, u64)>,
     model: ProjectModel,
 ) -> Result<Result<IndexState, ProjectModel>, IndexError> {
-    let Some(kept) = snapshot
+    let Some((mut kept, exports)) = snapshot
         .meta(RESOLUTION_META_KEY)?
         .as_deref()
         .and_then(decode)
@@ -123,7 +144,10 @@ pub(crate) fn resume(
     else {
         return Ok(Err(model));
     };
-    let mut state = IndexState::resumed(root, model, kept)?;
+    let Some(exports) = ExportTables::resumed(std::mem::take(&mut kept.stars), exports) else {
+        return Ok(Err(model));
+    };
+    let mut state = IndexState::resumed(root, model, kept, exports)?;
     state.generation = Some(snapshot.generation()?);
     Ok(Ok(state))
 }

@@ -32,7 +32,9 @@ use crate::modules::{self, ImportStats};
 use crate::options::{IndexProgress, ProgressHook};
 use crate::reach::Reach;
 use crate::relink::RelinkReason;
-use crate::resolve::{DeclRef, FileId, Hierarchy, ModuleTarget, Program, ProgramTables, Resolver};
+use crate::resolve::{
+    DeclRef, ExportTables, FileId, Hierarchy, ModuleTarget, Program, ProgramTables, Resolver,
+};
 use crate::summary::{IndexError, IndexSummary};
 use crate::{IndexOptions, persist, pool, walk};
 
@@ -180,7 +182,7 @@ impl IndexState {
             crate::sync::CONFIGS_META_KEY.to_owned(),
             state.config_stamp.clone(),
         ));
-        meta.push(crate::resume::resolution_meta(&state));
+        meta.push(crate::resume::resolution_meta(&mut state));
         let loaded = state.load_into(store, &meta, crate::load::PART_FILES)?;
         let summary = state.summary(
             &loaded,
@@ -263,6 +265,7 @@ impl IndexState {
         root: &Path,
         model: ProjectModel,
         kept: crate::resume::Kept,
+        exports: ExportTables,
     ) -> Result<IndexState, IndexError> {
         let extractor = Extractor::new().map_err(|err| IndexError::Grammar(err.to_string()))?;
         // Kept with the resolution, as the summaries are: extracting it again was a third
@@ -276,7 +279,7 @@ impl IndexState {
         Ok(IndexState {
             root: root.to_path_buf(),
             model,
-            tables: ProgramTables::with_exports(&builtins, kept.exports),
+            tables: ProgramTables::with_exports(&builtins, exports),
             builtins,
             files: FactsTable::unread(kept.files),
             by_path,
@@ -310,7 +313,11 @@ impl IndexState {
 
     /// The failure of a summary read since the last call (see [`FactsTable::take_failure`]).
     pub(crate) fn take_failure(&self) -> Option<IndexError> {
-        self.files.take_failure()
+        let files = self.files.take_failure();
+        match self.tables.exports().take_failure() {
+            true => files.or(Some(unreadable_exports())),
+            false => files,
+        }
     }
 
     /// Whether some summary is still to be read from the store: a resumed state's.
@@ -333,9 +340,17 @@ impl IndexState {
             builtins: &self.builtins,
             files: self.files.stamps().collect(),
             modules: &self.modules,
-            exports: self.tables.exports(),
+            stars: self.tables.exports().stars(),
             clauses: self.hierarchy.clauses(),
         }
+    }
+
+    /// The export tables encoded as a kept section ([`ExportTables::encode`]), which
+    /// becomes their kept form: the next encoding copies what did not change since.
+    pub(crate) fn keep_exports(&mut self) -> Vec<u8> {
+        let section = self.tables.exports().encode();
+        self.tables.exports_mut().adopt(&section);
+        section
     }
 
     /// The nodes of file `id` (as its summary in `files` gives them).
@@ -516,7 +531,7 @@ impl IndexState {
         let touched = self.absorb(summaries);
         let update = self.relink(touched, stored);
         // A summary that could not be read was linked as empty: nothing of this is written.
-        match self.files.take_failure() {
+        match self.take_failure() {
             Some(err) => Err(err),
             None => Ok(update),
         }
@@ -1034,4 +1049,10 @@ fn assign_all_nodes(files: &FactsTable) -> Vec<FileNodes> {
     let files: Vec<&FileFacts> = files.iter().collect();
     crate::chunks::map_on_two_threads(&files, 32, || (), |_, facts| graph::assign_nodes(facts))
         .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
+/// The failure of a kept export table that could not be decoded (its section passed the
+/// checksum, so this is a bug, not damage): the update is made again from every summary.
+fn unreadable_exports() -> IndexError {
+    IndexError::Worker("a kept export table could not be decoded".into())
 }

@@ -8,11 +8,14 @@
 //! other table copies nothing from a changed file).
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use petgraph::algo::tarjan_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 use rustc_hash::FxHashMap;
 
+use super::kept_exports::{self, CHUNK, KeptExports, chunks_of};
 use super::{DeclRef, FileId, ModuleTarget};
 use crate::facts::{ExportTarget, ExprId, FileFacts, Name};
 use crate::facts_table::FactsTable;
@@ -42,11 +45,18 @@ pub(crate) enum ExportEntry {
 pub(crate) type ExportTable = FxHashMap<Box<str>, ExportEntry>;
 
 /// Every file's export table, and the `export *` edges they were computed from.
-#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Default)]
 pub(crate) struct ExportTables {
-    tables: Vec<ExportTable>,
+    /// Per file: its table; a resumed state's is decoded from `kept` when first asked for.
+    tables: Vec<OnceLock<ExportTable>>,
     /// Per file: the files it re-exports everything from.
     stars: Vec<Vec<FileId>>,
+    /// The tables as the store keeps them (none for tables computed here).
+    kept: KeptExports,
+    /// Per chunk of `kept`: whether every table in it is still as kept.
+    clean: Vec<bool>,
+    /// A kept table could not be decoded and stood in as empty.
+    failed: AtomicBool,
 }
 
 impl ExportTables {
@@ -58,14 +68,90 @@ impl ExportTables {
         tables
     }
 
-    /// How many files have a table.
-    pub(crate) fn len(&self) -> usize {
-        self.tables.len()
+    /// The tables as the store keeps them (`stars`: every file's `export *` sources), each
+    /// decoded when first asked for; `None` when the two disagree on the number of files.
+    pub(crate) fn resumed(stars: Vec<Vec<FileId>>, kept: KeptExports) -> Option<ExportTables> {
+        if kept.files() != stars.len() {
+            return None;
+        }
+        Some(ExportTables {
+            tables: (0..stars.len()).map(|_| OnceLock::new()).collect(),
+            clean: vec![true; chunks_of(stars.len())],
+            stars,
+            kept,
+            failed: AtomicBool::new(false),
+        })
     }
 
     /// The table of `file` (none for the built-in library).
     pub(crate) fn table(&self, file: FileId) -> Option<&ExportTable> {
-        self.tables.get(file as usize)
+        let slot = self.tables.get(file as usize)?;
+        Some(slot.get_or_init(|| self.decode_kept(file)))
+    }
+
+    /// File `file`'s table as kept; an empty one, and a failure, when it cannot be read.
+    fn decode_kept(&self, file: FileId) -> ExportTable {
+        self.kept.decode(file as usize).unwrap_or_else(|| {
+            self.failed.store(true, Ordering::Relaxed);
+            ExportTable::default()
+        })
+    }
+
+    /// Whether a kept table could not be decoded since the last call: what was linked
+    /// meanwhile used an empty table in its place.
+    pub(crate) fn take_failure(&self) -> bool {
+        self.failed.swap(false, Ordering::Relaxed)
+    }
+
+    /// Every file's `export *` sources.
+    pub(crate) fn stars(&self) -> &[Vec<FileId>] {
+        &self.stars
+    }
+
+    /// The tables encoded as a section of kept tables ([`super::kept_exports`]): the chunks
+    /// none of whose tables changed since they were read are copied as they were.
+    pub(crate) fn encode(&self) -> Vec<u8> {
+        let files = self.tables.len();
+        kept_exports::encode(
+            files,
+            |chunk| match self.clean.get(chunk) {
+                Some(true) => {
+                    (self.kept).block(chunk, files.saturating_sub(chunk * CHUNK).min(CHUNK))
+                }
+                _ => None,
+            },
+            |file| self.table(file_id(file)).unwrap_or(&EMPTY),
+        )
+    }
+
+    /// Takes `section` (what [`ExportTables::encode`] gave) as the tables' kept form, so
+    /// that the next encoding copies what did not change since.
+    pub(crate) fn adopt(&mut self, section: &[u8]) {
+        if let Some(kept) = KeptExports::parse(section).filter(|k| k.files() == self.tables.len()) {
+            self.clean = vec![true; chunks_of(kept.files())];
+            self.kept = kept;
+        }
+    }
+
+    /// Sets `file`'s table.
+    fn put_table(&mut self, file: FileId, table: ExportTable) {
+        self.changed(file);
+        self.tables[file as usize] = OnceLock::from(table);
+    }
+
+    /// Takes `file`'s table out, to be put back.
+    fn take_table(&mut self, file: FileId) -> ExportTable {
+        match self.tables[file as usize].take() {
+            Some(table) => table,
+            None => self.decode_kept(file),
+        }
+    }
+
+    /// Notes that `file`'s table no longer is as kept.
+    fn changed(&mut self, file: FileId) {
+        if let Some(clean) = self.clean.get_mut(file as usize / CHUNK) {
+            *clean = false;
+        }
     }
 
     /// Recomputes the tables of the `changed` files (their summaries or what their imports
@@ -78,7 +164,12 @@ impl ExportTables {
         modules: &[Vec<ModuleTarget>],
         changed: &[FileId],
     ) {
-        self.tables.resize_with(files.len(), Default::default);
+        for file in self.tables.len()..files.len() {
+            // A chunk kept with fewer files is not the chunk it now is.
+            self.changed(file_id(file));
+        }
+        self.tables
+            .resize_with(files.len(), || OnceLock::from(ExportTable::default()));
         self.stars.resize_with(files.len(), Vec::new);
         for &file in changed {
             self.stars[file as usize] = star_sources(file, files.get(file), modules);
@@ -101,7 +192,7 @@ impl ExportTables {
                     graph.add_edge(NodeIndex::new(from), NodeIndex::new(*to), ());
                 }
             }
-            self.tables[*file as usize] = own[from].clone();
+            self.put_table(*file, own[from].clone());
         }
         // Components come dependencies first, so every `export *` source outside the current
         // component is already complete.
@@ -148,32 +239,37 @@ impl ExportTables {
     /// Adds to `file`'s table what its `export *` sources export (`own`: its own exports,
     /// which shadow them); whether anything changed.
     fn merge_stars(&mut self, file: FileId, own: &ExportTable) -> bool {
+        let mut table = self.take_table(file);
         let mut changed = false;
-        for source in self.stars[file as usize].clone() {
-            let entries: Vec<(Box<str>, ExportEntry)> = self.tables[source as usize]
+        for &source in &self.stars[file as usize] {
+            // A file that re-exports everything from itself has all of it already.
+            let Some(exported) = self.table(source).filter(|_| source != file) else {
+                continue;
+            };
+            let exported = exported
                 .iter()
-                .filter(|(name, _)| &***name != "default" && !own.contains_key(&***name))
-                .map(|(name, entry)| (name.clone(), *entry))
-                .collect();
-            let table = &mut self.tables[file as usize];
-            for (name, entry) in entries {
-                match table.get(&name) {
+                .filter(|(name, _)| &***name != "default" && !own.contains_key(&***name));
+            for (name, entry) in exported {
+                match table.get(name) {
                     None => {
-                        table.insert(name, entry);
+                        table.insert(name.clone(), *entry);
                         changed = true;
                     }
-                    Some(existing) if *existing == entry || *existing == ExportEntry::Ambiguous => {
-                    }
+                    Some(existing) if existing == entry || *existing == ExportEntry::Ambiguous => {}
                     Some(_) => {
-                        table.insert(name, ExportEntry::Ambiguous);
+                        table.insert(name.clone(), ExportEntry::Ambiguous);
                         changed = true;
                     }
                 }
             }
         }
+        self.put_table(file, table);
         changed
     }
 }
+
+/// The table of a file without one (a built-in library's id).
+static EMPTY: std::sync::LazyLock<ExportTable> = std::sync::LazyLock::new(ExportTable::default);
 
 fn file_id(index: usize) -> FileId {
     FileId::try_from(index).unwrap_or(u32::MAX)
@@ -252,4 +348,71 @@ pub(super) fn module_of(
         .get(file as usize)
         .and_then(|targets| targets.get(import))
         .unwrap_or(&ModuleTarget::Unresolved)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(seed: u32) -> ExportTable {
+        (0..seed % 4 + 1)
+            .map(|i| (format!("n{seed}_{i}").into(), ExportEntry::Namespace(seed)))
+            .collect()
+    }
+
+    fn resumed(tables: &[ExportTable]) -> ExportTables {
+        let section = kept_exports::encode(tables.len(), |_| None, |f| &tables[f]);
+        let kept = KeptExports::parse(&section).expect("section");
+        ExportTables::resumed(vec![Vec::new(); tables.len()], kept).expect("resumed")
+    }
+
+    #[test]
+    fn a_resumed_table_decodes_on_first_use_and_writes_back_what_did_not_change() {
+        let files = CHUNK * 2 + 5;
+        let tables: Vec<ExportTable> = (0..files as u32).map(table).collect();
+        let mut resumed = resumed(&tables);
+        assert!(resumed.tables.iter().all(|slot| slot.get().is_none()));
+        assert_eq!(resumed.table(3), Some(&tables[3]));
+        assert_eq!(
+            resumed.tables.iter().filter(|s| s.get().is_some()).count(),
+            1
+        );
+        let before = KeptExports::parse(&resumed.encode()).expect("section");
+        // One table of the second chunk changes.
+        let changed = CHUNK as u32 + 1;
+        resumed.put_table(changed, table(99));
+        let after = KeptExports::parse(&resumed.encode()).expect("section");
+        assert_eq!(after.block(0, CHUNK), before.block(0, CHUNK));
+        assert_eq!(after.block(2, 5), before.block(2, 5));
+        assert_ne!(after.block(1, CHUNK), before.block(1, CHUNK));
+        for (file, kept) in tables.iter().enumerate() {
+            let expected = if file == changed as usize {
+                table(99)
+            } else {
+                kept.clone()
+            };
+            assert_eq!(after.decode(file), Some(expected), "file {file}");
+        }
+        // Adopted, the section is what the next encoding starts from: nothing is re-encoded.
+        let section = resumed.encode();
+        resumed.adopt(&section);
+        assert!(resumed.clean.iter().all(|clean| *clean));
+        assert_eq!(resumed.encode(), section);
+        assert!(!resumed.take_failure());
+    }
+
+    #[test]
+    fn a_kept_table_that_cannot_be_decoded_is_a_failure() {
+        let tables: Vec<ExportTable> = (0..3).map(table).collect();
+        let mut section = kept_exports::encode(3, |_| None, |f| &tables[f]);
+        let last = section.len() - 1;
+        section[last] ^= 0xff;
+        section[last - 1] ^= 0xff;
+        let kept = KeptExports::parse(&section).expect("the directory holds");
+        let resumed = ExportTables::resumed(vec![Vec::new(); 3], kept).expect("resumed");
+        assert_eq!(resumed.table(2), Some(&ExportTable::default()));
+        assert!(resumed.take_failure());
+        assert!(!resumed.take_failure(), "taken");
+        assert!(ExportTables::resumed(vec![Vec::new(); 2], KeptExports::default()).is_none());
+    }
 }

@@ -9,6 +9,7 @@ mod builtins;
 mod calls;
 mod exports;
 mod hierarchy;
+mod kept_exports;
 mod keys;
 mod members;
 mod names;
@@ -26,6 +27,7 @@ pub(crate) use calls::{CallTarget, Provenance, Unresolved};
 pub(crate) use exports::ExportTable;
 pub(crate) use exports::ExportTables;
 pub(crate) use hierarchy::{Clause, Hierarchy, object_decls};
+pub(crate) use kept_exports::KeptExports;
 pub(crate) use ty::Ty;
 pub(crate) use ty::empty_env as ty_empty_env;
 
@@ -93,6 +95,11 @@ impl ProgramTables {
     /// Every module's export table, to keep.
     pub(crate) fn exports(&self) -> &ExportTables {
         &self.exports
+    }
+
+    /// Every module's export table, to take the form it was kept in.
+    pub(crate) fn exports_mut(&mut self) -> &mut ExportTables {
+        &mut self.exports
     }
 
     /// Recomputes what depends on the `changed` files (their summaries, or what their
