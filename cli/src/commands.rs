@@ -690,8 +690,8 @@ fn write_relinked(out: &mut dyn Write, sync: &tsgraph::SyncSummary) -> io::Resul
     if !sync.is_noop() {
         writeln!(
             out,
-            "summaries read: {} of {} files",
-            sync.summaries_read, sync.checked
+            "summaries read: {} of {} files; importers' import uses read: {}",
+            sync.summaries_read, sync.checked, sync.uses_read
         )?;
     }
     Ok(())

@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::facts::FileFacts;
 use crate::import_uses::{ImportUses, import_uses_of};
+use crate::reach_key::ReachKey;
 use crate::resolve::FileId;
 use crate::summary::IndexError;
 
@@ -32,6 +33,8 @@ pub(crate) struct FactsTable {
     /// What each file does with its imports: from its summary once read, before that from
     /// the source.
     uses: Vec<OnceLock<ImportUses>>,
+    /// Each file's reach key: kept with the resolution, else computed from its uses.
+    keys: Vec<OnceLock<ReachKey>>,
     /// Each file's path and content hash, known without its summary.
     paths: Vec<String>,
     hashes: Vec<u64>,
@@ -42,31 +45,43 @@ pub(crate) struct FactsTable {
     failure: parking_lot::Mutex<Option<IndexError>>,
     /// Summaries read from the source so far.
     reads: AtomicUsize,
+    /// Import uses read from the source so far (apart from their summaries).
+    uses_reads: AtomicUsize,
 }
 
 impl FactsTable {
     /// A table holding these summaries, in file id order.
     pub(crate) fn loaded(files: Vec<FileFacts>) -> FactsTable {
         let stamps = files.iter().map(|f| (f.path.clone(), f.hash)).collect();
-        FactsTable::with_cells(stamps, files.into_iter().map(OnceLock::from).collect())
+        let cells = files.into_iter().map(OnceLock::from).collect();
+        FactsTable::with_cells(stamps, cells, Vec::new())
     }
 
     /// A table of the files `(path, hash)` in file id order, their summaries read from the
-    /// source attached when first asked for.
-    pub(crate) fn unread(files: Vec<(String, u64)>) -> FactsTable {
+    /// source attached when first asked for; `keys` are their reach keys, in the same order
+    /// (computed when first asked for where there are fewer).
+    pub(crate) fn unread(files: Vec<(String, u64)>, keys: Vec<ReachKey>) -> FactsTable {
         let cells = files.iter().map(|_| OnceLock::new()).collect();
-        FactsTable::with_cells(files, cells)
+        FactsTable::with_cells(files, cells, keys)
     }
 
-    fn with_cells(files: Vec<(String, u64)>, cells: Vec<OnceLock<FileFacts>>) -> FactsTable {
+    fn with_cells(
+        files: Vec<(String, u64)>,
+        cells: Vec<OnceLock<FileFacts>>,
+        keys: Vec<ReachKey>,
+    ) -> FactsTable {
+        let mut keys: Vec<OnceLock<ReachKey>> = keys.into_iter().map(OnceLock::from).collect();
+        keys.resize_with(cells.len(), OnceLock::new);
         FactsTable {
             uses: cells.iter().map(|_| OnceLock::new()).collect(),
+            keys,
             cells,
             hashes: files.iter().map(|(_, hash)| *hash).collect(),
             paths: files.into_iter().map(|(path, _)| path).collect(),
             source: None,
             failure: parking_lot::Mutex::new(None),
             reads: AtomicUsize::new(0),
+            uses_reads: AtomicUsize::new(0),
         }
     }
 
@@ -140,6 +155,11 @@ impl FactsTable {
         self.reads.load(Ordering::Relaxed)
     }
 
+    /// How many files' import uses were read from the source apart from their summaries.
+    pub(crate) fn uses_reads(&self) -> usize {
+        self.uses_reads.load(Ordering::Relaxed)
+    }
+
     /// What file `id` does with its imports: computed from its summary when that is read,
     /// else read from the source (the small part stored in front of the summary).
     pub(crate) fn import_uses(&self, id: FileId) -> &ImportUses {
@@ -147,11 +167,26 @@ impl FactsTable {
         self.uses[index].get_or_init(|| {
             let stored = match (&self.source, self.cells[index].get()) {
                 (Some(source), None) if !self.paths[index].is_empty() => {
-                    source.load_uses(&self.paths[index], self.hashes[index])
+                    let read = source.load_uses(&self.paths[index], self.hashes[index]);
+                    self.uses_reads
+                        .fetch_add(read.is_some().into(), Ordering::Relaxed);
+                    read
                 }
                 _ => None,
             };
             stored.unwrap_or_else(|| import_uses_of(self.get(id)))
+        })
+    }
+
+    /// File `id`'s reach key ([`crate::reach_key`]): as kept, else from its uses, computed
+    /// from its summary when that is at hand (without keeping the uses: a whole index would
+    /// keep every file's), else read.
+    pub(crate) fn reach_key(&self, id: FileId) -> &ReachKey {
+        let index = id as usize;
+        self.keys[index].get_or_init(|| match (self.uses[index].get(), self.cells[index].get()) {
+            (Some(uses), _) => ReachKey::of(uses),
+            (None, Some(facts)) => ReachKey::of(&import_uses_of(facts)),
+            (None, None) => ReachKey::of(self.import_uses(id)),
         })
     }
 
@@ -215,6 +250,7 @@ impl FactsTable {
         self.paths[index] = facts.path.clone();
         self.hashes[index] = facts.hash;
         self.uses[index] = OnceLock::new();
+        self.keys[index] = OnceLock::new();
         self.cells[index] = OnceLock::from(facts);
     }
 
@@ -223,6 +259,7 @@ impl FactsTable {
         self.paths.push(facts.path.clone());
         self.hashes.push(facts.hash);
         self.uses.push(OnceLock::new());
+        self.keys.push(OnceLock::new());
         self.cells.push(OnceLock::from(facts));
     }
 }
@@ -289,7 +326,7 @@ mod tests {
             ("b.ts".to_owned(), 3),
             ("gone.ts".to_owned(), 5),
         ];
-        let unattached = FactsTable::unread(files.clone());
+        let unattached = FactsTable::unread(files.clone(), Vec::new());
         assert!(unattached.has_unread());
         assert_eq!(unattached.get(0).path, "", "nothing to read from yet");
         let failure = unattached.take_failure().expect("a failure");
@@ -299,7 +336,7 @@ mod tests {
                 .contains("a.ts: its summary was asked for"),
             "{failure}"
         );
-        let mut table = FactsTable::unread(files);
+        let mut table = FactsTable::unread(files, Vec::new());
         table.attach_source(Box::new(source));
         assert_eq!(table.path(2), "b.ts");
         assert_eq!(table.hash(0), 1);
@@ -378,7 +415,7 @@ mod tests {
             asked: Arc::new(Mutex::new(Vec::new())),
         };
         let files = vec![("a.ts".to_owned(), 1), ("b.ts".to_owned(), 3)];
-        let mut table = FactsTable::unread(files);
+        let mut table = FactsTable::unread(files, Vec::new());
         table.attach_source(Box::new(source));
         table.read_uses_ahead(&[0, 1]);
         assert_eq!(table.import_uses(0).imports.len(), 1, "the stored part");

@@ -29,6 +29,7 @@ mod options;
 mod persist;
 mod pool;
 mod reach;
+mod reach_key;
 mod relink;
 mod resolve;
 mod resume;

@@ -56,9 +56,15 @@ pub(crate) fn dependents<'a>(
     let mut stack: Vec<(FileId, ExportChange)> =
         changes.iter().map(|(f, c)| (*f, c.clone())).collect();
     while let Some((file, change)) = stack.pop() {
-        let importing = importers.get(&file).map(Vec::as_slice).unwrap_or(&[]);
-        files.read_uses_ahead(importing);
-        for &importer in importing {
+        // Only the importers whose reach key lets the change through are asked what they
+        // use: an export nobody names asks none.
+        let importing: Vec<FileId> = (importers.get(&file).map(Vec::as_slice).unwrap_or(&[]))
+            .iter()
+            .copied()
+            .filter(|&importer| files.reach_key(importer).may_reach(&change))
+            .collect();
+        files.read_uses_ahead(&importing);
+        for importer in importing {
             let exposed = || interface(importer).exposed_imports.as_slice();
             let reached = Importer {
                 uses: files.import_uses(importer),

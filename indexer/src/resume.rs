@@ -25,8 +25,9 @@ use crate::facts_table::FactsTable;
 use crate::facts_table::SummarySource;
 use crate::import_uses::ImportUses;
 use crate::model::ProjectModel;
+use crate::reach_key::ReachKey;
 use crate::resolve::{Clause, ExportTables, FileId, KeptExports, ModuleTarget};
-use crate::state::IndexState;
+use crate::state::{IndexState, Prepared};
 use crate::summary::IndexError;
 
 /// The metadata key of the kept resolution.
@@ -34,8 +35,9 @@ pub(crate) const RESOLUTION_META_KEY: &str = "resolution";
 
 /// The format version of the kept resolution (the summaries' is inside it: the ids it holds
 /// are theirs): another version is not resumed. Version 2 keeps the export tables in a
-/// section of their own ([`crate::resolve::KeptExports`]).
-const RESOLUTION_VERSION: u8 = 2;
+/// section of their own ([`crate::resolve::KeptExports`]); version 3 adds every file's
+/// reach key ([`crate::reach_key`]).
+const RESOLUTION_VERSION: u8 = 3;
 
 /// The resolution as written: borrowed from the state ([`IndexState::kept_resolution`]);
 /// the fields of [`Kept`], in its order.
@@ -65,26 +67,39 @@ pub(crate) struct Kept {
     /// [`resolution_meta`]).
     stars: Vec<Vec<FileId>>,
     pub(crate) clauses: Vec<Vec<Clause>>,
+    /// Every file's reach key (a section of its own: see [`resolution_meta`]).
+    #[serde(skip)]
+    pub(crate) reach: Vec<ReachKey>,
 }
 
 /// The metadata entry keeping `state`'s resolution: the version, a checksum of what
-/// follows, the length of the head, the head (the resolution but its export tables:
-/// postcard, LZ4-compressed), then the export tables' section, whose chunks are compressed
+/// follows, then three parts: the head (the resolution but its reach keys and export tables:
+/// postcard, LZ4-compressed) and the reach keys ([`crate::reach_key::encode_keys`]), each
+/// after its length (u32 LE), then the export tables' section, whose chunks are compressed
 /// on their own so that a chunk no edit changed is written back as it was read. The section
 /// becomes the state's kept form of its tables.
 pub(crate) fn resolution_meta(state: &mut IndexState) -> (String, Vec<u8>) {
     let raw = postcard::to_stdvec(&state.kept_resolution()).unwrap_or_default();
     let head = lz4_flex::block::compress_prepend_size(&raw);
+    let keys = crate::reach_key::encode_keys(state.reach_keys());
     let section = state.keep_exports();
-    let mut bytes = Vec::with_capacity(13 + head.len() + section.len());
+    let mut bytes = Vec::with_capacity(17 + head.len() + keys.len() + section.len());
     bytes.push(RESOLUTION_VERSION);
     bytes.extend_from_slice(&[0; 8]);
-    bytes.extend_from_slice(&u32::try_from(head.len()).unwrap_or(u32::MAX).to_le_bytes());
-    bytes.extend_from_slice(&head);
+    for part in [&head, &keys] {
+        bytes.extend_from_slice(&u32::try_from(part.len()).unwrap_or(u32::MAX).to_le_bytes());
+        bytes.extend_from_slice(part);
+    }
     bytes.extend_from_slice(&section);
     let checksum = xxh3_64(&bytes[9..]);
     bytes[1..9].copy_from_slice(&checksum.to_le_bytes());
     (RESOLUTION_META_KEY.to_owned(), bytes)
+}
+
+/// The part of `bytes` after its length (u32 LE), and what follows it.
+fn split_part(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
+    let (len, rest) = bytes.split_first_chunk::<4>()?;
+    rest.split_at_checked(usize::try_from(u32::from_le_bytes(*len)).ok()?)
 }
 
 /// The kept resolution of `bytes` and its export tables' section, or `None` for another
@@ -95,29 +110,28 @@ fn decode(bytes: &[u8]) -> Option<(Kept, KeptExports)> {
     if *version != RESOLUTION_VERSION || u64::from_le_bytes(*checksum) != xxh3_64(rest) {
         return None;
     }
-    let (head_len, rest) = rest.split_first_chunk::<4>()?;
-    let head_len = usize::try_from(u32::from_le_bytes(*head_len)).ok()?;
-    let (head, section) = rest.split_at_checked(head_len)?;
-    let kept: Kept =
+    let (head, rest) = split_part(rest)?;
+    let (keys, section) = split_part(rest)?;
+    let mut kept: Kept =
         postcard::from_bytes(crate::persist::decompress(head, &mut Vec::new())?).ok()?;
+    kept.reach = crate::reach_key::decode_keys(keys)?;
     let exports = KeptExports::parse(section)?;
     (kept.summaries == crate::persist::SUMMARY_VERSION).then_some((kept, exports))
 }
 
 /// Whether `kept` was computed from exactly the stored summaries (`stored`: path → hash,
-/// size, modified) under `model`, and is whole (a list per file).
+/// size, modified), and is whole (a list per file).
 fn matches(
     (kept, exports): &(Kept, KeptExports),
     stored: &HashMap<String, (u64, u64, u64)>,
-    model: &ProjectModel,
 ) -> bool {
     let files = kept.files.len();
     let present = kept.files.iter().filter(|(path, _)| !path.is_empty());
     let distinct: HashSet<&str> = present.clone().map(|(path, _)| path.as_str()).collect();
-    kept.model == model.fingerprint()
-        && kept.modules.len() == files
+    kept.modules.len() == files
         && kept.clauses.len() == files
         && kept.stars.len() == files
+        && kept.reach.len() == files
         && exports.files() == files
         && distinct.len() == stored.len()
         && present.clone().count() == stored.len()
@@ -126,30 +140,45 @@ fn matches(
             .all(|(path, hash)| stored.get(path).is_some_and(|s| s.0 == *hash))
 }
 
-/// The state of the store's index with its kept resolution and no summary read yet, when the
-/// store keeps one that matches its summaries (`stored`: path → hash, size, modified) and
+/// The state of the store's index with its kept resolution and no summary read yet, when
+/// `prepared` (what [`prepare`] made of the resolution the store keeps) was computed under
 /// `model`; otherwise `model` back. Its summaries are read from the store attached for each
 /// operation ([`IndexState::reading_from`]).
 pub(crate) fn resume(
     root: &Path,
     snapshot: &Snapshot,
-    stored: &HashMap<String, (u64, u64, u64)>,
     model: ProjectModel,
+    prepared: Option<(u64, Prepared)>,
 ) -> Result<Result<IndexState, ProjectModel>, IndexError> {
-    let Some((mut kept, exports)) = snapshot
-        .meta(RESOLUTION_META_KEY)?
-        .as_deref()
-        .and_then(decode)
-        .filter(|kept| matches(kept, stored, &model))
+    let Some((_, prepared)) = prepared.filter(|(kept_model, _)| *kept_model == model.fingerprint())
     else {
         return Ok(Err(model));
     };
-    let Some(exports) = ExportTables::resumed(std::mem::take(&mut kept.stars), exports) else {
-        return Ok(Err(model));
-    };
-    let mut state = IndexState::resumed(root, model, kept, exports)?;
+    let mut state = IndexState::resumed(root, model, prepared);
     state.generation = Some(snapshot.generation()?);
     Ok(Ok(state))
+}
+
+/// The resolution `snapshot` keeps made ready to become a state, with the fingerprint of the
+/// project model it was computed under, when it was computed from exactly the stored
+/// summaries (`stored`: path → hash, size, modified); `None` when the store keeps none that
+/// does, or one of another version or damaged.
+pub(crate) fn prepare(
+    snapshot: &Snapshot,
+    stored: &HashMap<String, (u64, u64, u64)>,
+) -> Result<Option<(u64, Prepared)>, IndexError> {
+    let kept = snapshot
+        .meta(RESOLUTION_META_KEY)?
+        .as_deref()
+        .and_then(decode);
+    let Some((mut kept, exports)) = kept.filter(|kept| matches(kept, stored)) else {
+        return Ok(None);
+    };
+    let Some(exports) = ExportTables::resumed(std::mem::take(&mut kept.stars), exports) else {
+        return Ok(None);
+    };
+    let model = kept.model;
+    Ok(Some((model, IndexState::prepare_resumed(kept, exports)?)))
 }
 
 /// Summaries read from a snapshot of the store, as [`crate::sync`] reads them.

@@ -139,6 +139,20 @@ pub struct IndexState {
     pub(crate) generation: Option<Generation>,
 }
 
+/// A kept resolution made ready to become a state ([`IndexState::prepare_resumed`]): the
+/// fields of [`IndexState`] that do not need the project model.
+pub(crate) struct Prepared {
+    builtins: FileFacts,
+    files: FactsTable,
+    by_path: HashMap<String, FileId>,
+    modules: Vec<Vec<ModuleTarget>>,
+    tables: ProgramTables,
+    hierarchy: Hierarchy,
+    nodes: NodeTable,
+    interfaces: Vec<OnceLock<Interface>>,
+    extractor: Extractor,
+}
+
 impl IndexState {
     /// Indexes the project from scratch into `store`: walks, extracts every file on the
     /// worker pool, then links and writes the graph part by part ([`crate::load`]), in one
@@ -165,7 +179,7 @@ impl IndexState {
         ProgressHook::tell(progress, IndexProgress::Linking);
         let paths: Vec<&str> = parsed.facts.iter().map(|f| f.path.as_str()).collect();
         let configs = walked.configs.iter().map(|c| c.relative.clone()).collect();
-        let model = ProjectModel::load_listed(root, &paths, configs);
+        let model = ProjectModel::load_walked(root, &paths, configs);
         let (mut state, import_stats) = IndexState::with_model(root, parsed.facts, model)?;
         // The load asks for every file's nodes: assigned on two threads first (`chunks.rs`).
         state.nodes = NodeTable::assigned(assign_all_nodes(&state.files));
@@ -260,13 +274,43 @@ impl IndexState {
 
     /// A state resumed from the resolution an earlier process kept ([`crate::resume`]):
     /// no summary is read until asked for, through the store an operation reads from
-    /// ([`IndexState::reading_from`]).
-    pub(crate) fn resumed(
-        root: &Path,
-        model: ProjectModel,
+    /// ([`IndexState::reading_from`]). `prepared` is that resolution made ready
+    /// ([`IndexState::prepare_resumed`]), computed under `model`.
+    pub(crate) fn resumed(root: &Path, model: ProjectModel, prepared: Prepared) -> IndexState {
+        let Prepared {
+            builtins,
+            files,
+            by_path,
+            modules,
+            tables,
+            hierarchy,
+            nodes,
+            interfaces,
+            extractor,
+        } = prepared;
+        IndexState {
+            root: root.to_path_buf(),
+            model,
+            builtins,
+            files,
+            by_path,
+            modules,
+            tables,
+            hierarchy,
+            nodes,
+            interfaces,
+            extractor,
+            config_stamp: Vec::new(),
+            generation: None,
+        }
+    }
+
+    /// A kept resolution made ready to become a state, everything but the project model:
+    /// made on a thread of its own while the model loads ([`crate::sync::state_of_store`]).
+    pub(crate) fn prepare_resumed(
         kept: crate::resume::Kept,
         exports: ExportTables,
-    ) -> Result<IndexState, IndexError> {
+    ) -> Result<Prepared, IndexError> {
         let extractor = Extractor::new().map_err(|err| IndexError::Grammar(err.to_string()))?;
         // Kept with the resolution, as the summaries are: extracting it again was a third
         // of resuming.
@@ -276,20 +320,16 @@ impl IndexState {
             .map(|(i, (path, _))| (path.clone(), FileId::try_from(i).unwrap_or(u32::MAX)))
             .collect();
         let count = kept.files.len();
-        Ok(IndexState {
-            root: root.to_path_buf(),
-            model,
+        Ok(Prepared {
             tables: ProgramTables::with_exports(&builtins, exports),
             builtins,
-            files: FactsTable::unread(kept.files),
+            files: FactsTable::unread(kept.files, kept.reach),
             by_path,
             modules: kept.modules,
             hierarchy: Hierarchy::from_clauses(kept.clauses),
             nodes: NodeTable::unassigned(count),
             interfaces: (0..count).map(|_| OnceLock::new()).collect(),
             extractor,
-            config_stamp: Vec::new(),
-            generation: None,
         })
     }
 
@@ -331,6 +371,12 @@ impl IndexState {
         self.files.reads()
     }
 
+    /// How many files' import uses a resumed state has read from the store apart from their
+    /// summaries (to decide which importers a change reaches).
+    pub(crate) fn uses_read(&self) -> usize {
+        self.files.uses_reads()
+    }
+
     /// What [`crate::resume`] keeps of the state: the built-in library's summary, every file
     /// id's path and hash, resolved imports, export tables and heritage clauses.
     pub(crate) fn kept_resolution(&self) -> crate::resume::KeptRef<'_> {
@@ -343,6 +389,14 @@ impl IndexState {
             stars: self.tables.exports().stars(),
             clauses: self.hierarchy.clauses(),
         }
+    }
+
+    /// Every file's reach key, in file id order (see [`crate::reach_key`]).
+    pub(crate) fn reach_keys(&self) -> impl ExactSizeIterator<Item = &crate::reach_key::ReachKey> {
+        (0..self.files.len()).map(|id| {
+            self.files
+                .reach_key(FileId::try_from(id).unwrap_or(FileId::MAX))
+        })
     }
 
     /// The export tables encoded as a kept section ([`ExportTables::encode`]), which

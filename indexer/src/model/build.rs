@@ -9,7 +9,7 @@ use super::paths::{
     display_dir, file_name, is_declaration, join, parent, strip_dir, wildcard_capture,
 };
 use super::resolve::declaration_beside;
-use super::source::{Fetched, Source};
+use super::source::{Fetched, Prefetched, Source};
 use super::tsconfig::{Config, ConfigLoader, Referrer};
 use super::workspaces::{self, Declaration};
 use super::{
@@ -73,7 +73,11 @@ impl ProjectModel {
             })
             .collect();
 
-        let mut loader = ConfigLoader::new(source, by_name_folder, pnp);
+        let mut prefetched = Prefetched {
+            inner: source,
+            texts: &texts,
+        };
+        let mut loader = ConfigLoader::new(&mut prefetched, by_name_folder, pnp);
         let mut model = ProjectModel {
             files: HashMap::new(),
             configs: Vec::new(),

@@ -1,6 +1,7 @@
 //! Confined reading of configuration files: the project root is canonicalised once, and a
 //! file whose canonical path (after following symlinks) is outside it is not read. Symlinks
-//! that stay inside the root are followed.
+//! that stay inside the root are followed. Files that the source walk found ([`ConfinedFs::walked`])
+//! are inside the root by how they were found, and are read without resolving their path.
 
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
@@ -15,6 +16,9 @@ pub(crate) struct ConfinedFs {
     canonical_root: Option<PathBuf>,
     /// The configuration files, when the caller's walk already found them.
     listed: Option<Vec<String>>,
+    /// Whether the listed files are regular files that the source walk found (`crate::walk`
+    /// follows no link to a folder, and lists no linked configuration file).
+    walked: bool,
 }
 
 impl ConfinedFs {
@@ -23,6 +27,7 @@ impl ConfinedFs {
             root: root.to_path_buf(),
             canonical_root: std::fs::canonicalize(root).ok(),
             listed: None,
+            walked: false,
         }
     }
 
@@ -35,6 +40,24 @@ impl ConfinedFs {
             listed: Some(listed),
             ..ConfinedFs::new(root)
         }
+    }
+
+    /// A reader whose listing is what the source walk found (`crate::walk`): those files are
+    /// read without resolving their path first (the canonical path of each, a look at every
+    /// folder on its way, cost as much as reading it), since the walk reached them through
+    /// no link.
+    pub(crate) fn walked(root: &Path, listed: Vec<String>) -> ConfinedFs {
+        ConfinedFs {
+            walked: true,
+            ..ConfinedFs::with_listing(root, listed)
+        }
+    }
+
+    /// Whether `path` is a file the source walk found.
+    fn is_walked(&self, path: &str) -> bool {
+        self.walked
+            && (self.listed.as_ref())
+                .is_some_and(|listed| listed.binary_search_by(|p| p.as_str().cmp(path)).is_ok())
     }
 }
 
@@ -124,6 +147,9 @@ impl Source for ConfinedFs {
         let Some(canonical_root) = &self.canonical_root else {
             return Fetched::Missing;
         };
+        if self.is_walked(path) {
+            return read_text(&self.root.join(path));
+        }
         let joined = self.root.join(path);
         let canonical = match std::fs::canonicalize(&joined) {
             Ok(canonical) => canonical,
@@ -136,13 +162,20 @@ impl Source for ConfinedFs {
         if canonical.is_dir() {
             return Fetched::Missing;
         }
-        match std::fs::read(&canonical) {
-            Ok(bytes) => match String::from_utf8(bytes) {
-                Ok(text) => Fetched::Text(text),
-                Err(_) => Fetched::Failed("not UTF-8".to_owned()),
-            },
-            Err(err) if err.kind() == ErrorKind::NotFound => Fetched::Missing,
-            Err(err) => Fetched::Failed(err.to_string()),
-        }
+        read_text(&canonical)
+    }
+}
+
+/// The text of the file at `path`.
+fn read_text(path: &Path) -> Fetched {
+    match std::fs::read(path) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => Fetched::Text(text),
+            Err(_) => Fetched::Failed("not UTF-8".to_owned()),
+        },
+        Err(err) if err.kind() == ErrorKind::NotFound => Fetched::Missing,
+        // Gone or replaced by a folder since the walk.
+        Err(err) if err.kind() == ErrorKind::IsADirectory => Fetched::Missing,
+        Err(err) => Fetched::Failed(err.to_string()),
     }
 }

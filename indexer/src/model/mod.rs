@@ -198,6 +198,13 @@ impl ProjectModel {
         ProjectModel::build_fingerprinted(&mut source, files)
     }
 
+    /// Like [`ProjectModel::load_listed`], with the configuration files the source walk found
+    /// (`crate::walk`): they are read without resolving their paths (see `model::confine`).
+    pub(crate) fn load_walked(root: &Path, files: &[&str], configs: Vec<String>) -> ProjectModel {
+        let mut source = confine::ConfinedFs::walked(root, configs);
+        ProjectModel::build_fingerprinted(&mut source, files)
+    }
+
     fn build_fingerprinted(source: &mut dyn source::Source, files: &[&str]) -> ProjectModel {
         let mut fingerprinted = source::Fingerprinted {
             inner: source,

@@ -1115,6 +1115,22 @@ fn load_reads_nothing_outside_the_root_through_symlinks() {
     assert_eq!(model.package_of("packages/c/src/z.ts").name, "c");
     let names: Vec<&str> = model.packages().map(|p| p.name).collect();
     assert_eq!(names, ["c"]);
+
+    // The files the source walk found are read without resolving their paths: that reads
+    // what resolving them would, and nothing outside the root (the walk lists no link).
+    let configs: Vec<String> = (crate::walk::walk(&root, u64::MAX).configs.into_iter())
+        .map(|config| config.relative)
+        .collect();
+    assert!(configs.contains(&"tsconfig.json".to_owned()), "{configs:?}");
+    assert!(!configs.contains(&"packages/a/package.json".to_owned()));
+    let listed = ProjectModel::load_listed(&root, &files, configs.clone());
+    let walked = ProjectModel::load_walked(&root, &files, configs);
+    assert_eq!(walked.fingerprint(), listed.fingerprint());
+    assert_eq!(walked.warnings(), listed.warnings());
+    let names = |model: &ProjectModel| -> Vec<String> {
+        model.packages().map(|p| p.name.to_owned()).collect()
+    };
+    assert_eq!(names(&walked), names(&listed));
 }
 
 #[test]

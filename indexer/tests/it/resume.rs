@@ -231,3 +231,42 @@ fn edits_leave_the_resolution_behind_until_it_is_kept() {
     );
     assert_fresh(dir.path(), &root, &store);
 }
+
+/// A change reaches only the importers whose reach key names a changed name: an export that
+/// nobody names reads no importer's import uses and re-links only its own file, while an
+/// export a namespace importer names (`core.scale` in circle.ts) reads that importer's.
+#[test]
+fn only_importers_that_name_a_changed_name_are_asked_what_they_use() {
+    let (dir, root, store) = project();
+    append(
+        &root,
+        "src/core.ts",
+        "export function nobodyNamesMe(): number { return 1; }\n",
+    );
+    let synced = sync(&root, &store);
+    assert_eq!(synced.uses_read, 0, "{synced:?}");
+    let relinked: Vec<&str> = (synced.relinked_files.iter())
+        .map(|(path, _)| path.as_str())
+        .collect();
+    assert_eq!(relinked, ["src/core.ts"]);
+    assert_fresh(dir.path(), &root, &store);
+    // `scale` changes what it stands for: square.ts imports it, circle.ts names it as a
+    // member of the namespace, and square.ts passes the change on to main.ts (its exported
+    // class's shape names the import); the six files around import nothing.
+    let core = std::fs::read_to_string(root.join("src/core.ts")).expect("read");
+    std::fs::write(
+        root.join("src/core.ts"),
+        core.replace(
+            "export function scale(x: number): number",
+            "export function scale(x: number, by = 2): number",
+        ),
+    )
+    .expect("edit");
+    let synced = sync(&root, &store);
+    assert_eq!(synced.uses_read, 3, "{synced:?}");
+    let relinked: Vec<&str> = (synced.relinked_files.iter())
+        .map(|(path, _)| path.as_str())
+        .collect();
+    assert!(relinked.contains(&"src/square.ts") && relinked.contains(&"src/circle.ts"));
+    assert_fresh(dir.path(), &root, &store);
+}
