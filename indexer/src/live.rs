@@ -189,6 +189,9 @@ pub struct LiveIndex {
     buffers: HashMap<String, Buffer>,
     /// An edit was committed since the store last kept this state's resolution.
     resolution_behind: bool,
+    /// The configuration files the last sync's walk found, for the project model of a state
+    /// read from the store right after it ([`LiveIndex::warm`]); taken by that read.
+    configs: Option<Vec<String>>,
 }
 
 impl LiveIndex {
@@ -200,6 +203,7 @@ impl LiveIndex {
             state: None,
             buffers: HashMap::new(),
             resolution_behind: false,
+            configs: None,
         }
     }
 
@@ -259,10 +263,13 @@ impl LiveIndex {
     /// holds keep the editor's text.
     pub fn sync(&mut self, store: &Store) -> Result<SyncSummary, IndexError> {
         let buffers = &self.buffers;
-        let synced =
-            sync::sync_store(&self.root, store, &self.options, &mut self.state, &|path| {
-                buffers.contains_key(path)
-            })?;
+        let synced = sync::sync_store(
+            &self.root,
+            store,
+            &self.options,
+            (&mut self.state, &mut self.configs),
+            &|path| buffers.contains_key(path),
+        )?;
         // A sync that wrote kept the resolution with it.
         if !synced.is_noop() {
             self.resolution_behind = false;
@@ -480,7 +487,7 @@ impl LiveIndex {
         let update = match (update, again) {
             (Ok(update), _) => Ok(update),
             // The edit is applied again to the state read from every summary.
-            (Err(_), Some(summaries)) => sync::restore_stored(&self.root, &snapshot, false)
+            (Err(_), Some(summaries)) => sync::restore_stored(&self.root, &snapshot, false, None)
                 .map(|whole| self.state.insert(whole))
                 .and_then(|whole| whole.apply_summaries(summaries, &snapshot)),
             (Err(err), None) => Err(err),
@@ -535,11 +542,11 @@ impl LiveIndex {
                 match caught {
                     Ok(()) => state,
                     // A resumed state that could not read a summary it needed: read every one.
-                    Err(_) if resumed => sync::restore_stored(&self.root, &snapshot, false)?,
+                    Err(_) if resumed => sync::restore_stored(&self.root, &snapshot, false, None)?,
                     Err(err) => return Err(err),
                 }
             }
-            None => sync::restore_stored(&self.root, &snapshot, true)?,
+            None => sync::restore_stored(&self.root, &snapshot, true, self.configs.take())?,
         };
         Ok(self.state.insert(state))
     }
@@ -561,7 +568,12 @@ impl LiveIndex {
         if snapshot.meta(crate::INDEXED_META_KEY)?.is_none() {
             return Ok(false);
         }
-        self.state = Some(sync::restore_stored(&self.root, &snapshot, true)?);
+        self.state = Some(sync::restore_stored(
+            &self.root,
+            &snapshot,
+            true,
+            self.configs.take(),
+        )?);
         Ok(true)
     }
 }

@@ -12,7 +12,7 @@
 //! project model with another fingerprint) is not resumed; the state is then restored from
 //! every summary, as before.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -29,6 +29,7 @@ use crate::reach_key::ReachKey;
 use crate::resolve::{Clause, ExportTables, FileId, KeptExports, ModuleTarget};
 use crate::state::{IndexState, Prepared};
 use crate::summary::IndexError;
+use crate::sync::Stamps;
 
 /// The metadata key of the kept resolution.
 pub(crate) const RESOLUTION_META_KEY: &str = "resolution";
@@ -121,10 +122,7 @@ fn decode(bytes: &[u8]) -> Option<(Kept, KeptExports)> {
 
 /// Whether `kept` was computed from exactly the stored summaries (`stored`: path → hash,
 /// size, modified), and is whole (a list per file).
-fn matches(
-    (kept, exports): &(Kept, KeptExports),
-    stored: &HashMap<String, (u64, u64, u64)>,
-) -> bool {
+fn matches((kept, exports): &(Kept, KeptExports), stored: &Stamps) -> bool {
     let files = kept.files.len();
     let present = kept.files.iter().filter(|(path, _)| !path.is_empty());
     let distinct: HashSet<&str> = present.clone().map(|(path, _)| path.as_str()).collect();
@@ -165,7 +163,7 @@ pub(crate) fn resume(
 /// does, or one of another version or damaged.
 pub(crate) fn prepare(
     snapshot: &Snapshot,
-    stored: &HashMap<String, (u64, u64, u64)>,
+    stored: &Stamps,
 ) -> Result<Option<(u64, Prepared)>, IndexError> {
     let kept = snapshot
         .meta(RESOLUTION_META_KEY)?
@@ -291,7 +289,7 @@ mod tests {
         index_project(&root, &store, &options).expect("index");
         // b.ts's stored summary is damaged; its stamps, and the kept resolution, still match.
         let snapshot = store.snapshot().expect("snapshot");
-        let whole = crate::sync::restore_stored(&root, &snapshot, false).expect("state");
+        let whole = crate::sync::restore_stored(&root, &snapshot, false, None).expect("state");
         drop(snapshot);
         let mut batch = whole.link_everything();
         batch.blobs = vec![(

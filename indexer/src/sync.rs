@@ -7,7 +7,7 @@
 //! brought level with the store ([`catch_up`]): another process may have written since, which
 //! the store's generation tells.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -20,6 +20,9 @@ use crate::relink::RelinkReason;
 use crate::state::{FileChange, IndexState, StoredGraph, Summarised, Update};
 use crate::summary::{IndexError, IndexSummary};
 use crate::{INDEXED_META_KEY, INDEXER_VERSION, IndexOptions, mark_indexed, persist, pool, walk};
+
+/// Every stored file's (content hash, size, modification time), by path.
+pub(crate) type Stamps = rustc_hash::FxHashMap<String, (u64, u64, u64)>;
 
 /// The metadata key of the project model's fingerprint.
 pub(crate) const MODEL_META_KEY: &str = "model_fingerprint";
@@ -85,7 +88,7 @@ pub fn sync_project(
     options: &IndexOptions,
 ) -> Result<SyncSummary, IndexError> {
     let mut state = None;
-    let synced = sync_store(root, store, options, &mut state, &|_| false);
+    let synced = sync_store(root, store, options, (&mut state, &mut None), &|_| false);
     discard_aside(state);
     synced
 }
@@ -111,7 +114,9 @@ struct DiskChanges {
 }
 
 /// [`sync_project`] for a caller that keeps the state (`slot`, loaded here when `None` and
-/// needed) and holds some files in an editor (`held`: those are left as they are).
+/// needed) and holds some files in an editor (`held`: those are left as they are). `configs`
+/// receives the configuration files the walk found, for a project model loaded later (see
+/// [`restore_stored`]).
 ///
 /// When the commits of an incremental sync grew the store file, the file is compacted after
 /// them: redb grows a file by doubling it (see `Store::compact`).
@@ -119,11 +124,11 @@ pub(crate) fn sync_store(
     root: &Path,
     store: &Store,
     options: &IndexOptions,
-    slot: &mut Option<IndexState>,
+    (slot, configs): (&mut Option<IndexState>, &mut Option<Vec<String>>),
     held: &dyn Fn(&str) -> bool,
 ) -> Result<SyncSummary, IndexError> {
     let before = store.file_len()?;
-    let summary = sync_store_uncompacted(root, store, options, slot, held)?;
+    let summary = sync_store_uncompacted(root, store, options, (slot, configs), held)?;
     // A full index grows the file from nothing and leaves a free tail (up to the doubling
     // past what it needed); compacting it would cost a fresh index a second at 1M lines, and
     // the first edit that grows the file compacts it anyway.
@@ -139,12 +144,13 @@ fn sync_store_uncompacted(
     root: &Path,
     store: &Store,
     options: &IndexOptions,
-    slot: &mut Option<IndexState>,
+    (slot, configs_found): (&mut Option<IndexState>, &mut Option<Vec<String>>),
     held: &dyn Fn(&str) -> bool,
 ) -> Result<SyncSummary, IndexError> {
     let started = Instant::now();
     let walked = walk::walk(root, options.max_file_size);
     let paths: Vec<&str> = walked.files.iter().map(|f| f.relative.as_str()).collect();
+    *configs_found = Some(walked.configs.iter().map(|c| c.relative.clone()).collect());
     let snapshot = store.snapshot()?;
     // An index made by another version of the indexer counts as none: it is made again.
     let indexed = snapshot.meta(INDEXED_META_KEY)?.as_deref() == Some(INDEXER_VERSION);
@@ -264,7 +270,7 @@ fn update_state(
     state: &mut IndexState,
     store: &Store,
     root: &Path,
-    (snapshot, stored): (&Snapshot, &HashMap<String, (u64, u64, u64)>),
+    (snapshot, stored): (&Snapshot, &Stamps),
     changes: Vec<FileChange>,
 ) -> (Result<Update, IndexError>, (usize, usize)) {
     let read_before = (state.summaries_read(), state.uses_read());
@@ -281,9 +287,7 @@ fn update_state(
 }
 
 /// Every stored file's (hash, size, modified), by path.
-pub(crate) fn stored_stamps(
-    snapshot: &Snapshot,
-) -> Result<HashMap<String, (u64, u64, u64)>, IndexError> {
+pub(crate) fn stored_stamps(snapshot: &Snapshot) -> Result<Stamps, IndexError> {
     Ok(snapshot
         .file_stamps()?
         .into_iter()
@@ -296,7 +300,7 @@ pub(crate) fn stored_stamps(
 /// holds are left out. Fills the summary's added, changed and removed lists.
 fn compare_with_disk(
     files: &[walk::SourceFile],
-    stored: &HashMap<String, (u64, u64, u64)>,
+    stored: &Stamps,
     held: &dyn Fn(&str) -> bool,
     summary: &mut SyncSummary,
 ) -> DiskChanges {
@@ -396,7 +400,7 @@ pub(crate) fn catch_up(
     state: &mut IndexState,
     root: &Path,
     snapshot: &Snapshot,
-    stored: &HashMap<String, (u64, u64, u64)>,
+    stored: &Stamps,
 ) -> Result<(), IndexError> {
     let generation = snapshot.generation()?;
     if state.generation == Some(generation) {
@@ -510,16 +514,22 @@ impl Reused {
 }
 
 /// The state of the store's index, read from the store alone (the project model from the
-/// configuration files on disk): resumed when `resume` says so and the store keeps a
-/// resolution that matches (see [`state_of_store`]), else from every summary.
+/// configuration files on disk: `configs` when a walk just found them, else found here):
+/// resumed when `resume` says so and the store keeps a resolution that matches (see
+/// [`state_of_store`]), else from every summary.
 pub(crate) fn restore_stored(
     root: &Path,
     snapshot: &Snapshot,
     resume: bool,
+    configs: Option<Vec<String>>,
 ) -> Result<IndexState, IndexError> {
     let stored = stored_stamps(snapshot)?;
     let paths: Vec<&str> = stored.keys().map(String::as_str).collect();
-    let model = || ProjectModel::load(root, &paths);
+    // Finding the configuration files walks the project again: a walk just made found them.
+    let model = || match configs {
+        Some(configs) => ProjectModel::load_walked(root, &paths, configs),
+        None => ProjectModel::load(root, &paths),
+    };
     if !resume {
         return restore(root, snapshot, &stored, model());
     }
@@ -536,7 +546,7 @@ pub(crate) fn restore_stored(
 pub(crate) fn state_of_store(
     root: &Path,
     snapshot: &Snapshot,
-    stored: &HashMap<String, (u64, u64, u64)>,
+    stored: &Stamps,
     load_model: impl FnOnce() -> ProjectModel,
 ) -> Result<(IndexState, bool), IndexError> {
     let (model, prepared) = std::thread::scope(|scope| {
@@ -565,7 +575,7 @@ pub(crate) fn state_of_store(
 pub(crate) fn restore(
     root: &Path,
     snapshot: &Snapshot,
-    stored: &HashMap<String, (u64, u64, u64)>,
+    stored: &Stamps,
     model: ProjectModel,
 ) -> Result<IndexState, IndexError> {
     /// Summaries per chunk a thread takes: small enough to even out the threads' shares.

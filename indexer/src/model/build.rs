@@ -4,6 +4,8 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+use rustc_hash::FxHashMap;
+
 use super::package_json::Manifest;
 use super::paths::{
     display_dir, file_name, is_declaration, join, parent, strip_dir, wildcard_capture,
@@ -48,7 +50,7 @@ impl ProjectModel {
         }
         let manifests = read_manifests(&texts, &mut warnings);
         let declarations = published_declarations(source, &manifests);
-        let manifest_by_folder: HashMap<String, u32> = manifests
+        let manifest_by_folder: FxHashMap<String, u32> = manifests
             .iter()
             .enumerate()
             .map(|(i, m)| (m.folder.clone(), i as u32))
@@ -79,10 +81,10 @@ impl ProjectModel {
         };
         let mut loader = ConfigLoader::new(&mut prefetched, by_name_folder, pnp);
         let mut model = ProjectModel {
-            files: HashMap::new(),
+            files: FxHashMap::default(),
             configs: Vec::new(),
-            discovered: HashMap::new(),
-            config_ids: HashMap::new(),
+            discovered: FxHashMap::default(),
+            config_ids: FxHashMap::default(),
             references: Vec::new(),
             manifests,
             manifest_by_folder,
@@ -92,9 +94,9 @@ impl ProjectModel {
                 module: ".".to_owned(),
                 folder: ".".to_owned(),
             }],
-            manifest_entries: HashMap::new(),
+            manifest_entries: FxHashMap::default(),
             assignments: Vec::new(),
-            out_dirs: HashMap::new(),
+            out_dirs: FxHashMap::default(),
             declarations,
             pnp,
             warnings: Vec::new(),

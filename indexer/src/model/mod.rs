@@ -36,9 +36,11 @@ mod tests;
 mod tsconfig;
 mod workspaces;
 
-use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::fmt;
 use std::path::Path;
+
+use rustc_hash::FxHashMap;
 
 use package_json::Manifest;
 pub(crate) use paths::is_declaration;
@@ -154,22 +156,22 @@ struct Assignment {
 /// linking. Building it reads configuration files; using it never touches the file system.
 #[derive(Debug)]
 pub struct ProjectModel {
-    files: HashMap<Box<str>, FileFacts>,
+    files: FxHashMap<Box<str>, FileFacts>,
     configs: Vec<Config>,
     /// Folder → the tsconfig.json (else jsconfig.json) found there, as an index into `configs`.
-    discovered: HashMap<String, u32>,
-    config_ids: HashMap<String, u32>,
+    discovered: FxHashMap<String, u32>,
+    config_ids: FxHashMap<String, u32>,
     /// `references` of each config, as indices.
     references: Vec<Vec<u32>>,
     manifests: Vec<Manifest>,
-    manifest_by_folder: HashMap<String, u32>,
+    manifest_by_folder: FxHashMap<String, u32>,
     workspaces: Workspaces,
     entries: Vec<PackageEntry>,
     /// Entry index of each named manifest.
-    manifest_entries: HashMap<u32, u32>,
+    manifest_entries: FxHashMap<u32, u32>,
     assignments: Vec<Assignment>,
     /// Build-output folder (`outDir`, `declarationDir`) → the source folder it mirrors.
-    out_dirs: HashMap<String, String>,
+    out_dirs: FxHashMap<String, String>,
     /// The declaration files named packages' entry points name that are on disk (known by
     /// presence only): a package that imports itself by name reaches them, as the checker
     /// does.
