@@ -190,6 +190,28 @@ impl FactsTable {
         })
     }
 
+    /// Computes the reach key of every file that has none yet, on two threads: for a state
+    /// about to keep every key (a whole index computes each from its summary).
+    pub(crate) fn fill_reach_keys(&self) {
+        let missing: Vec<FileId> = (0..self.keys.len())
+            .filter(|&index| self.keys[index].get().is_none())
+            .map(|index| FileId::try_from(index).unwrap_or(FileId::MAX))
+            .collect();
+        if missing.len() < 64 {
+            return;
+        }
+        // A panic in a worker would have panicked in `reach_key` alike: it is carried on.
+        crate::chunks::map_on_two_threads(
+            &missing,
+            64,
+            || (),
+            |_, &id| {
+                self.reach_key(id);
+            },
+        )
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+    }
+
     /// Reads what the files of `ids` do with their imports, on two threads: for a caller
     /// about to visit all of them (an update's importers of a changed file).
     pub(crate) fn read_uses_ahead(&self, ids: &[FileId]) {

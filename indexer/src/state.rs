@@ -393,6 +393,7 @@ impl IndexState {
 
     /// Every file's reach key, in file id order (see [`crate::reach_key`]).
     pub(crate) fn reach_keys(&self) -> impl ExactSizeIterator<Item = &crate::reach_key::ReachKey> {
+        self.files.fill_reach_keys();
         (0..self.files.len()).map(|id| {
             self.files
                 .reach_key(FileId::try_from(id).unwrap_or(FileId::MAX))
