@@ -152,7 +152,7 @@ pub(crate) fn resume(
     else {
         return Ok(Err(model));
     };
-    let mut state = IndexState::resumed(root, model, prepared);
+    let mut state = IndexState::with_parts(root, model, prepared);
     state.generation = Some(snapshot.generation()?);
     Ok(Ok(state))
 }

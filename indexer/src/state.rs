@@ -139,8 +139,8 @@ pub struct IndexState {
     pub(crate) generation: Option<Generation>,
 }
 
-/// A kept resolution made ready to become a state ([`IndexState::prepare_resumed`]): the
-/// fields of [`IndexState`] that do not need the project model.
+/// The fields of an [`IndexState`] that do not need the project model: a kept resolution
+/// made ready to become a state ([`IndexState::prepare_resumed`]), or a whole index's.
 pub(crate) struct Prepared {
     builtins: FileFacts,
     files: FactsTable,
@@ -250,33 +250,25 @@ impl IndexState {
             let program = Program::new(&files, &builtins, &modules, &tables);
             Hierarchy::build(&Resolver::new(&program), files.len())
         };
-        let nodes = NodeTable::unassigned(files.len());
-        let interfaces = (0..files.len()).map(|_| OnceLock::new()).collect();
-        Ok((
-            IndexState {
-                root: root.to_path_buf(),
-                model,
-                builtins,
-                files,
-                by_path,
-                modules,
-                tables,
-                hierarchy,
-                nodes,
-                interfaces,
-                extractor,
-                config_stamp: Vec::new(),
-                generation: None,
-            },
-            import_stats,
-        ))
+        let parts = Prepared {
+            nodes: NodeTable::unassigned(files.len()),
+            interfaces: (0..files.len()).map(|_| OnceLock::new()).collect(),
+            builtins,
+            files,
+            by_path,
+            modules,
+            tables,
+            hierarchy,
+            extractor,
+        };
+        Ok((IndexState::with_parts(root, model, parts), import_stats))
     }
 
-    /// A state resumed from the resolution an earlier process kept ([`crate::resume`]):
-    /// no summary is read until asked for, through the store an operation reads from
-    /// ([`IndexState::reading_from`]). `prepared` is that resolution made ready
-    /// ([`IndexState::prepare_resumed`]), computed under `model`.
-    pub(crate) fn resumed(root: &Path, model: ProjectModel, prepared: Prepared) -> IndexState {
+    /// A state of `prepared` (its summaries, tables and resolution) under `model`. A state
+    /// resumed from the resolution an earlier process kept ([`crate::resume`],
+    /// [`IndexState::prepare_resumed`]) reads no summary until asked for, through the store
+    /// an operation reads from ([`IndexState::reading_from`]).
+    pub(crate) fn with_parts(root: &Path, model: ProjectModel, prepared: Prepared) -> IndexState {
         let Prepared {
             builtins,
             files,

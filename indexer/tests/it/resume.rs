@@ -91,6 +91,13 @@ fn assert_read(synced: &SyncSummary, range: impl std::ops::RangeBounds<usize>) {
     );
 }
 
+/// The files a sync re-linked.
+fn relinked_paths(synced: &SyncSummary) -> Vec<&str> {
+    (synced.relinked_files.iter())
+        .map(|(path, _)| path.as_str())
+        .collect()
+}
+
 fn sync(root: &Path, store: &Store) -> SyncSummary {
     sync_project(root, store, &options()).expect("sync")
 }
@@ -119,11 +126,7 @@ fn a_new_process_reads_only_the_summaries_an_update_asks_for() {
     )
     .expect("edit");
     let synced = sync(&root, &store);
-    let relinked: Vec<&str> = synced
-        .relinked_files
-        .iter()
-        .map(|(p, _)| p.as_str())
-        .collect();
+    let relinked = relinked_paths(&synced);
     assert!(relinked.contains(&"src/square.ts") && relinked.contains(&"src/circle.ts"));
     assert!(synced.summaries_read < FILES.len());
     assert_fresh(dir.path(), &root, &store);
@@ -245,9 +248,7 @@ fn only_importers_that_name_a_changed_name_are_asked_what_they_use() {
     );
     let synced = sync(&root, &store);
     assert_eq!(synced.uses_read, 0, "{synced:?}");
-    let relinked: Vec<&str> = (synced.relinked_files.iter())
-        .map(|(path, _)| path.as_str())
-        .collect();
+    let relinked = relinked_paths(&synced);
     assert_eq!(relinked, ["src/core.ts"]);
     assert_fresh(dir.path(), &root, &store);
     // `scale` changes what it stands for: square.ts imports it, circle.ts names it as a
@@ -264,9 +265,7 @@ fn only_importers_that_name_a_changed_name_are_asked_what_they_use() {
     .expect("edit");
     let synced = sync(&root, &store);
     assert_eq!(synced.uses_read, 3, "{synced:?}");
-    let relinked: Vec<&str> = (synced.relinked_files.iter())
-        .map(|(path, _)| path.as_str())
-        .collect();
+    let relinked = relinked_paths(&synced);
     assert!(relinked.contains(&"src/square.ts") && relinked.contains(&"src/circle.ts"));
     assert_fresh(dir.path(), &root, &store);
 }
