@@ -314,19 +314,28 @@ fn compact(db: &Path) -> Result<bool, Error> {
 
 /// Reads the index state on a thread of its own (holding the index, so an update waits for
 /// it). A failure is not reported: the first update reads the state itself, and says why.
+///
+/// Returns once the thread holds the index: an update that came first would find no state,
+/// and sync the project again before reading one (a walk of every file, half of the first
+/// edit on the 1M-line synthetic).
 fn warm_in_background(index: &Arc<Mutex<LiveIndex>>, db: &Path) {
     let index = Arc::clone(index);
     let db = db.to_path_buf();
+    let (holding, held) = std::sync::mpsc::sync_channel::<()>(1);
     let spawned = std::thread::Builder::new()
         .name("tsgraph-warm".into())
         .spawn(move || {
             let mut index = index.lock();
+            let _ = holding.send(());
             if let Ok(store) = Store::open_read_only(&db) {
                 let _ = index.warm(&store);
             }
         });
-    // No thread to be had: the first update reads the state instead.
-    drop(spawned);
+    // No thread to be had: the first update reads the state instead. A thread that ended
+    // without saying so dropped its sender, which ends the wait too.
+    if spawned.is_ok() {
+        let _ = held.recv();
+    }
 }
 
 fn open_reader(root: &Path, db: &Path) -> Result<Reader, Error> {
