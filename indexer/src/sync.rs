@@ -525,9 +525,10 @@ pub(crate) fn restore_stored(
 ) -> Result<IndexState, IndexError> {
     let stored = stored_stamps(snapshot)?;
     let paths: Vec<&str> = stored.keys().map(String::as_str).collect();
-    // Finding the configuration files walks the project again: a walk just made found them.
+    // Finding the configuration files walks the project again: a walk made before found
+    // them. Their paths are resolved when read, as that walk may be some time ago.
     let model = || match configs {
-        Some(configs) => ProjectModel::load_walked(root, &paths, configs),
+        Some(configs) => ProjectModel::load_listed(root, &paths, configs),
         None => ProjectModel::load(root, &paths),
     };
     if !resume {

@@ -242,8 +242,12 @@ impl ExportTables {
         let mut table = self.take_table(file);
         let mut changed = false;
         for &source in &self.stars[file as usize] {
-            // A file that re-exports everything from itself has all of it already.
-            let Some(exported) = self.table(source).filter(|_| source != file) else {
+            // A file that re-exports everything from itself has all of it already (and its
+            // table is out of its slot meanwhile: asking for it would decode a kept one).
+            if source == file {
+                continue;
+            }
+            let Some(exported) = self.table(source) else {
                 continue;
             };
             let exported = exported

@@ -269,3 +269,37 @@ fn only_importers_that_name_a_changed_name_are_asked_what_they_use() {
     assert!(relinked.contains(&"src/square.ts") && relinked.contains(&"src/circle.ts"));
     assert_fresh(dir.path(), &root, &store);
 }
+
+/// A file that re-exports everything from itself updates in a state read from every summary
+/// (its export table is computed, never decoded from a kept one) as in a resumed one.
+#[test]
+fn a_file_that_re_exports_itself_updates_in_whole_and_resumed_states() {
+    let (dir, root, store) = project();
+    std::fs::write(
+        root.join("src/itself.ts"),
+        "export * from './itself';\nexport const own = 1;\n",
+    )
+    .expect("add");
+    sync(&root, &store);
+    assert_fresh(dir.path(), &root, &store);
+    // Resumed.
+    append(&root, "src/itself.ts", "export const more = 2;\n");
+    sync(&root, &store);
+    assert_fresh(dir.path(), &root, &store);
+    // Read from every summary: the kept resolution is damaged.
+    store.set_meta("resolution", &[1, 2, 3]).expect("set");
+    append(&root, "src/itself.ts", "export const most = 3;\n");
+    let synced = sync(&root, &store);
+    assert_eq!(synced.summaries_read, FILES.len() + 1);
+    assert_fresh(dir.path(), &root, &store);
+    // An editor's state made by a whole index.
+    let fresh = Store::open_or_create(dir.path().join("live.redb")).expect("store");
+    let mut live = tsgraph_indexer::LiveIndex::new(&root, options());
+    live.sync(&fresh).expect("index");
+    live.set_text(
+        &fresh,
+        "src/itself.ts",
+        "export * from './itself';\nexport const own = 4;\n",
+    )
+    .expect("edit");
+}
