@@ -15,7 +15,7 @@ use petgraph::algo::tarjan_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 use rustc_hash::FxHashMap;
 
-use super::kept_exports::{self, CHUNK, KeptExports, chunks_of};
+use super::kept_exports::{self, CHUNK, KeptExports, TableBytes, chunks_of};
 use super::{DeclRef, FileId, ModuleTarget};
 use crate::facts::{ExportTarget, ExprId, FileFacts, Name};
 use crate::facts_table::FactsTable;
@@ -120,7 +120,13 @@ impl ExportTables {
                 }
                 _ => None,
             },
-            |file| self.table(file_id(file)).unwrap_or(&EMPTY),
+            |file| match self.tables.get(file).and_then(OnceLock::get) {
+                Some(table) => TableBytes::Table(table),
+                None => match self.kept.encoded(file) {
+                    Some(kept) => TableBytes::Kept(kept),
+                    None => TableBytes::Table(self.table(file_id(file)).unwrap_or(&EMPTY)),
+                },
+            },
         )
     }
 
@@ -365,7 +371,8 @@ mod tests {
     }
 
     fn resumed(tables: &[ExportTable]) -> ExportTables {
-        let section = kept_exports::encode(tables.len(), |_| None, |f| &tables[f]);
+        let section =
+            kept_exports::encode(tables.len(), |_| None, |f| TableBytes::Table(&tables[f]));
         let kept = KeptExports::parse(&section).expect("section");
         ExportTables::resumed(vec![Vec::new(); tables.len()], kept).expect("resumed")
     }
@@ -386,6 +393,12 @@ mod tests {
         let changed = CHUNK as u32 + 1;
         resumed.put_table(changed, table(99));
         let after = KeptExports::parse(&resumed.encode()).expect("section");
+        // The changed chunk's other tables were written back as kept, not decoded.
+        let decoded: Vec<usize> = (resumed.tables.iter().enumerate())
+            .filter(|(_, slot)| slot.get().is_some())
+            .map(|(file, _)| file)
+            .collect();
+        assert_eq!(decoded, [3, changed as usize]);
         assert_eq!(after.block(0, CHUNK), before.block(0, CHUNK));
         assert_eq!(after.block(2, 5), before.block(2, 5));
         assert_ne!(after.block(1, CHUNK), before.block(1, CHUNK));
@@ -408,7 +421,7 @@ mod tests {
     #[test]
     fn a_kept_table_that_cannot_be_decoded_is_a_failure() {
         let tables: Vec<ExportTable> = (0..3).map(table).collect();
-        let mut section = kept_exports::encode(3, |_| None, |f| &tables[f]);
+        let mut section = kept_exports::encode(3, |_| None, |f| TableBytes::Table(&tables[f]));
         let last = section.len() - 1;
         section[last] ^= 0xff;
         section[last - 1] ^= 0xff;

@@ -122,6 +122,12 @@ impl KeptExports {
     /// The table of file `file` as kept, or `None` when the section holds none for it or
     /// its bytes are damaged.
     pub(crate) fn decode(&self, file: usize) -> Option<ExportTable> {
+        postcard::from_bytes(self.encoded(file)?).ok()
+    }
+
+    /// The encoding of file `file`'s table as kept (its chunk decompressed on first use), or
+    /// `None` when the section holds none for it or its chunk is damaged.
+    pub(crate) fn encoded(&self, file: usize) -> Option<&[u8]> {
         let chunk = file / CHUNK;
         let block = self.block(chunk, self.chunk_files(chunk))?;
         let opened = self.opened[chunk]
@@ -129,8 +135,15 @@ impl KeptExports {
             .as_ref()?;
         let index = file % CHUNK;
         let start = index.checked_sub(1).map_or(0, |before| opened.ends[before]);
-        postcard::from_bytes(opened.bytes.get(start..*opened.ends.get(index)?)?).ok()
+        opened.bytes.get(start..*opened.ends.get(index)?)
     }
+}
+
+/// A table of a chunk being encoded: its encoding as kept (a table nobody asked for since
+/// it was read is written back as those bytes, not decoded and encoded again), or the table.
+pub(crate) enum TableBytes<'t> {
+    Kept(&'t [u8]),
+    Table(&'t ExportTable),
 }
 
 /// A chunk's block decompressed, when it holds `files` tables and holds together.
@@ -150,11 +163,12 @@ fn open(block: &[u8], files: usize) -> Option<Opened> {
 }
 
 /// Encodes `files` files' tables as a section: a chunk that `reuse` gives a block for is
-/// written as that block; the others are encoded from `table` (file index → its table).
+/// written as that block; the others are encoded from `table` (file index → its table or
+/// its kept encoding).
 pub(crate) fn encode<'t>(
     files: usize,
     reuse: impl Fn(usize) -> Option<&'t [u8]>,
-    table: impl Fn(usize) -> &'t ExportTable,
+    table: impl Fn(usize) -> TableBytes<'t>,
 ) -> Vec<u8> {
     let chunks = chunks_of(files);
     let mut blocks: Vec<u8> = Vec::new();
@@ -182,14 +196,20 @@ pub(crate) fn encode<'t>(
 }
 
 /// A chunk's tables as a block's decompressed bytes, in `raw`.
-fn encode_chunk<'t>(tables: impl ExactSizeIterator<Item = &'t ExportTable>, raw: &mut Vec<u8>) {
+fn encode_chunk<'t>(tables: impl ExactSizeIterator<Item = TableBytes<'t>>, raw: &mut Vec<u8>) {
     let count = tables.len();
     let mut bytes = Vec::new();
     let mut ends = Vec::with_capacity(count);
     for table in tables {
-        // A table of names and ids always encodes; were it ever not to, it is kept empty
-        // (its length says so) rather than as another table's bytes.
-        bytes = postcard::to_extend(table, bytes).unwrap_or_else(|_| Vec::new());
+        match table {
+            TableBytes::Kept(kept) => bytes.extend_from_slice(kept),
+            // A map of names and ids always encodes; were it ever not to, the table is kept
+            // empty (an empty map is one byte, its length) rather than cut short.
+            TableBytes::Table(table) => match postcard::to_stdvec(table) {
+                Ok(encoded) => bytes.extend_from_slice(&encoded),
+                Err(_) => bytes.push(0),
+            },
+        }
         ends.push(u32::try_from(bytes.len()).unwrap_or(u32::MAX));
     }
     raw.clear();
@@ -217,7 +237,7 @@ mod tests {
     fn every_table_decodes_as_encoded_across_chunk_bounds() {
         let files = 2 * CHUNK + 3;
         let tables: Vec<ExportTable> = (0..files).map(|f| table(f as u32)).collect();
-        let section = encode(files, |_| None, |f| &tables[f]);
+        let section = encode(files, |_| None, |f| TableBytes::Table(&tables[f]));
         let kept = KeptExports::parse(&section).expect("parses");
         assert_eq!(kept.files(), files);
         for (file, expected) in tables.iter().enumerate() {
@@ -230,7 +250,7 @@ mod tests {
     fn reused_blocks_are_written_as_read() {
         let files = CHUNK + 1;
         let tables: Vec<ExportTable> = (0..files).map(|f| table(f as u32)).collect();
-        let first = encode(files, |_| None, |f| &tables[f]);
+        let first = encode(files, |_| None, |f| TableBytes::Table(&tables[f]));
         let kept = KeptExports::parse(&first).expect("parses");
         // The first chunk reused, the second encoded from a changed table.
         let mut changed = tables.clone();
@@ -241,7 +261,7 @@ mod tests {
                 kept.block(c, CHUNK.min(files - c * CHUNK))
                     .filter(|_| c == 0)
             },
-            |f| &changed[f],
+            |f| TableBytes::Table(&changed[f]),
         );
         let again = KeptExports::parse(&second).expect("parses");
         assert_eq!(kept.block(0, CHUNK), again.block(0, CHUNK));
@@ -253,7 +273,7 @@ mod tests {
     #[test]
     fn damaged_sections_are_refused_and_damaged_blocks_decode_nothing() {
         let tables: Vec<ExportTable> = (0..10).map(table).collect();
-        let section = encode(10, |_| None, |f| &tables[f]);
+        let section = encode(10, |_| None, |f| TableBytes::Table(&tables[f]));
         for cut in 0..12 {
             assert!(
                 KeptExports::parse(&section[..cut]).is_none(),
