@@ -18,6 +18,7 @@ mod export_change;
 mod extract;
 mod facts;
 mod facts_table;
+mod frames;
 mod graph;
 mod import_uses;
 mod interface;

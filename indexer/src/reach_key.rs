@@ -12,6 +12,7 @@
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::export_change::ExportChange;
+use crate::frames::{FrameWriter, Frames};
 use crate::import_uses::ImportUses;
 
 /// The names through which a change can reach a file (see the module documentation).
@@ -80,50 +81,46 @@ fn hash(name: &str) -> u16 {
     xxh3_64(name.as_bytes()) as u16
 }
 
-/// The bit of a key's end that says it lets every change through.
-const ANY_BIT: u32 = 1 << 31;
-
-/// Every file's key as the kept resolution holds them: the number of keys, where each
-/// key's hashes end (u32 LE, counted in hashes; the top bit set for a key that lets every
-/// change through), then the hashes (u16 LE). Fixed widths: the hashes do not compress, and
-/// the section is read whole by every new process.
-pub(crate) fn encode_keys<'k>(keys: impl ExactSizeIterator<Item = &'k ReachKey>) -> Vec<u8> {
-    let mut ends = Vec::with_capacity(4 + 4 * keys.len());
-    ends.extend_from_slice(&u32::try_from(keys.len()).unwrap_or(u32::MAX).to_le_bytes());
-    let mut hashes = Vec::new();
+/// Every file's key as the kept resolution holds them: a frame per file (`crate::frames`),
+/// holding 1 for a key that lets every change through (else 0), then its hashes (u16 LE).
+/// Fixed widths: the hashes do not compress, and the section is read whole by every new
+/// process.
+pub(crate) fn encode_keys<'k>(keys: impl Iterator<Item = &'k ReachKey>) -> Vec<u8> {
+    let mut frames = FrameWriter::default();
     for key in keys {
+        let body = frames.body();
+        body.push(u8::from(key.any));
         for name in &key.names {
-            hashes.extend_from_slice(&name.to_le_bytes());
+            body.extend_from_slice(&name.to_le_bytes());
         }
-        let end = u32::try_from(hashes.len() / 2).unwrap_or(u32::MAX) & !ANY_BIT;
-        let any = if key.any { ANY_BIT } else { 0 };
-        ends.extend_from_slice(&(end | any).to_le_bytes());
+        frames.end_frame();
     }
-    ends.extend_from_slice(&hashes);
-    ends
+    let mut out = Vec::new();
+    frames.write_to(&mut out);
+    out
 }
 
 /// The keys [`encode_keys`] wrote, or `None` when the bytes do not hold together.
 pub(crate) fn decode_keys(bytes: &[u8]) -> Option<Vec<ReachKey>> {
-    let (count, rest) = bytes.split_first_chunk::<4>()?;
-    let count = usize::try_from(u32::from_le_bytes(*count)).ok()?;
-    let (ends, hashes) = rest.split_at_checked(count.checked_mul(4)?)?;
-    let hashes: Vec<u16> = (hashes.chunks_exact(2))
-        .map(|pair| u16::from_le_bytes([pair[0], pair[1]]))
-        .collect();
-    if hashes.len() * 2 != rest.len() - ends.len() {
-        return None;
-    }
-    let mut keys = Vec::with_capacity(count);
-    let mut start = 0;
-    for end in ends.chunks_exact(4) {
-        let end = u32::from_le_bytes([end[0], end[1], end[2], end[3]]);
-        let (any, end) = (end & ANY_BIT != 0, usize::try_from(end & !ANY_BIT).ok()?);
-        let names = hashes.get(start..end)?.to_vec();
-        keys.push(ReachKey { any, names });
-        start = end;
-    }
-    (start == hashes.len()).then_some(keys)
+    let (frames, body) = Frames::parse(bytes)?;
+    (0..frames.len())
+        .map(|index| {
+            let (any, hashes) = frames.get(body, index)?.split_first()?;
+            let any = match any {
+                0 => false,
+                1 => true,
+                _ => return None,
+            };
+            let pairs = hashes.chunks_exact(2);
+            if !pairs.remainder().is_empty() {
+                return None;
+            }
+            let names = pairs
+                .map(|pair| u16::from_le_bytes([pair[0], pair[1]]))
+                .collect();
+            Some(ReachKey { any, names })
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -229,12 +226,16 @@ mod tests {
             )])])),
         ];
         let bytes = encode_keys(keys.iter());
+        let first_flag = 4 + 4 * keys.len();
         assert_eq!(decode_keys(&bytes), Some(keys));
         for cut in 0..bytes.len() {
             assert_eq!(decode_keys(&bytes[..cut]), None, "cut at {cut}");
         }
         let mut forged = bytes.clone();
-        forged[4] = 9; // the first key ends past the hashes
+        forged[first_flag] = 2; // neither 0 nor 1
         assert_eq!(decode_keys(&forged), None);
+        let mut odd = bytes.clone();
+        odd[4] = 2; // the first key's frame ends inside a hash
+        assert_eq!(decode_keys(&odd), None);
     }
 }

@@ -37,8 +37,9 @@ pub(crate) const RESOLUTION_META_KEY: &str = "resolution";
 /// The format version of the kept resolution (the summaries' is inside it: the ids it holds
 /// are theirs): another version is not resumed. Version 2 keeps the export tables in a
 /// section of their own ([`crate::resolve::KeptExports`]); version 3 adds every file's
-/// reach key ([`crate::reach_key`]).
-const RESOLUTION_VERSION: u8 = 3;
+/// reach key ([`crate::reach_key`]); version 4 frames the keys as the export tables are
+/// framed (`crate::frames`).
+const RESOLUTION_VERSION: u8 = 4;
 
 /// The resolution as written: borrowed from the state ([`IndexState::kept_resolution`]);
 /// the fields of [`Kept`], in its order.

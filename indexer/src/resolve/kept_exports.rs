@@ -8,16 +8,16 @@
 //! a resumed state decodes a table when linking first asks for it, and writing the tables
 //! back copies every chunk none of whose tables changed as the bytes it was read as.
 //!
-//! Layout of a section (integers are little-endian `u32`): the number of files, the number
-//! of chunks (the files divided by [`CHUNK`], rounded up), where each chunk's block ends
-//! (counted from the first block), then the blocks back to back. A block is an LZ4 block
-//! with its size prepended; decompressed, it holds the number of tables in the chunk, where
-//! each table's bytes end, then the tables, each a postcard encoding of an
+//! Layout of a section: the number of files (u32 LE), then the chunks' blocks as frames
+//! (`crate::frames`: their number, the files divided by [`CHUNK`] rounded up, where each
+//! ends, then the blocks). A block is an LZ4 block with its size prepended; decompressed, it
+//! holds the chunk's tables as frames, each a postcard encoding of an
 //! [`ExportTable`](super::exports::ExportTable).
 
 use std::sync::OnceLock;
 
 use super::exports::ExportTable;
+use crate::frames::{FrameWriter, Frames};
 
 /// Files per chunk: few enough that the first table read from a chunk decompresses little,
 /// enough that LZ4 finds what neighbouring files' tables repeat (names, file ids).
@@ -28,47 +28,18 @@ pub(crate) const CHUNK: usize = 64;
 pub(crate) struct KeptExports {
     /// How many files' tables the section holds.
     files: usize,
-    /// The compressed blocks, back to back.
+    /// The compressed blocks, back to back, and where each ends.
     blocks: Vec<u8>,
-    /// Where each chunk's block ends in `blocks`.
-    ends: Vec<usize>,
+    frames: Frames,
     /// Each chunk, decompressed on first use (`None`: its block is damaged).
     opened: Vec<OnceLock<Option<Opened>>>,
 }
 
-/// A chunk decompressed.
+/// A chunk decompressed: its tables' encodings, back to back, and where each ends.
 #[derive(Debug)]
 struct Opened {
-    /// The chunk's tables encoded back to back.
-    bytes: Vec<u8>,
-    /// Where each table ends in `bytes`.
-    ends: Vec<usize>,
-}
-
-/// Reads little-endian `u32`s off the front of a byte slice.
-struct Cursor<'b>(&'b [u8]);
-
-impl Cursor<'_> {
-    fn u32(&mut self) -> Option<usize> {
-        let (head, rest) = self.0.split_first_chunk::<4>()?;
-        self.0 = rest;
-        usize::try_from(u32::from_le_bytes(*head)).ok()
-    }
-
-    /// `count` offsets that never go down and end within `limit`.
-    fn ends(&mut self, count: usize, limit: usize) -> Option<Vec<usize>> {
-        let mut ends = Vec::with_capacity(count.min(self.0.len() / 4));
-        let mut last = 0;
-        for _ in 0..count {
-            let end = self.u32()?;
-            if end < last || end > limit {
-                return None;
-            }
-            ends.push(end);
-            last = end;
-        }
-        Some(ends)
-    }
+    tables: Vec<u8>,
+    frames: Frames,
 }
 
 /// The number of chunks `files` files' tables take.
@@ -80,22 +51,17 @@ impl KeptExports {
     /// The section of `bytes`, or `None` when its directory does not hold together (the
     /// blocks themselves are checked when they are opened).
     pub(crate) fn parse(bytes: &[u8]) -> Option<KeptExports> {
-        let mut cursor = Cursor(bytes);
-        let files = cursor.u32()?;
-        let chunks = cursor.u32()?;
-        if chunks != chunks_of(files) {
-            return None;
-        }
-        let blocks_len = cursor.0.len().checked_sub(chunks.checked_mul(4)?)?;
-        let ends = cursor.ends(chunks, blocks_len)?;
-        if ends.last().copied().unwrap_or(0) != blocks_len {
+        let (files, rest) = bytes.split_first_chunk::<4>()?;
+        let files = usize::try_from(u32::from_le_bytes(*files)).ok()?;
+        let (frames, blocks) = Frames::parse(rest)?;
+        if frames.len() != chunks_of(files) {
             return None;
         }
         Some(KeptExports {
             files,
-            blocks: cursor.0.to_vec(),
-            ends,
-            opened: (0..chunks).map(|_| OnceLock::new()).collect(),
+            blocks: blocks.to_vec(),
+            opened: (0..frames.len()).map(|_| OnceLock::new()).collect(),
+            frames,
         })
     }
 
@@ -112,11 +78,10 @@ impl KeptExports {
     /// Chunk `chunk`'s compressed block, to be written back unchanged, when it holds
     /// `files` tables.
     pub(crate) fn block(&self, chunk: usize, files: usize) -> Option<&[u8]> {
-        if chunk >= self.ends.len() || self.chunk_files(chunk) != files {
+        if self.chunk_files(chunk) != files {
             return None;
         }
-        let start = chunk.checked_sub(1).map_or(0, |before| self.ends[before]);
-        self.blocks.get(start..self.ends[chunk])
+        self.frames.get(&self.blocks, chunk)
     }
 
     /// The table of file `file` as kept, or `None` when the section holds none for it or
@@ -129,13 +94,12 @@ impl KeptExports {
     /// `None` when the section holds none for it or its chunk is damaged.
     pub(crate) fn encoded(&self, file: usize) -> Option<&[u8]> {
         let chunk = file / CHUNK;
-        let block = self.block(chunk, self.chunk_files(chunk))?;
+        let files = self.chunk_files(chunk);
+        let block = self.block(chunk, files)?;
         let opened = self.opened[chunk]
-            .get_or_init(|| open(block, self.chunk_files(chunk)))
+            .get_or_init(|| open(block, files))
             .as_ref()?;
-        let index = file % CHUNK;
-        let start = index.checked_sub(1).map_or(0, |before| opened.ends[before]);
-        opened.bytes.get(start..*opened.ends.get(index)?)
+        opened.frames.get(&opened.tables, file % CHUNK)
     }
 }
 
@@ -150,15 +114,10 @@ pub(crate) enum TableBytes<'t> {
 fn open(block: &[u8], files: usize) -> Option<Opened> {
     let mut scratch = Vec::new();
     let raw = crate::persist::decompress(block, &mut scratch)?;
-    let mut cursor = Cursor(raw);
-    if cursor.u32()? != files {
-        return None;
-    }
-    let limit = cursor.0.len().checked_sub(files.checked_mul(4)?)?;
-    let ends = cursor.ends(files, limit)?;
-    Some(Opened {
-        bytes: cursor.0.to_vec(),
-        ends,
+    let (frames, tables) = Frames::parse(raw)?;
+    (frames.len() == files).then(|| Opened {
+        tables: tables.to_vec(),
+        frames,
     })
 }
 
@@ -170,54 +129,42 @@ pub(crate) fn encode<'t>(
     reuse: impl Fn(usize) -> Option<&'t [u8]>,
     table: impl Fn(usize) -> TableBytes<'t>,
 ) -> Vec<u8> {
-    let chunks = chunks_of(files);
-    let mut blocks: Vec<u8> = Vec::new();
-    let mut ends: Vec<u32> = Vec::with_capacity(chunks);
+    let mut blocks = FrameWriter::default();
     let mut raw: Vec<u8> = Vec::new();
-    for chunk in 0..chunks {
-        let range = chunk * CHUNK..files.min((chunk + 1) * CHUNK);
+    for chunk in 0..chunks_of(files) {
         match reuse(chunk) {
-            Some(block) => blocks.extend_from_slice(block),
+            Some(block) => blocks.push(block),
             None => {
+                let range = chunk * CHUNK..files.min((chunk + 1) * CHUNK);
                 encode_chunk(range.map(&table), &mut raw);
-                blocks.extend_from_slice(&lz4_flex::block::compress_prepend_size(&raw));
+                blocks.push(&lz4_flex::block::compress_prepend_size(&raw));
             }
         }
-        ends.push(u32::try_from(blocks.len()).unwrap_or(u32::MAX));
     }
-    let mut section = Vec::with_capacity(8 + 4 * chunks + blocks.len());
-    section.extend_from_slice(&u32::try_from(files).unwrap_or(u32::MAX).to_le_bytes());
-    section.extend_from_slice(&u32::try_from(chunks).unwrap_or(u32::MAX).to_le_bytes());
-    for end in ends {
-        section.extend_from_slice(&end.to_le_bytes());
-    }
-    section.extend_from_slice(&blocks);
+    let mut section = u32::try_from(files)
+        .unwrap_or(u32::MAX)
+        .to_le_bytes()
+        .to_vec();
+    blocks.write_to(&mut section);
     section
 }
 
 /// A chunk's tables as a block's decompressed bytes, in `raw`.
-fn encode_chunk<'t>(tables: impl ExactSizeIterator<Item = TableBytes<'t>>, raw: &mut Vec<u8>) {
-    let count = tables.len();
-    let mut bytes = Vec::new();
-    let mut ends = Vec::with_capacity(count);
+fn encode_chunk<'t>(tables: impl Iterator<Item = TableBytes<'t>>, raw: &mut Vec<u8>) {
+    let mut frames = FrameWriter::default();
     for table in tables {
         match table {
-            TableBytes::Kept(kept) => bytes.extend_from_slice(kept),
+            TableBytes::Kept(kept) => frames.push(kept),
             // A map of names and ids always encodes; were it ever not to, the table is kept
             // empty (an empty map is one byte, its length) rather than cut short.
             TableBytes::Table(table) => match postcard::to_stdvec(table) {
-                Ok(encoded) => bytes.extend_from_slice(&encoded),
-                Err(_) => bytes.push(0),
+                Ok(encoded) => frames.push(&encoded),
+                Err(_) => frames.push(&[0]),
             },
         }
-        ends.push(u32::try_from(bytes.len()).unwrap_or(u32::MAX));
     }
     raw.clear();
-    raw.extend_from_slice(&u32::try_from(count).unwrap_or(u32::MAX).to_le_bytes());
-    for end in ends {
-        raw.extend_from_slice(&end.to_le_bytes());
-    }
-    raw.extend_from_slice(&bytes);
+    frames.write_to(raw);
 }
 
 #[cfg(test)]
