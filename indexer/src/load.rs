@@ -29,8 +29,9 @@ pub(crate) const PART_FILES: usize = 128;
 /// Node records written per call: about a megabyte and a half of records.
 const PART_NODES: usize = 4_096;
 /// Parts linked ahead of the writer (a part is about a megabyte): while the writer writes the
-/// nodes, the linker links this many parts and then waits.
-const PARTS_AHEAD: usize = 4;
+/// nodes, the linker links this many parts and then waits. The writer keeps up: more parts
+/// ahead only hold more memory.
+const PARTS_AHEAD: usize = 2;
 
 /// What a full index reads to link: the state's summaries and tables.
 pub(crate) struct LinkInputs<'a> {

@@ -1001,7 +1001,7 @@ impl IndexState {
                     && decl.node_flags & NodeFlags::ABSTRACT != 0
                     && let Some(node) = nodes.node_of(id)
                 {
-                    members.push(nodes.id(node).to_owned());
+                    members.push(crate::graph::node_id(&facts.path, nodes.symbol(node)));
                 }
             }
         }

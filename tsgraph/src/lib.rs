@@ -19,6 +19,7 @@
 //! assert!(String::from_utf8(out).unwrap().contains("\"id\":\"a.ts:main\""));
 //! ```
 
+mod allocator;
 pub mod args;
 pub mod changes;
 mod diff;
@@ -30,6 +31,7 @@ mod request;
 mod snippets;
 mod watch;
 
+pub use allocator::tune_allocator;
 pub use error::{EXIT_ERROR, EXIT_SYMBOL, EXIT_USAGE, Error};
 pub use live::LiveProject;
 pub use project::{Project, STORE_DIR, STORE_FILE, WRITER_WAIT, discover_root};

@@ -124,6 +124,7 @@ fn print_peak(args: &Args, options: &IndexOptions, phase: &str) -> Result<()> {
 }
 
 fn main() -> Result<()> {
+    tsgraph::tune_allocator();
     let args = parse_args()?;
     let options = IndexOptions {
         threads: args.threads,

@@ -114,6 +114,7 @@ impl Stats {
 }
 
 fn main() -> Result<()> {
+    tsgraph::tune_allocator();
     let args = parse_args()?;
     let options = IndexOptions::default();
 

@@ -16,7 +16,8 @@ use std::collections::BTreeMap;
 
 use redb::{ReadableTable, Table};
 
-use super::search::{Postings, TermPairs};
+use super::interner::Interner;
+use super::search::Postings;
 use crate::error::{DbResultExt, StoreError};
 use crate::model::NodeKind;
 use crate::record::{NodeRecord, NodeView};
@@ -34,14 +35,27 @@ pub(crate) fn is_named_callable(node: &NodeRecord) -> bool {
     NodeKind::from_u8(node.kind).is_some_and(is_callable) && !node.name.is_empty()
 }
 
-/// The callables of a bulk load as they are written: each as the term `name\0ID` (no name or
-/// ID holds a NUL, which sorts below every other byte: the terms' order is the table's order
-/// of `(name, ID)`) with its key.
+/// The callables of a bulk load as they are written: each name and each file held once, the
+/// rest of each ID (past `{file}:`, which every ID of a file's symbols starts with) one after
+/// another, and a row per callable.
 #[derive(Default)]
-pub(super) struct Callables(TermPairs);
+pub(super) struct Callables {
+    names: Interner,
+    /// The IDs' beginnings: their files' paths with the `:` that follows.
+    files: Interner,
+    /// The IDs' ends, past their beginnings.
+    rests: String,
+    rows: Vec<Callable>,
+}
 
-/// Between a callable's name and its ID in a [`Callables`] term.
-const NAME_END: &str = "\0";
+/// A callable of [`Callables`]: its name's number, its ID's beginning's number and where the
+/// rest lies in `rests`, its key.
+struct Callable {
+    name: u32,
+    file: u32,
+    rest: (u32, u32),
+    key: u32,
+}
 
 impl Callables {
     /// Takes `node`, written under `key`, if it is a named function or method.
@@ -49,33 +63,70 @@ impl Callables {
         if !is_named_callable(node) {
             return Ok(());
         }
-        self.0.push_parts(&[&node.name, NAME_END, &node.id], key)
+        let too_large =
+            || StoreError::TooLarge("the callables of one load exceed 4 GiB".to_owned());
+        let name = self.names.intern(&[&node.name]).ok_or_else(too_large)?;
+        // An ID that does not start with its file's path (none the indexer makes) is kept
+        // whole, behind an empty beginning.
+        let (file, rest) = match node.id.strip_prefix(node.file.as_str()) {
+            Some(rest) if rest.starts_with(':') => (&[node.file.as_str(), ":"][..], &rest[1..]),
+            _ => (&[][..], node.id.as_str()),
+        };
+        let file = self.files.intern(file).ok_or_else(too_large)?;
+        let start = u32::try_from(self.rests.len()).map_err(|_| too_large())?;
+        self.rests.push_str(rest);
+        let end = u32::try_from(self.rests.len()).map_err(|_| too_large())?;
+        self.rows.push(Callable {
+            name,
+            file,
+            rest: (start, end),
+            key,
+        });
+        Ok(())
     }
 
     /// Keeps the callables of the crowded names alone, sorted by name, then ID: the order of
     /// the table's keys.
-    pub(super) fn crowded(mut self) -> Result<Callables, StoreError> {
-        self.0.sort();
-        let rows: Vec<(&str, &str, u32)> = self.rows().collect();
-        let mut kept = TermPairs::default();
-        for group in rows
-            .chunk_by(|a, b| a.0 == b.0)
-            .filter(|g| g.len() > CROWDED)
-        {
-            for (name, id, key) in group {
-                kept.push_parts(&[name, NAME_END, id], *key)?;
-            }
+    pub(super) fn crowded(mut self) -> Callables {
+        let mut counts = vec![0usize; self.names.len()];
+        for row in &self.rows {
+            counts[row.name as usize] += 1;
         }
-        Ok(Callables(kept))
+        self.rows.retain(|row| counts[row.name as usize] > CROWDED);
+        let ranks = self.names.ranks();
+        let mut rows = std::mem::take(&mut self.rows);
+        rows.sort_unstable_by(|a, b| {
+            (ranks[a.name as usize].cmp(&ranks[b.name as usize]))
+                .then_with(|| self.id_bytes(a).cmp(self.id_bytes(b)))
+        });
+        self.rows = rows;
+        self
+    }
+
+    /// The bytes of `row`'s ID, its beginning then the rest: IDs compare as their bytes do.
+    fn id_bytes(&self, row: &Callable) -> impl Iterator<Item = u8> + '_ {
+        let rest = self.rests.get(row.rest.0 as usize..row.rest.1 as usize);
+        (self.files.get(row.file).bytes()).chain(rest.unwrap_or("").bytes())
     }
 
     /// Each callable as `(name, ID, key)`, in the order taken (table order once
-    /// [`Callables::crowded`]).
-    fn rows(&self) -> impl Iterator<Item = (&str, &str, u32)> {
-        self.0.iter().map(|(term, key)| {
-            let (name, id) = term.split_once(NAME_END).unwrap_or((term, ""));
-            (name, id, key)
-        })
+    /// [`Callables::crowded`]), to `each`.
+    fn each_row(
+        &self,
+        mut each: impl FnMut(&str, &str, u32) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        let mut id = String::new();
+        for row in &self.rows {
+            id.clear();
+            id.push_str(self.files.get(row.file));
+            id.push_str(
+                self.rests
+                    .get(row.rest.0 as usize..row.rest.1 as usize)
+                    .unwrap_or(""),
+            );
+            each(self.names.get(row.name), &id, row.key)?;
+        }
+        Ok(())
     }
 
     /// Inserts the rows into the (empty) table, in its key order once [`Callables::crowded`].
@@ -83,10 +134,10 @@ impl Callables {
         &self,
         table: &mut Table<'_, (&'static str, &'static str), u32>,
     ) -> Result<(), StoreError> {
-        for (name, id, key) in self.rows() {
+        self.each_row(|name, id, key| {
             table.insert((name, id), key).ctx("write crowded names")?;
-        }
-        Ok(())
+            Ok(())
+        })
     }
 }
 
@@ -244,8 +295,10 @@ mod tests {
 
     use super::*;
 
+    /// A node of the file its ID names.
     fn node(id: &str, kind: NodeKind, name: &str) -> NodeRecord {
-        NodeRecord::new(id, kind, name, "a.ts", 1, 1)
+        let file = id.split_once(':').map_or(id, |(file, _)| file);
+        NodeRecord::new(id, kind, name, file, 1, 1)
     }
 
     #[test]
@@ -266,11 +319,30 @@ mod tests {
         }
         add("v.ts:make".to_owned(), NodeKind::Variable, "make");
         add("c.ts:Make".to_owned(), NodeKind::Function, "Make");
-        let crowded = callables.crowded().unwrap();
-        let rows: Vec<(&str, &str, u32)> = crowded.rows().collect();
-        assert_eq!(rows.len(), CROWDED + 1);
-        assert!(rows.iter().all(|row| row.0 == "make"));
-        assert_eq!(rows[0], ("make", "m00.ts:make", CROWDED as u32));
+        // A crowded name taken last that sorts first, its IDs interleaved with the others'.
+        for i in 0..CROWDED {
+            add(format!("m{i:02}.ts:B.build"), NodeKind::Method, "build");
+        }
+        // IDs order as their bytes, not by file first: `k-l:…` before `k:…`.
+        add("k:B.build".to_owned(), NodeKind::Method, "build");
+        add("k-l:B.build".to_owned(), NodeKind::Method, "build");
+        let crowded = callables.crowded();
+        let mut rows: Vec<(String, String, u32)> = Vec::new();
+        (crowded.each_row(|name, id, key| {
+            rows.push((name.to_owned(), id.to_owned(), key));
+            Ok(())
+        }))
+        .unwrap();
+        let rows: Vec<(&str, &str, u32)> = rows
+            .iter()
+            .map(|(n, i, k)| (n.as_str(), i.as_str(), *k))
+            .collect();
+        assert_eq!(rows.len(), 2 * (CROWDED + 1) + 1);
+        let (build, make) = rows.split_at(CROWDED + 2);
+        assert_eq!((build[0].1, build[1].1), ("k-l:B.build", "k:B.build"));
+        assert!(build.iter().all(|row| row.0 == "build"));
+        assert!(make.iter().all(|row| row.0 == "make"));
+        assert_eq!(make[0], ("make", "m00.ts:make", CROWDED as u32));
         assert!(rows.is_sorted());
     }
 }

@@ -6,6 +6,7 @@ mod aside;
 mod compact;
 mod crowded;
 mod guard;
+mod interner;
 mod load;
 mod lock;
 mod mapped;

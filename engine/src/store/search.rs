@@ -15,6 +15,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use redb::{ReadableTable, Table};
 
+use super::interner::Interner;
 use super::words::is_word_term;
 use crate::error::{DbResultExt, StoreError};
 use crate::model::NodeKey;
@@ -400,13 +401,13 @@ fn store_fst(
     Ok(())
 }
 
-/// `(term, key)` pairs with the terms in one buffer: a million short strings without a
-/// million allocations, twelve bytes a pair besides the text.
+/// `(term, key)` pairs, each distinct term held once ([`Interner`]): a million term
+/// occurrences cost eight bytes each, and the text of the far fewer distinct terms.
 #[derive(Default)]
 pub(super) struct TermPairs {
-    text: String,
-    /// Start and end of the term in `text`, and key.
-    pairs: Vec<(u32, u32, u32)>,
+    terms: Interner,
+    /// Term number and key.
+    pairs: Vec<(u32, u32)>,
 }
 
 impl TermPairs {
@@ -417,37 +418,25 @@ impl TermPairs {
     }
 
     fn push(&mut self, term: &str, key: u32) -> Result<(), StoreError> {
-        self.push_parts(&[term], key)
-    }
-
-    /// Adds the term made of `parts`, one after the other, for `key`.
-    pub(super) fn push_parts(&mut self, parts: &[&str], key: u32) -> Result<(), StoreError> {
-        let start = self.text.len();
-        parts.iter().for_each(|part| self.text.push_str(part));
-        let offset = |at: usize| {
-            u32::try_from(at).map_err(|_| {
-                StoreError::TooLarge("the search terms of one load exceed 4 GiB".to_owned())
-            })
-        };
-        self.pairs
-            .push((offset(start)?, offset(self.text.len())?, key));
+        let term = self.terms.intern(&[term]).ok_or_else(|| {
+            StoreError::TooLarge("the search terms of one load exceed 4 GiB".to_owned())
+        })?;
+        self.pairs.push((term, key));
         Ok(())
-    }
-
-    fn term(&self, (start, end, _): (u32, u32, u32)) -> &str {
-        self.text.get(start as usize..end as usize).unwrap_or("")
     }
 
     /// Sorts the pairs by term (bytes), then key.
     pub(super) fn sort(&mut self) {
-        let mut pairs = std::mem::take(&mut self.pairs);
-        pairs.sort_unstable_by(|&a, &b| self.term(a).cmp(self.term(b)).then(a.2.cmp(&b.2)));
-        self.pairs = pairs;
+        let ranks = self.terms.ranks();
+        self.pairs
+            .sort_unstable_by_key(|&(term, key)| (ranks[term as usize], key));
     }
 
     /// The pairs in their order.
     pub(super) fn iter(&self) -> impl Iterator<Item = (&str, u32)> + '_ {
-        self.pairs.iter().map(|&pair| (self.term(pair), pair.2))
+        self.pairs
+            .iter()
+            .map(|&(term, key)| (self.terms.get(term), key))
     }
 }
 

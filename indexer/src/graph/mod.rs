@@ -6,7 +6,7 @@
 mod ids;
 mod table;
 
-pub(crate) use ids::{FileNodes, assign as assign_nodes};
+pub(crate) use ids::{FileNodes, assign as assign_nodes, node_id};
 pub(crate) use table::{NodeTable, Nodes};
 
 use std::collections::{BTreeMap, HashMap};
@@ -146,13 +146,13 @@ pub(crate) fn node_records(
 ) -> Vec<(u32, NodeRecord)> {
     let (module, package) = package_of(&facts.path);
     let mut records = Vec::with_capacity(file_nodes.len());
-    for (index, (id, decls)) in file_nodes.iter().enumerate() {
+    for (index, (symbol, decls)) in file_nodes.iter().enumerate() {
         let Some((first, kind)) = recorded(facts, decls) else {
             continue;
         };
         let d = facts.decl(*first);
         let mut record = NodeRecord::new(
-            id.to_owned(),
+            ids::node_id(&facts.path, symbol),
             kind,
             facts.name(d.name).to_owned(),
             facts.path.clone(),
@@ -271,13 +271,14 @@ impl<'p, 'a> Builder<'p, 'a> {
         (file, self.nodes.of(file).owner_node(facts, decl))
     }
 
-    fn id(&self, node: NodeRef) -> &str {
+    fn id(&self, node: NodeRef) -> String {
         // A file node's ID is its path: known without the file's summary (a resumed state
         // reads a summary only when asked for it, see `crate::resume`).
+        let path = self.program.path(node.0);
         if node.1 == FILE_NODE {
-            return self.program.path(node.0);
+            return path.to_owned();
         }
-        self.nodes.of(node.0).id(node.1)
+        ids::node_id(path, self.nodes.of(node.0).symbol(node.1))
     }
 
     fn new(
@@ -469,7 +470,7 @@ impl<'p, 'a> Builder<'p, 'a> {
         self.batch.unresolved.push((
             facts.path.clone(),
             UnresolvedCall {
-                caller: self.id(caller).to_owned(),
+                caller: self.id(caller),
                 callee,
                 name,
                 line,
@@ -833,8 +834,8 @@ impl<'p, 'a> Builder<'p, 'a> {
     fn finish(mut self) -> Linked {
         for (source, kind, target, facts) in self.take_edges() {
             self.batch.edges.push(EdgeSpec {
-                source: self.id(source).to_owned(),
-                target: self.id(target).to_owned(),
+                source: self.id(source),
+                target: self.id(target),
                 kind,
                 facts,
             });

@@ -102,7 +102,7 @@ mod tests {
         assert!(table.assigned_of(1).is_none());
         let nodes = table.view(&files);
         let b = nodes.of(1);
-        assert!(b.iter().any(|(id, _)| id == "b.ts:B.m"));
+        assert!(b.iter().any(|(symbol, _)| symbol == "B.m"));
         assert!(table.assigned_of(0).is_none(), "only what was asked for");
         assert!(std::ptr::eq(table.assigned_of(1).expect("kept"), b));
         let all: Vec<usize> = nodes.iter().map(|(_, n)| n.len()).collect();
