@@ -9,8 +9,10 @@
 #   bench/freshness.sh target/release/tsgraph bench/corpus/effect@4.1.0 src/Hash.ts
 #   bench/freshness.sh target/release/tsgraph /work/gen1m-t packages/core/src/index.ts
 #
-# The project is copied to a temporary folder (its store too, when it has one); the copy is
-# indexed first if it has none.
+# The project is copied to a temporary folder (its store too, when it has one) with its
+# files' and folders' times, as a project whose layout settled long ago has them (a sync
+# skips the walk while the folders are as the last walk left them); the copy is indexed
+# first if it has none.
 set -euo pipefail
 bin="$(realpath "$1")"
 source="$2"
@@ -18,7 +20,7 @@ file="$3"
 rounds="${4:-5}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-cp -r "$source" "$work/project"
+cp -a "$source" "$work/project"
 cd "$work/project"
 "$bin" index >/dev/null 2>&1
 # A build from before `index --explain` still says how many files it re-linked.

@@ -694,6 +694,11 @@ fn write_relinked(out: &mut dyn Write, sync: &tsgraph::SyncSummary) -> io::Resul
             sync.summaries_read, sync.checked, sync.uses_read
         )?;
     }
+    let walk = match sync.walk_skipped {
+        true => "skipped, the folders and ignore files as the last walk left them",
+        false => "whole",
+    };
+    writeln!(out, "walk: {walk}")?;
     Ok(())
 }
 

@@ -39,6 +39,7 @@ mod summary;
 mod sync;
 mod syntax;
 mod walk;
+mod walk_listing;
 
 use std::path::Path;
 use std::time::Instant;

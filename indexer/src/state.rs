@@ -36,7 +36,8 @@ use crate::resolve::{
     DeclRef, ExportTables, FileId, Hierarchy, ModuleTarget, Program, ProgramTables, Resolver,
 };
 use crate::summary::{IndexError, IndexSummary};
-use crate::{IndexOptions, persist, pool, walk};
+use crate::walk_listing::LISTING_META_KEY;
+use crate::{IndexOptions, persist, pool};
 
 /// An interface hash no summary has (a hash of 0 is as unlikely as any other), standing for
 /// "not known".
@@ -164,7 +165,7 @@ impl IndexState {
         options: &IndexOptions,
     ) -> Result<(IndexState, IndexSummary), IndexError> {
         let started = Instant::now();
-        let walked = walk::walk(root, options.max_file_size);
+        let (walked, listing) = crate::walk_listing::walk_whole(root, options.max_file_size);
         let mut warnings: Vec<String> = walked.errors;
         for (path, size) in &walked.too_large {
             warnings.push(format!(
@@ -197,6 +198,9 @@ impl IndexState {
             state.config_stamp.clone(),
         ));
         meta.push(crate::resume::resolution_meta(&mut state));
+        if let Some(listing) = listing {
+            meta.push((LISTING_META_KEY.to_owned(), listing.encode()));
+        }
         let loaded = state.load_into(store, &meta, crate::load::PART_FILES)?;
         let summary = state.summary(
             &loaded,

@@ -19,6 +19,7 @@ use crate::model::ProjectModel;
 use crate::relink::RelinkReason;
 use crate::state::{FileChange, IndexState, StoredGraph, Summarised, Update};
 use crate::summary::{IndexError, IndexSummary};
+use crate::walk_listing::{self, LISTING_META_KEY};
 use crate::{INDEXED_META_KEY, INDEXER_VERSION, IndexOptions, mark_indexed, persist, pool, walk};
 
 /// Every stored file's (content hash, size, modification time), by path.
@@ -67,6 +68,9 @@ pub struct SyncSummary {
     /// The store held no completed index, or the project's configuration changed: the
     /// project was indexed from scratch (this is that index's summary).
     pub full: Option<IndexSummary>,
+    /// The files were found without a walk: the stamps of the folders and ignore files the
+    /// last whole walk read were as it left them (`walk_listing.rs`).
+    pub walk_skipped: bool,
     /// Wall time.
     pub time: Duration,
 }
@@ -148,10 +152,12 @@ fn sync_store_uncompacted(
     held: &dyn Fn(&str) -> bool,
 ) -> Result<SyncSummary, IndexError> {
     let started = Instant::now();
-    let walked = walk::walk(root, options.max_file_size);
+    let snapshot = store.snapshot()?;
+    let kept_listing = snapshot.meta(LISTING_META_KEY)?;
+    let (walked, listed, new_listing) =
+        walk_listing::walk(root, options.max_file_size, kept_listing.as_deref());
     let paths: Vec<&str> = walked.files.iter().map(|f| f.relative.as_str()).collect();
     *configs_found = Some(walked.configs.iter().map(|c| c.relative.clone()).collect());
-    let snapshot = store.snapshot()?;
     // An index made by another version of the indexer counts as none: it is made again.
     let indexed = snapshot.meta(INDEXED_META_KEY)?.as_deref() == Some(INDEXER_VERSION);
     // The configuration is read again only when a configuration file changed on disk (by its
@@ -181,6 +187,7 @@ fn sync_store_uncompacted(
     let stored = stored_stamps(&snapshot)?;
     let mut summary = SyncSummary {
         checked: walked.files.len(),
+        walk_skipped: listed,
         ..SyncSummary::default()
     };
     let disk = compare_with_disk(&walked.files, &stored, held, &mut summary);
@@ -190,6 +197,7 @@ fn sync_store_uncompacted(
         if !disk.restamp.is_empty() {
             store.update_file_stamps(&disk.restamp)?;
         }
+        keep_listing(store, new_listing)?;
         store.refresh_graph_file(options.graph_file_bound)?;
         // New stamps and a graph file change no summary: a state level with the store before
         // them still is.
@@ -254,12 +262,22 @@ fn sync_store_uncompacted(
     if !disk.restamp.is_empty() {
         store.update_file_stamps(&disk.restamp)?;
     }
+    keep_listing(store, new_listing)?;
     // Queries read the graph file (and its overlay) of the state this sync leaves.
     store.refresh_graph_file(options.graph_file_bound)?;
     kept.generation = Some(store.generation()?);
     *slot = Some(kept);
     summary.time = started.elapsed();
     Ok(summary)
+}
+
+/// Stores the listing a whole walk made, when it differs from the one kept: the next
+/// process's sync then looks at stamps instead of walking.
+fn keep_listing(store: &Store, listing: Option<Vec<u8>>) -> Result<(), IndexError> {
+    if let Some(listing) = listing {
+        store.set_meta(LISTING_META_KEY, &listing)?;
+    }
+    Ok(())
 }
 
 /// Catches `state` up with the store and applies `changes` to it, reading the summaries it

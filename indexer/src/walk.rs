@@ -40,6 +40,25 @@ pub(crate) struct WalkResult {
     pub(crate) too_large: Vec<(String, u64)>,
     /// Directory entries that could not be read.
     pub(crate) errors: Vec<String>,
+    /// What a whole walk read besides the files it kept (empty for the way to one file).
+    pub(crate) seen: Seen,
+}
+
+/// What a whole walk read that decides what it finds, besides the files it kept: its
+/// folders and ignore files. With their stamps, `walk_listing.rs` tells later that a walk
+/// would find the same files.
+#[derive(Debug, Default)]
+pub(crate) struct Seen {
+    /// Every folder read (relative, "" the root) with its modification time (nanoseconds
+    /// since the epoch; `None` unknown).
+    pub(crate) folders: Vec<(String, Option<u64>)>,
+    /// The ignore files the walk may have read (relative, forward slashes): those in the
+    /// folders, and `.git/info/exclude` beside each `.git` folder.
+    pub(crate) ignore_files: Vec<String>,
+    /// The walk met what stamps cannot vouch for: a symbolic link (its target may change
+    /// without its folder), a `.git` file (its repository lies elsewhere) or a name that is
+    /// not UTF-8.
+    pub(crate) unlistable: bool,
 }
 
 /// Extensions that are indexed.
@@ -90,7 +109,11 @@ fn walk_within(root: &Path, max_file_size: u64, only: Option<&Path>) -> WalkResu
         }
     };
     let walk_root = root.to_path_buf();
+    let whole = only.is_none();
     let only = only.map(Path::to_path_buf);
+    // Hidden entries never reach the visitors: the ignore files among them are noted here.
+    let hidden_seen = std::sync::Arc::new(parking_lot::Mutex::new(Seen::default()));
+    let noted = std::sync::Arc::clone(&hidden_seen);
     let walker = ignore::WalkBuilder::new(root)
         // Hidden entries are skipped by `filter_entry`, except configuration files such as
         // `.pnp.cjs`.
@@ -122,6 +145,9 @@ fn walk_within(root: &Path, max_file_size: u64, only: Option<&Path>) -> WalkResu
                 }
             }
             let hidden = entry.depth() > 0 && name.to_string_lossy().starts_with('.');
+            if hidden && whole {
+                note_hidden(entry, &walk_root, &mut noted.lock());
+            }
             !hidden || (!entry.file_type().is_some_and(|t| t.is_dir()) && is_config_name(name))
         })
         .build_parallel();
@@ -131,8 +157,14 @@ fn walk_within(root: &Path, max_file_size: u64, only: Option<&Path>) -> WalkResu
         root,
         real_root: &real_root,
         max_file_size,
+        whole,
     });
     let mut result = found.into_inner();
+    let hidden = std::mem::take(&mut *hidden_seen.lock());
+    result.seen.ignore_files.extend(hidden.ignore_files);
+    result.seen.unlistable |= hidden.unlistable;
+    result.seen.folders.sort();
+    result.seen.ignore_files.sort();
     // The walkers' threads meet entries in no fixed order; what the walk gives is sorted, so
     // a sync compares (and stamps configurations) the same way every time.
     result.files.sort_by(|a, b| a.relative.cmp(&b.relative));
@@ -142,12 +174,37 @@ fn walk_within(root: &Path, max_file_size: u64, only: Option<&Path>) -> WalkResu
     result
 }
 
+/// Notes a hidden entry a whole walk skips that its result depends on: an ignore file, the
+/// exclude file of a `.git` folder, a `.git` file.
+fn note_hidden(entry: &ignore::DirEntry, root: &Path, seen: &mut Seen) {
+    let name = entry.file_name();
+    let is_ignore_file = [".gitignore", ".ignore", TSGRAPH_IGNORE].map(std::ffi::OsStr::new);
+    let is_git = name == ".git";
+    if !is_git && !is_ignore_file.contains(&name) {
+        return;
+    }
+    let relative = entry
+        .path()
+        .strip_prefix(root)
+        .ok()
+        .and_then(relative_id_path);
+    match relative {
+        Some(relative) if !is_git => seen.ignore_files.push(relative),
+        Some(relative) if entry.file_type().is_some_and(|t| t.is_dir()) => {
+            seen.ignore_files.push(format!("{relative}/info/exclude"));
+        }
+        _ => seen.unlistable = true,
+    }
+}
+
 /// Makes one [`Visitor`] per walking thread, all adding to `found`.
 struct Collector<'s> {
     found: &'s parking_lot::Mutex<WalkResult>,
     root: &'s Path,
     real_root: &'s Path,
     max_file_size: u64,
+    /// A whole walk, which notes its folders ([`Seen`]).
+    whole: bool,
 }
 
 impl<'s> ignore::ParallelVisitorBuilder<'s> for Collector<'s> {
@@ -157,6 +214,7 @@ impl<'s> ignore::ParallelVisitorBuilder<'s> for Collector<'s> {
             root: self.root,
             real_root: self.real_root,
             max_file_size: self.max_file_size,
+            whole: self.whole,
             mine: WalkResult::default(),
         })
     }
@@ -168,6 +226,7 @@ struct Visitor<'s> {
     root: &'s Path,
     real_root: &'s Path,
     max_file_size: u64,
+    whole: bool,
     mine: WalkResult,
 }
 
@@ -189,6 +248,8 @@ impl Drop for Visitor<'_> {
         found.configs.extend(mine.configs);
         found.too_large.extend(mine.too_large);
         found.errors.extend(mine.errors);
+        found.seen.folders.extend(mine.seen.folders);
+        found.seen.unlistable |= mine.seen.unlistable;
     }
 }
 
@@ -198,8 +259,17 @@ impl Visitor<'_> {
         let Some(file_type) = entry.file_type() else {
             return;
         };
+        if file_type.is_dir() {
+            if self.whole {
+                self.note_folder(&entry);
+            }
+            return;
+        }
         if !file_type.is_file() && !file_type.is_symlink() {
             return;
+        }
+        if file_type.is_symlink() {
+            self.mine.seen.unlistable = true;
         }
         let Ok(relative) = entry.path().strip_prefix(self.root) else {
             return;
@@ -233,6 +303,25 @@ impl Visitor<'_> {
                 relative,
             });
         }
+    }
+}
+
+impl Visitor<'_> {
+    fn note_folder(&mut self, entry: &ignore::DirEntry) {
+        let relative = entry
+            .path()
+            .strip_prefix(self.root)
+            .ok()
+            .and_then(relative_id_path);
+        let Some(relative) = relative else {
+            self.mine.seen.unlistable = true;
+            return;
+        };
+        let modified = entry
+            .metadata()
+            .ok()
+            .and_then(|m| nanos(m.modified().ok()?));
+        self.mine.seen.folders.push((relative, modified));
     }
 }
 
@@ -289,12 +378,14 @@ fn stamp(path: &Path) -> (u64, u64) {
     let Ok(metadata) = std::fs::metadata(path) else {
         return (0, 0);
     };
-    let modified = metadata
-        .modified()
-        .ok()
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX));
+    let modified = metadata.modified().ok().and_then(nanos).unwrap_or(0);
     (metadata.len(), modified)
+}
+
+/// A time as nanoseconds since the epoch (`None` before it).
+pub(crate) fn nanos(time: std::time::SystemTime) -> Option<u64> {
+    let since = time.duration_since(std::time::UNIX_EPOCH).ok()?;
+    Some(u64::try_from(since.as_nanos()).unwrap_or(u64::MAX))
 }
 
 /// Whether a file name is one the project model reads.

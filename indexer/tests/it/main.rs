@@ -3,3 +3,4 @@
 mod incremental;
 mod model_fixtures;
 mod resume;
+mod walk_listing;

@@ -42,7 +42,7 @@ const FILES: [(&str, &str); 10] = [
     ("src/u6.ts", "export function six(): number { return 6; }\n"),
 ];
 
-fn options() -> IndexOptions {
+pub(crate) fn options() -> IndexOptions {
     IndexOptions {
         threads: 1,
         ..IndexOptions::default()
@@ -68,7 +68,7 @@ fn append(root: &Path, path: &str, text: &str) {
 }
 
 /// The synced store holds exactly what a fresh index of the same files holds.
-fn assert_fresh(dir: &Path, root: &Path, store: &Store) {
+pub(crate) fn assert_fresh(dir: &Path, root: &Path, store: &Store) {
     let fresh_path = dir.join(format!("fresh-{}.redb", std::process::id()));
     let _ = std::fs::remove_file(&fresh_path);
     let fresh = Store::open_or_create(&fresh_path).expect("fresh store");
