@@ -10,9 +10,10 @@
 #   bench/freshness.sh target/release/tsgraph /work/gen1m-t packages/core/src/index.ts
 #
 # The project is copied to a temporary folder (its store too, when it has one) with its
-# files' and folders' times, as a project whose layout settled long ago has them (a sync
-# skips the walk while the folders are as the last walk left them); the copy is indexed
-# first if it has none.
+# files' times; the copy is indexed first if it has none. A sync skips the walk while the
+# folders and ignore files are as the last whole walk left them, and lists a walk only of
+# folders unchanged for five seconds: the copy's are all new, so the script waits that long
+# and lists them before the rounds, as a project whose layout settled long ago would be.
 set -euo pipefail
 bin="$(realpath "$1")"
 source="$2"
@@ -22,6 +23,8 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cp -a "$source" "$work/project"
 cd "$work/project"
+"$bin" index >/dev/null 2>&1
+sleep 6
 "$bin" index >/dev/null 2>&1
 # A build from before `index --explain` still says how many files it re-linked.
 explain=""

@@ -409,6 +409,14 @@ impl IndexState {
         self.nodes.view(&self.files).of(id)
     }
 
+    /// The IDs of the nodes of file `id` ([`FileNodes`] holds their symbol paths).
+    fn node_ids(&self, id: FileId) -> Vec<String> {
+        let path = self.files.path(id);
+        (self.nodes_of(id).iter())
+            .map(|(symbol, _)| crate::graph::node_id(path, symbol))
+            .collect()
+    }
+
     /// The project root.
     pub fn root(&self) -> &Path {
         &self.root
@@ -470,14 +478,10 @@ impl IndexState {
         loop {
             let ids: Vec<FileId> = relink.iter().copied().collect();
             let linked = self.link(Scope::Files(&ids));
-            let sources: HashSet<&str> = ids
-                .iter()
-                .flat_map(|id| self.nodes_of(*id).iter().map(|(node, _)| node))
-                .collect();
             let before = relink.len();
             for edge in linked.batch.edges.iter() {
-                if !sources.contains(edge.source.as_str())
-                    && let Some(file) = self.file_of_node(&edge.source)
+                // An edge from a file linked here finds it in `relink` already.
+                if let Some(file) = self.file_of_node(&edge.source)
                     && relink.insert(file)
                 {
                     reasons.insert(
@@ -615,7 +619,7 @@ impl IndexState {
                                     interface::export_change(self.files.get(id), &facts)
                                 };
                                 let moved = match change {
-                                    ExportChange::All => node_ids(self.nodes_of(id)).collect(),
+                                    ExportChange::All => self.node_ids(id),
                                     // Classes and interfaces that kept their shape: dispatch
                                     // to their members is as it was.
                                     ExportChange::Names(_) if classes_kept => {
@@ -654,7 +658,7 @@ impl IndexState {
                     let Some(id) = self.by_path.remove(&path) else {
                         continue;
                     };
-                    touched.old_ids.extend(node_ids(self.nodes_of(id)));
+                    touched.old_ids.extend(self.node_ids(id));
                     self.files.set(id, FileFacts::default());
                     self.nodes.set(id, FileNodes::default());
                     self.interfaces[id as usize] = OnceLock::from(Interface::default());
@@ -705,7 +709,7 @@ impl IndexState {
         for id in &touched.imports_changed {
             let was = touched.export_changes.insert(*id, ExportChange::All);
             if matches!(was, Some(ExportChange::Names(_))) {
-                touched.old_ids.extend(node_ids(self.nodes_of(*id)));
+                touched.old_ids.extend(self.node_ids(*id));
             }
         }
         if !touched.export_changes.is_empty() {
@@ -945,16 +949,15 @@ impl IndexState {
     /// meaning are re-linked anyway.
     fn moved_nodes(&self, id: FileId, new: &FileNodes, change: &ExportChange) -> Vec<String> {
         let facts = self.files.get(id);
-        let staying: HashSet<&str> = new.iter().map(|(node, _)| node).collect();
+        // Both the old and the new nodes are the file's: their symbol paths compare.
+        let staying: HashSet<&str> = new.iter().map(|(symbol, _)| symbol).collect();
         let unchanged = unchanged_exported_locals(facts, change);
         self.nodes_of(id)
             .iter()
-            .filter(|(node, decls)| {
+            .filter(|(symbol, decls)| {
                 let kind = decls.first().and_then(|d| facts.decl(*d).node);
-                let top = node
-                    .split_once(':')
-                    .map_or("", |(_, symbol)| symbol.split('.').next().unwrap_or(symbol));
-                !staying.contains(node)
+                let top = symbol.split('.').next().unwrap_or(symbol);
+                !staying.contains(symbol)
                     || (matches!(
                         kind,
                         Some(
@@ -965,7 +968,7 @@ impl IndexState {
                         )
                     ) && !unchanged.contains(top))
             })
-            .map(|(node, _)| node.to_owned())
+            .map(|(symbol, _)| crate::graph::node_id(&facts.path, symbol))
             .collect()
     }
 }
@@ -1031,10 +1034,6 @@ fn unchanged_exported_locals<'f>(facts: &'f FileFacts, change: &ExportChange) ->
     }
     exported.retain(|local| !changed.contains(local));
     exported
-}
-
-fn node_ids(nodes: &FileNodes) -> impl Iterator<Item = String> + '_ {
-    nodes.iter().map(|(id, _)| id.to_owned())
 }
 
 /// What an update asks of the graph the store holds before it.
@@ -1106,4 +1105,46 @@ fn assign_all_nodes(files: &FactsTable) -> Vec<FileNodes> {
 /// checksum, so this is a bug, not damage): the update is made again from every summary.
 fn unreadable_exports() -> IndexError {
     IndexError::Worker("a kept export table could not be decoded".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The state of `files` held in memory (no file system, no store).
+    fn state_of(files: &[(&str, &str)]) -> IndexState {
+        let mut extractor = Extractor::new().expect("grammar");
+        let facts = (files.iter())
+            .map(|(path, text)| crate::pool::extract_one(&mut extractor, path, text.as_bytes(), 1))
+            .collect();
+        let paths: Vec<&str> = files.iter().map(|(path, _)| *path).collect();
+        let model = ProjectModel::from_sources(&Default::default(), &paths);
+        IndexState::with_model(Path::new("/nonexistent/tsgraph-test"), facts, model)
+            .expect("state")
+            .0
+    }
+
+    #[test]
+    fn the_nodes_an_update_moves_are_named_by_their_whole_ids() {
+        let state = state_of(&[(
+            "src/a.ts",
+            "export class Sq { area(): number { return 1; } }\n",
+        )]);
+        let id = state.by_path["src/a.ts"];
+        assert_eq!(
+            state.node_ids(id),
+            ["src/a.ts", "src/a.ts:Sq", "src/a.ts:Sq.area"]
+        );
+        // With no nodes left, every node moved.
+        let moved = state.moved_nodes(id, &FileNodes::default(), &ExportChange::All);
+        assert_eq!(moved, ["src/a.ts", "src/a.ts:Sq", "src/a.ts:Sq.area"]);
+        // The same nodes, under exports that changed whole: the class and its members moved
+        // (calls dispatch to them from files that do not import them).
+        let same = crate::graph::assign_nodes(state.files.get(id));
+        let moved = state.moved_nodes(id, &same, &ExportChange::All);
+        assert_eq!(moved, ["src/a.ts:Sq", "src/a.ts:Sq.area"]);
+        // Under exports none of whose names changed, the class stays, members and all.
+        let unchanged = ExportChange::Names(Default::default());
+        assert!(state.moved_nodes(id, &same, &unchanged).is_empty());
+    }
 }

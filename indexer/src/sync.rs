@@ -197,7 +197,7 @@ fn sync_store_uncompacted(
         if !disk.restamp.is_empty() {
             store.update_file_stamps(&disk.restamp)?;
         }
-        keep_listing(store, new_listing)?;
+        keep_listing(store, new_listing);
         store.refresh_graph_file(options.graph_file_bound)?;
         // New stamps and a graph file change no summary: a state level with the store before
         // them still is.
@@ -262,7 +262,7 @@ fn sync_store_uncompacted(
     if !disk.restamp.is_empty() {
         store.update_file_stamps(&disk.restamp)?;
     }
-    keep_listing(store, new_listing)?;
+    keep_listing(store, new_listing);
     // Queries read the graph file (and its overlay) of the state this sync leaves.
     store.refresh_graph_file(options.graph_file_bound)?;
     kept.generation = Some(store.generation()?);
@@ -272,12 +272,12 @@ fn sync_store_uncompacted(
 }
 
 /// Stores the listing a whole walk made, when it differs from the one kept: the next
-/// process's sync then looks at stamps instead of walking.
-fn keep_listing(store: &Store, listing: Option<Vec<u8>>) -> Result<(), IndexError> {
+/// process's sync then looks at stamps instead of walking. Only a speed-up: a listing that
+/// cannot be written leaves the sync done (its own commits stand) and the next one walks.
+fn keep_listing(store: &Store, listing: Option<Vec<u8>>) {
     if let Some(listing) = listing {
-        store.set_meta(LISTING_META_KEY, &listing)?;
+        let _ = store.set_meta(LISTING_META_KEY, &listing);
     }
-    Ok(())
 }
 
 /// Catches `state` up with the store and applies `changes` to it, reading the summaries it

@@ -49,16 +49,37 @@ pub(crate) struct WalkResult {
 /// would find the same files.
 #[derive(Debug, Default)]
 pub(crate) struct Seen {
-    /// Every folder read (relative, "" the root) with its modification time (nanoseconds
-    /// since the epoch; `None` unknown).
+    /// Every folder read (relative, "" the root) with its change time ([`change_time`];
+    /// `None` unknown).
     pub(crate) folders: Vec<(String, Option<u64>)>,
-    /// The ignore files the walk may have read (relative, forward slashes): those in the
-    /// folders, and `.git/info/exclude` beside each `.git` folder.
+    /// The ignore files the walk may have read (relative, forward slashes): those present
+    /// in its folders (whether or not they are themselves ignored: the walker reads them
+    /// all), and `.git/info/exclude` beside each `.git` folder, present or not.
     pub(crate) ignore_files: Vec<String>,
     /// The walk met what stamps cannot vouch for: a symbolic link (its target may change
-    /// without its folder), a `.git` file (its repository lies elsewhere) or a name that is
-    /// not UTF-8.
+    /// without its folder), a `.git` file (its repository lies elsewhere), an ignore file or
+    /// folder it could not read, or a name that is not UTF-8.
     pub(crate) unlistable: bool,
+}
+
+/// The names of the ignore files the walker reads in each folder.
+const IGNORE_FILE_NAMES: [&str; 3] = [".gitignore", ".ignore", TSGRAPH_IGNORE];
+
+/// When the entry's inode last changed (nanoseconds since the epoch): on Unix its change
+/// time, which every change of a folder's entries, of a file's contents, of permissions and
+/// of the times themselves moves and nobody can set back; elsewhere its modification time.
+pub(crate) fn change_time(metadata: &std::fs::Metadata) -> Option<u64> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let seconds = u64::try_from(metadata.ctime()).ok()?;
+        let nanos = u64::try_from(metadata.ctime_nsec()).ok()?;
+        seconds.checked_mul(1_000_000_000)?.checked_add(nanos)
+    }
+    #[cfg(not(unix))]
+    {
+        nanos(metadata.modified().ok()?)
+    }
 }
 
 /// Extensions that are indexed.
@@ -111,9 +132,6 @@ fn walk_within(root: &Path, max_file_size: u64, only: Option<&Path>) -> WalkResu
     let walk_root = root.to_path_buf();
     let whole = only.is_none();
     let only = only.map(Path::to_path_buf);
-    // Hidden entries never reach the visitors: the ignore files among them are noted here.
-    let hidden_seen = std::sync::Arc::new(parking_lot::Mutex::new(Seen::default()));
-    let noted = std::sync::Arc::clone(&hidden_seen);
     let walker = ignore::WalkBuilder::new(root)
         // Hidden entries are skipped by `filter_entry`, except configuration files such as
         // `.pnp.cjs`.
@@ -145,9 +163,6 @@ fn walk_within(root: &Path, max_file_size: u64, only: Option<&Path>) -> WalkResu
                 }
             }
             let hidden = entry.depth() > 0 && name.to_string_lossy().starts_with('.');
-            if hidden && whole {
-                note_hidden(entry, &walk_root, &mut noted.lock());
-            }
             !hidden || (!entry.file_type().is_some_and(|t| t.is_dir()) && is_config_name(name))
         })
         .build_parallel();
@@ -160,9 +175,6 @@ fn walk_within(root: &Path, max_file_size: u64, only: Option<&Path>) -> WalkResu
         whole,
     });
     let mut result = found.into_inner();
-    let hidden = std::mem::take(&mut *hidden_seen.lock());
-    result.seen.ignore_files.extend(hidden.ignore_files);
-    result.seen.unlistable |= hidden.unlistable;
     result.seen.folders.sort();
     result.seen.ignore_files.sort();
     // The walkers' threads meet entries in no fixed order; what the walk gives is sorted, so
@@ -172,29 +184,6 @@ fn walk_within(root: &Path, max_file_size: u64, only: Option<&Path>) -> WalkResu
     result.too_large.sort();
     result.errors.sort();
     result
-}
-
-/// Notes a hidden entry a whole walk skips that its result depends on: an ignore file, the
-/// exclude file of a `.git` folder, a `.git` file.
-fn note_hidden(entry: &ignore::DirEntry, root: &Path, seen: &mut Seen) {
-    let name = entry.file_name();
-    let is_ignore_file = [".gitignore", ".ignore", TSGRAPH_IGNORE].map(std::ffi::OsStr::new);
-    let is_git = name == ".git";
-    if !is_git && !is_ignore_file.contains(&name) {
-        return;
-    }
-    let relative = entry
-        .path()
-        .strip_prefix(root)
-        .ok()
-        .and_then(relative_id_path);
-    match relative {
-        Some(relative) if !is_git => seen.ignore_files.push(relative),
-        Some(relative) if entry.file_type().is_some_and(|t| t.is_dir()) => {
-            seen.ignore_files.push(format!("{relative}/info/exclude"));
-        }
-        _ => seen.unlistable = true,
-    }
 }
 
 /// Makes one [`Visitor`] per walking thread, all adding to `found`.
@@ -249,6 +238,7 @@ impl Drop for Visitor<'_> {
         found.too_large.extend(mine.too_large);
         found.errors.extend(mine.errors);
         found.seen.folders.extend(mine.seen.folders);
+        found.seen.ignore_files.extend(mine.seen.ignore_files);
         found.seen.unlistable |= mine.seen.unlistable;
     }
 }
@@ -307,21 +297,40 @@ impl Visitor<'_> {
 }
 
 impl Visitor<'_> {
+    /// Notes a folder a whole walk reads, with its change time, and the ignore files in it
+    /// (looked for by name: an ignore file that is itself ignored never reaches a visitor,
+    /// yet the walker reads it).
     fn note_folder(&mut self, entry: &ignore::DirEntry) {
+        let seen = &mut self.mine.seen;
         let relative = entry
             .path()
             .strip_prefix(self.root)
             .ok()
             .and_then(relative_id_path);
         let Some(relative) = relative else {
-            self.mine.seen.unlistable = true;
+            seen.unlistable = true;
             return;
         };
-        let modified = entry
-            .metadata()
-            .ok()
-            .and_then(|m| nanos(m.modified().ok()?));
-        self.mine.seen.folders.push((relative, modified));
+        let inside = |name: &str| match relative.as_str() {
+            "" => name.to_owned(),
+            folder => format!("{folder}/{name}"),
+        };
+        for name in IGNORE_FILE_NAMES {
+            if std::fs::symlink_metadata(entry.path().join(name)).is_ok() {
+                seen.ignore_files.push(inside(name));
+            }
+        }
+        match std::fs::symlink_metadata(entry.path().join(".git")) {
+            Ok(git) if git.is_dir() => seen.ignore_files.push(inside(".git/info/exclude")),
+            Ok(_) => seen.unlistable = true,
+            Err(_) => {}
+        }
+        // An ignore file the walker could not read is in the folder's entry as an error.
+        if entry.error().is_some() {
+            seen.unlistable = true;
+        }
+        let changed = entry.metadata().ok().and_then(|m| change_time(&m));
+        seen.folders.push((relative, changed));
     }
 }
 

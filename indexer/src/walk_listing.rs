@@ -5,17 +5,21 @@
 //! synthetic monorepo that is most of a new process's sync after a one-file edit. What it
 //! finds depends only on the folders' entries and the ignore files' contents (and the
 //! files' sizes, against the size limit). On POSIX file systems adding, removing or
-//! renaming an entry changes its folder's modification time, so a [`Listing`] records the
-//! time of every folder the walk read and the stamp of every ignore file it may have read;
-//! while all of them are unchanged, the listed files are the files a walk finds, and only
-//! they (and the configuration files) are looked at, for their stamps.
+//! renaming an entry moves its folder's change time (ctime, which also moves with
+//! permissions and with any setting of the times, and which nobody can set back), so a
+//! [`Listing`] records the change time of every folder the walk read and the size and
+//! change time of every ignore file it may have read; while all of them are unchanged, the
+//! listed files are the files a walk finds, and only they (and the configuration files)
+//! are looked at, for their stamps.
 //!
 //! **Invariant:** a listing is used only when it says exactly what a walk would find now:
 //! - it is made only from a walk that met no error, no symbolic link, no `.git` file and no
 //!   name that is not UTF-8 (what a folder's time does not vouch for);
 //! - every folder and ignore file it records had last changed [`SETTLED`] before the walk
 //!   began: a change made in the same tick of the file system's clock as the recorded one
-//!   would leave the time as it was (the "racily clean" case git knows);
+//!   would leave the time as it was (the "racily clean" case git knows). The file system's
+//!   clock is taken to be the machine's, give or take less than that (a network file
+//!   system whose server's clock lags more is not);
 //! - it is used only while every folder's time and every ignore file's stamp is as recorded
 //!   (an ignore file that was absent still is), and every listed file is still there;
 //!   anything else is a whole walk, which makes the next listing.
@@ -30,7 +34,8 @@ use crate::walk::{self, SourceFile, WalkResult};
 /// The store meta key of the listing.
 pub(crate) const LISTING_META_KEY: &str = "walk_listing";
 
-/// The encoding's version, its first byte.
+/// The encoding's version, its first byte: also to be raised with any change to what a walk
+/// finds or reads, so that no listing of the old rules is taken.
 const VERSION: u8 = 1;
 
 /// How long before a walk a folder or ignore file must have last changed for the walk to be
@@ -40,10 +45,10 @@ const SETTLED: Duration = Duration::from_secs(5);
 /// What a whole walk found and what decided it, with their stamps.
 #[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Listing {
-    /// Every folder read (relative, "" the root) with its modification time.
+    /// Every folder read (relative, "" the root) with its change time.
     folders: Vec<(String, u64)>,
-    /// Every ignore file the walk may have read, with its size and modification time, or
-    /// `None` when it was not there.
+    /// Every ignore file the walk may have read, with its size and change time, or `None`
+    /// when it was not there.
     ignore_files: Vec<(String, Option<(u64, u64)>)>,
     /// The source files (those over the size limit too), relative, ascending.
     sources: Vec<String>,
@@ -73,20 +78,30 @@ pub(crate) fn walk(
 
 /// A whole walk of `root`, and its listing when one can be made ([`Listing::of`]).
 pub(crate) fn walk_whole(root: &Path, max_file_size: u64) -> (WalkResult, Option<Listing>) {
+    walk_whole_settled(root, max_file_size, SETTLED)
+}
+
+/// [`walk_whole`], listing what had last changed `settled` before the walk began.
+fn walk_whole_settled(
+    root: &Path,
+    max_file_size: u64,
+    settled: Duration,
+) -> (WalkResult, Option<Listing>) {
     let began = SystemTime::now();
     let walked = walk::walk(root, max_file_size);
-    let listing = Listing::of(root, &walked, began);
+    let listing = Listing::of(root, &walked, began.checked_sub(settled));
     (walked, listing)
 }
 
 impl Listing {
-    /// The listing of `walked`, a whole walk of `root` that `began` then; `None` when it
-    /// cannot vouch for a later walk (see the module's invariant).
-    pub(crate) fn of(root: &Path, walked: &WalkResult, began: SystemTime) -> Option<Listing> {
+    /// The listing of `walked`, a whole walk of `root`, if every folder and ignore file it
+    /// read had last changed before `settled`; `None` when it cannot vouch for a later walk
+    /// (see the module's invariant).
+    fn of(root: &Path, walked: &WalkResult, settled: Option<SystemTime>) -> Option<Listing> {
         if !walked.errors.is_empty() || walked.seen.unlistable {
             return None;
         }
-        let settled = walk::nanos(began.checked_sub(SETTLED)?)?;
+        let settled = walk::nanos(settled?)?;
         let mut folders = Vec::with_capacity(walked.seen.folders.len());
         for (folder, modified) in &walked.seen.folders {
             let modified = (*modified).filter(|&time| time < settled)?;
@@ -120,10 +135,10 @@ impl Listing {
     /// alone.
     pub(crate) fn walk_again(&self, root: &Path, max_file_size: u64) -> Option<WalkResult> {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let folders_hold = on_threads(&self.folders, threads, |(folder, modified)| {
+        let folders_hold = on_threads(&self.folders, threads, |(folder, changed)| {
             let metadata = std::fs::symlink_metadata(root.join(folder)).ok()?;
-            let time = metadata.modified().ok().and_then(walk::nanos);
-            (metadata.is_dir() && time == Some(*modified)).then_some(())
+            let time = walk::change_time(&metadata);
+            (metadata.is_dir() && time == Some(*changed)).then_some(())
         })
         .is_some();
         let ignores_hold =
@@ -208,24 +223,30 @@ fn look_at(root: &Path, relative: &str) -> Option<SourceFile> {
     })
 }
 
-/// An ignore file's size and modification time, `None` when it is not there (a time the
-/// system does not give reads as the latest, which no listing takes).
+/// An ignore file's size and change time, `None` when it is not there (a time the system
+/// does not give reads as the latest, which no listing takes).
 fn ignore_stamp(root: &Path, relative: &str) -> Option<(u64, u64)> {
     let metadata = std::fs::metadata(root.join(relative)).ok()?;
-    let modified = metadata.modified().ok().and_then(walk::nanos);
-    Some((metadata.len(), modified.unwrap_or(u64::MAX)))
+    Some((
+        metadata.len(),
+        walk::change_time(&metadata).unwrap_or(u64::MAX),
+    ))
 }
 
-#[cfg(test)]
+// The tests count on Unix's change times, which every change moves.
+#[cfg(all(test, unix))]
 mod tests {
     #![allow(clippy::unwrap_used)] // A failure is the test failing.
 
     use super::*;
 
-    /// A project whose folders and ignore files last changed a minute ago: a source file
-    /// in the root and in a folder, a configuration, an ignored folder, and one file over
-    /// the test's size limit of 100 bytes.
-    fn settled_project() -> tempfile::TempDir {
+    /// Long enough for the file system's coarse clock to tick over: a change made after a
+    /// listing never shares a time with what the listing recorded.
+    const TICKS: Duration = Duration::from_millis(30);
+
+    /// A project: a source file in the root and in a folder, a configuration, an ignored
+    /// folder, and one file over the tests' size limit of 100 bytes.
+    fn project() -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
         std::fs::create_dir_all(root.join("src")).unwrap();
@@ -236,33 +257,15 @@ mod tests {
         std::fs::write(root.join("tsconfig.json"), "{}").unwrap();
         std::fs::write(root.join(".gitignore"), "ignored/\n").unwrap();
         std::fs::write(root.join("ignored/x.ts"), "export const x = 3;\n").unwrap();
-        settle(root);
         dir
     }
 
-    /// Puts the times of every folder and ignore file under `root` a minute back.
-    fn settle(root: &Path) {
-        let back = SystemTime::now() - Duration::from_secs(60);
-        let mut folders = vec![root.to_path_buf()];
-        while let Some(folder) = folders.pop() {
-            for entry in std::fs::read_dir(&folder).unwrap() {
-                let path = entry.unwrap().path();
-                if path.is_dir() {
-                    folders.push(path);
-                } else if path.file_name().unwrap().to_string_lossy().starts_with('.') {
-                    std::fs::File::options()
-                        .append(true)
-                        .open(&path)
-                        .unwrap()
-                        .set_modified(back)
-                        .unwrap();
-                }
-            }
-            std::fs::File::open(&folder)
-                .unwrap()
-                .set_modified(back)
-                .unwrap();
-        }
+    /// The listing of a whole walk of `root` once its last changes are a few ticks old.
+    fn listing_of(root: &Path) -> Option<Listing> {
+        std::thread::sleep(TICKS);
+        let listing = walk_whole_settled(root, 100, TICKS / 2).1;
+        std::thread::sleep(TICKS);
+        listing
     }
 
     /// What a walk found, as comparable text.
@@ -274,15 +277,10 @@ mod tests {
         files.chain(configs).chain(large).collect()
     }
 
-    fn listing_of(root: &Path) -> Listing {
-        let (_, listing) = walk_whole(root, 100);
-        listing.expect("a settled walk is listed")
-    }
-
     #[test]
     fn a_listing_gives_what_a_walk_finds_while_nothing_moved() {
-        let dir = settled_project();
-        let listing = listing_of(dir.path());
+        let dir = project();
+        let listing = listing_of(dir.path()).unwrap();
         let again = listing.walk_again(dir.path(), 100).unwrap();
         let walked = walk::walk(dir.path(), 100);
         assert_eq!(found(&again), found(&walked));
@@ -310,11 +308,10 @@ mod tests {
 
     #[test]
     fn a_folder_that_changed_lately_is_not_listed() {
-        let dir = settled_project();
-        std::fs::write(dir.path().join("src/c.ts"), "export const c = 1;\n").unwrap();
+        let dir = project();
         let (walked, listing) = walk_whole(dir.path(), 100);
         assert!(listing.is_none());
-        assert!(walked.files.iter().any(|f| f.relative == "src/c.ts"));
+        assert!(walked.files.iter().any(|f| f.relative == "src/b.ts"));
     }
 
     /// A change to a project, with what it is.
@@ -322,7 +319,7 @@ mod tests {
 
     #[test]
     fn every_change_to_what_decides_a_walk_ends_the_listing() {
-        let changes: [Change; 6] = [
+        let changes: [Change; 9] = [
             ("a file added", |root| {
                 std::fs::write(root.join("src/c.ts"), "x").unwrap()
             }),
@@ -339,17 +336,31 @@ mod tests {
                 std::fs::write(root.join("src/.tsgraphignore"), "b.ts\n").unwrap()
             }),
             ("a repository's excludes added", |root| {
-                std::fs::create_dir_all(root.join(".git/info")).unwrap();
                 std::fs::write(root.join(".git/info/exclude"), "src/\n").unwrap();
+            }),
+            ("an ignored ignore file edited", |root| {
+                std::fs::write(root.join("src/.ignore"), "b.ts\n").unwrap();
+            }),
+            ("a file removed behind its folder's time put back", |root| {
+                let src = std::fs::File::open(root.join("src")).unwrap();
+                let modified = src.metadata().unwrap().modified().unwrap();
+                std::fs::remove_file(root.join("src/b.ts")).unwrap();
+                src.set_modified(modified).unwrap();
+            }),
+            ("a folder's permissions changed", |root| {
+                use std::os::unix::fs::PermissionsExt;
+                let permissions = std::fs::Permissions::from_mode(0o700);
+                std::fs::set_permissions(root.join("src"), permissions).unwrap();
             }),
         ];
         for (what, change) in changes {
-            let dir = settled_project();
-            // A `.git` folder present before the listing, so that only its exclude file
-            // changes in the last case.
+            let dir = project();
+            // A `.git` folder, so that only its exclude file changes in that case, and an
+            // ignore file that the root's ignores, which the walker reads all the same.
             std::fs::create_dir_all(dir.path().join(".git/info")).unwrap();
-            settle(dir.path());
-            let listing = listing_of(dir.path());
+            std::fs::write(dir.path().join(".gitignore"), "ignored/\n.ignore\n").unwrap();
+            std::fs::write(dir.path().join("src/.ignore"), "nothing\n").unwrap();
+            let listing = listing_of(dir.path()).expect(what);
             assert!(listing.walk_again(dir.path(), 100).is_some(), "{what}");
             change(dir.path());
             assert!(listing.walk_again(dir.path(), 100).is_none(), "{what}");
@@ -357,20 +368,13 @@ mod tests {
     }
 
     #[test]
-    fn a_file_gone_behind_a_folder_put_back_ends_the_listing() {
-        let dir = settled_project();
-        let listing = listing_of(dir.path());
-        std::fs::remove_file(dir.path().join("src/b.ts")).unwrap();
-        settle(dir.path());
-        assert!(listing.walk_again(dir.path(), 100).is_none());
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn a_walk_that_meets_a_link_is_not_listed() {
-        let dir = settled_project();
+    fn a_walk_that_meets_a_link_or_a_git_file_is_not_listed() {
+        let dir = project();
         std::os::unix::fs::symlink(dir.path().join("a.ts"), dir.path().join("src/l.ts")).unwrap();
-        settle(dir.path());
-        assert!(walk_whole(dir.path(), 100).1.is_none());
+        assert!(listing_of(dir.path()).is_none());
+        let dir = project();
+        std::fs::write(dir.path().join("src/.git"), "gitdir: /elsewhere\n").unwrap();
+        assert!(listing_of(dir.path()).is_none());
+        assert!(listing_of(project().path()).is_some());
     }
 }

@@ -429,6 +429,43 @@ fn changes_reach_through_locals_removals_and_type_only_imports() {
     );
 }
 
+#[test]
+fn a_file_whose_members_move_re_links_the_files_that_dispatch_to_them() {
+    // `c.ts` calls `area` through the interface: its CALLS edges reach `a.ts`'s class,
+    // which it does not import, and must follow the class when it is renamed or removed.
+    let before: [(&str, &str); 3] = [
+        ("src/i.ts", "export interface Shape { area(): number }\n"),
+        (
+            "src/a.ts",
+            "import { Shape } from './i';\nexport class Sq implements Shape { area(): number { return 1; } }\n",
+        ),
+        (
+            "src/c.ts",
+            "import { Shape } from './i';\nexport function total(s: Shape): number { return s.area(); }\n",
+        ),
+    ];
+    let renamed = "import { Shape } from './i';\nexport class Square implements Shape { area(): number { return 2; } }\n";
+    check_files(&before, &[("src/a.ts", Some(renamed))]);
+    check_files(&before, &[("src/a.ts", None)]);
+    // `f.ts` calls `run` on a value whose class it never imports: only its edge into the
+    // method brings it in when the method goes.
+    let through_a_value: [(&str, &str); 3] = [
+        ("src/z.ts", "export class Z { run(): void {} }\n"),
+        (
+            "src/r.ts",
+            "import { Z } from './z';\nexport const svc: Z = new Z();\n",
+        ),
+        (
+            "src/f.ts",
+            "import { svc } from './r';\nexport function go(): void { svc.run(); }\n",
+        ),
+    ];
+    check_files(
+        &through_a_value,
+        &[("src/z.ts", Some("export class Z { walk(): void {} }\n"))],
+    );
+}
+
 /// Indexes `before`, applies `changes` (a file's new text, or its removal), syncs both ways
 /// (a new process, a kept live index) and compares each with a fresh index.
 fn check_files(before: &[(&str, &str)], changes: &[(&str, Option<&str>)]) {
