@@ -316,21 +316,40 @@ impl Visitor<'_> {
             folder => format!("{folder}/{name}"),
         };
         for name in IGNORE_FILE_NAMES {
-            if std::fs::symlink_metadata(entry.path().join(name)).is_ok() {
-                seen.ignore_files.push(inside(name));
+            match readable(&entry.path().join(name)) {
+                Some(true) => seen.ignore_files.push(inside(name)),
+                Some(false) => seen.unlistable = true,
+                None => {}
             }
         }
         match std::fs::symlink_metadata(entry.path().join(".git")) {
-            Ok(git) if git.is_dir() => seen.ignore_files.push(inside(".git/info/exclude")),
+            Ok(git) if git.is_dir() => {
+                let exclude = Path::new(".git/info/exclude");
+                if readable(&entry.path().join(exclude)) == Some(false) {
+                    seen.unlistable = true;
+                }
+                seen.ignore_files.push(inside(".git/info/exclude"));
+            }
             Ok(_) => seen.unlistable = true,
             Err(_) => {}
         }
-        // An ignore file the walker could not read is in the folder's entry as an error.
+        // A pattern the walker could not take is in the folder's entry as an error.
         if entry.error().is_some() {
             seen.unlistable = true;
         }
         let changed = entry.metadata().ok().and_then(|m| change_time(&m));
         seen.folders.push((relative, changed));
+    }
+}
+
+/// Whether the ignore file at `path` can be read (`Some(false)` when it is there but cannot
+/// be, as a file: the walker then goes on without its rules and says nothing), `None` when it
+/// is not there.
+fn readable(path: &Path) -> Option<bool> {
+    match std::fs::File::open(path) {
+        Ok(file) => Some(file.metadata().is_ok_and(|m| m.is_file())),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
+        Err(_) => Some(false),
     }
 }
 

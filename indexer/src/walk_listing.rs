@@ -36,7 +36,7 @@ pub(crate) const LISTING_META_KEY: &str = "walk_listing";
 
 /// The encoding's version, its first byte: also to be raised with any change to what a walk
 /// finds or reads, so that no listing of the old rules is taken.
-const VERSION: u8 = 1;
+const VERSION: u8 = 2;
 
 /// How long before a walk a folder or ignore file must have last changed for the walk to be
 /// listed: longer than any file system's clock tick (FAT's is two seconds).
@@ -368,12 +368,17 @@ mod tests {
     }
 
     #[test]
-    fn a_walk_that_meets_a_link_or_a_git_file_is_not_listed() {
+    fn a_walk_that_meets_a_link_a_git_file_or_an_unreadable_ignore_file_is_not_listed() {
         let dir = project();
         std::os::unix::fs::symlink(dir.path().join("a.ts"), dir.path().join("src/l.ts")).unwrap();
         assert!(listing_of(dir.path()).is_none());
         let dir = project();
         std::fs::write(dir.path().join("src/.git"), "gitdir: /elsewhere\n").unwrap();
+        assert!(listing_of(dir.path()).is_none());
+        // An ignore file the walker cannot read (a folder by that name cannot be read as
+        // one, whoever asks): it goes on without its rules, so the walk is not listed.
+        let dir = project();
+        std::fs::create_dir(dir.path().join("src/.ignore")).unwrap();
         assert!(listing_of(dir.path()).is_none());
         assert!(listing_of(project().path()).is_some());
     }
