@@ -1,6 +1,7 @@
-//! The allocator setting the programs built on the library (the command line, the
-//! benchmarks) start with. A library does not change its host process's allocator on its
-//! own: an editor's process or a server linking tsgraph keeps its settings unless it asks.
+//! The allocator setting the programs built on the library (the command line, the index
+//! and live benchmarks) start with. A library does not change its host process's allocator
+//! on its own: an editor's process or a server linking tsgraph keeps its settings unless it
+//! asks.
 
 /// Blocks of at least this many bytes get a mapping of their own (glibc's starting value).
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
@@ -14,7 +15,7 @@ const MMAP_THRESHOLD: libc::c_int = 128 * 1024;
 /// search terms, encoded summaries) come from the heaps of the threads that ask; freed,
 /// they leave holes there that stay resident. Fixing the threshold (which also stops the
 /// raising) took the peak resident memory of a full index of the 1M-line synthetic
-/// monorepo from 261 to 251 MB (2026-11-28) at the same speed. Does nothing on other
+/// monorepo from 255 to 245 MiB (2026-11-28) at the same speed. Does nothing on other
 /// platforms and C libraries.
 ///
 /// ```

@@ -26,7 +26,7 @@ use crate::record::{NodeRecord, UnresolvedCall};
 /// Pieces of work queued for the preparing thread at most (a node batch is about a megabyte
 /// and a half): the terms take longer than the inserts, and an unbounded queue held most of
 /// the records a second time (about 20 MB at the corpus's peak); a writer that gets ahead
-/// waits instead. Two rather than four took 3 MB off the peak of a 1M-line index without
+/// waits instead. Two rather than four took 2 MiB off the peak of a 1M-line index without
 /// slowing it (2026-11-28).
 const WORK_AHEAD: usize = 2;
 
