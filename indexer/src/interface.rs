@@ -318,15 +318,15 @@ impl<'f> InterfaceHasher<'f> {
             self.tag(14);
             self.decl(*member, depth + 1);
         }
-        if let Some(base) = d.extends_expr() {
+        if let Some(base) = facts.extends_expr(id) {
             self.tag(15);
             self.expr(base, depth + 1);
         }
-        for ty in d.extends_types().iter().chain(d.implements()) {
+        for ty in facts.extends_types(id).iter().chain(facts.implements(id)) {
             self.tag(16);
             self.ty(*ty, depth + 1);
         }
-        for (name, value) in d.this_assignments() {
+        for (name, value) in facts.this_assignments(id) {
             self.tag(17);
             self.name(*name);
             self.expr(*value, depth + 1);

@@ -12,7 +12,7 @@ use crate::facts::FileFacts;
 use crate::import_uses::{ImportUses, import_uses_of};
 
 /// The format version of persisted summaries; a summary of another version is re-extracted.
-pub(crate) const SUMMARY_VERSION: u8 = 17;
+pub(crate) const SUMMARY_VERSION: u8 = 18;
 
 /// A summary as stored.
 pub(crate) fn encode(facts: &FileFacts) -> Vec<u8> {

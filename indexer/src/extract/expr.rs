@@ -102,7 +102,7 @@ impl<'t> Lower<'t, '_, '_> {
                 // inner wrapper, nearer, gave it one.
                 if let (Some(expr), Some(ty)) = (value, ty)
                     && let Expr::Decl(decl) = self.out.expr(expr)
-                    && self.out.decls[*decl as usize].context.is_none()
+                    && self.out.context(*decl).is_none()
                 {
                     self.set_typed_context(expr, ty);
                 }
@@ -323,12 +323,9 @@ impl<'t> Lower<'t, '_, '_> {
         for (index, arg) in args.iter().enumerate() {
             if let Expr::Decl(decl) = self.out.expr(*arg) {
                 let decl = *decl;
-                let d = self.decl_mut(decl);
-                if d.context.is_none() {
-                    d.context = Some(Context::Arg {
-                        call,
-                        index: u32::try_from(index).unwrap_or(u32::MAX),
-                    });
+                if self.out.context(decl).is_none() {
+                    let index = u32::try_from(index).unwrap_or(u32::MAX);
+                    self.out.set_context(decl, Context::Arg { call, index });
                 }
             }
         }
@@ -356,8 +353,8 @@ impl<'t> Lower<'t, '_, '_> {
         }
         if let (Some(property), Some(class)) = (this_member, ctx.this_class) {
             let name = self.name_of(property);
-            self.decl_mut(class)
-                .heritage_mut()
+            self.out
+                .heritage_mut(class)
                 .this_assignments
                 .push((name, right));
         }

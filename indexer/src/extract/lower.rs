@@ -563,8 +563,7 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
                             // The object is this declaration: typed by its annotation, unless
                             // a wrapper is nearer (`const x: T = { … } satisfies B` is `B`).
                             if let Some(ty) = self.decl_mut(decl).ty.get() {
-                                self.decl_mut(decl).context =
-                                    Some(crate::facts::Context::Typed(ty));
+                                self.out.set_context(decl, crate::facts::Context::Typed(ty));
                             }
                             let e = self.object_value(object, &init_ctx, Some(decl));
                             self.wrap_outer(value, object, e, ctx)
@@ -750,7 +749,8 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
         }
         lower(self);
         if let Some(declared) = declared {
-            self.decl_mut(decl).context = Some(crate::facts::Context::Typed(declared));
+            self.out
+                .set_context(decl, crate::facts::Context::Typed(declared));
         }
     }
 
@@ -1070,7 +1070,7 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
     pub(super) fn set_typed_context(&mut self, expr: ExprId, ty: crate::facts::TypeId) {
         if let Expr::Decl(decl) = self.out.expr(expr) {
             let decl = *decl;
-            self.decl_mut(decl).context = Some(crate::facts::Context::Typed(ty));
+            self.out.set_context(decl, crate::facts::Context::Typed(ty));
         }
     }
 
@@ -1092,7 +1092,7 @@ impl<'t, 's, 'g> Lower<'t, 's, 'g> {
             .find_map(|wrapper| self.wrapper_type_node(wrapper));
         if let Some(ty_node) = innermost {
             let ty = self.quietly(|this| this.type_expr(ty_node, ctx));
-            self.decl_mut(decl).context = Some(crate::facts::Context::Typed(ty));
+            self.out.set_context(decl, crate::facts::Context::Typed(ty));
         }
     }
 

@@ -107,13 +107,11 @@ impl<'t> Lower<'t, '_, '_> {
                                         for arg in &args {
                                             self.type_use(use_from, *arg, UseContext::Heritage);
                                         }
-                                        self.decl_mut(decl).heritage_mut().extends_types =
-                                            args.into();
+                                        self.out.heritage_mut(decl).extends_types = args.into();
                                     } else if is_expression(self.k(part)) {
                                         // The base expression runs where the class is defined.
                                         let base = self.expr(part, ctx);
-                                        self.decl_mut(decl).heritage_mut().extends_expr =
-                                            Some(base);
+                                        self.out.heritage_mut(decl).extends_expr = Some(base);
                                     }
                                 }
                             }
@@ -121,7 +119,7 @@ impl<'t> Lower<'t, '_, '_> {
                                 for ty in Self::named_children(clause) {
                                     let ty = self.type_expr(ty, &class_ctx);
                                     self.heritage_arguments(use_from, ty);
-                                    self.decl_mut(decl).heritage_mut().implements.push(ty);
+                                    self.out.heritage_mut(decl).implements.push(ty);
                                 }
                             }
                             _ => {}
@@ -346,7 +344,7 @@ impl<'t> Lower<'t, '_, '_> {
                         for base in Self::named_children(child) {
                             let ty = this.type_expr(base, inner);
                             this.heritage_arguments(use_from, ty);
-                            this.decl_mut(decl).heritage_mut().extends_types.push(ty);
+                            this.out.heritage_mut(decl).extends_types.push(ty);
                         }
                     }
                 }
@@ -694,7 +692,7 @@ impl<'t> Lower<'t, '_, '_> {
                 let graph = is_named.then_some(NodeKind::Method);
                 let method = self.declare(DeclKind::Method, name, member, ctx, graph);
                 self.decl_mut(method).this_owner = Some(object).into();
-                self.decl_mut(method).context = Some(Context::Prop { object, name });
+                self.out.set_context(method, Context::Prop { object, name });
                 self.function_value_in(unwrapped, ctx, method, is_named);
                 self.type_by_wrappers(value, unwrapped, method, ctx);
                 method
@@ -709,7 +707,8 @@ impl<'t> Lower<'t, '_, '_> {
                 };
                 if let Expr::Decl(inner_decl) = self.out.expr(inner) {
                     let inner_decl = *inner_decl;
-                    self.decl_mut(inner_decl).context = Some(Context::Prop { object, name });
+                    self.out
+                        .set_context(inner_decl, Context::Prop { object, name });
                 }
                 let init = self.wrap_outer(value, unwrapped, inner, ctx);
                 self.decl_mut(prop).init = Some(init).into();

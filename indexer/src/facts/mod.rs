@@ -128,14 +128,9 @@ pub(crate) struct Decl {
     /// Parameters, type parameters, returned expressions, parameter texts and members
     /// (read through [`Decl::params`] and its siblings).
     pub(crate) lists: DeclLists,
-    /// What a class or interface inherits; `None` for the other declarations (nine in ten).
-    pub(crate) heritage: Option<Box<Heritage>>,
     /// The class whose constructor this is, or whose members `this` refers to inside this
     /// function (methods, accessors, field initializers); the object literal for its methods.
     pub(crate) this_owner: OptIndex,
-    /// Where a function expression or object literal is written, which gives its parameters
-    /// and properties their types when nothing is declared (contextual typing).
-    pub(crate) context: Option<Context>,
 }
 
 impl Decl {
@@ -158,9 +153,7 @@ impl Decl {
             init: OptIndex::NONE,
             ret: OptIndex::NONE,
             lists: DeclLists::default(),
-            heritage: None,
             this_owner: OptIndex::NONE,
-            context: None,
         }
     }
 
@@ -189,31 +182,6 @@ impl Decl {
     /// namespaces).
     pub(crate) fn members(&self) -> &[DeclId] {
         self.lists.get(List::Members)
-    }
-
-    /// `class … extends X<T>`: the base expression.
-    pub(crate) fn extends_expr(&self) -> Option<ExprId> {
-        self.heritage.as_ref().and_then(|h| h.extends_expr)
-    }
-
-    /// Type arguments of a class's base, or the bases of an interface.
-    pub(crate) fn extends_types(&self) -> &[TypeId] {
-        self.heritage.as_ref().map_or(&[], |h| &h.extends_types)
-    }
-
-    /// `implements` clauses.
-    pub(crate) fn implements(&self) -> &[TypeId] {
-        self.heritage.as_ref().map_or(&[], |h| &h.implements)
-    }
-
-    /// Fields assigned in the class body's methods as `this.x = value`, with the value.
-    pub(crate) fn this_assignments(&self) -> &[(Name, ExprId)] {
-        self.heritage.as_ref().map_or(&[], |h| &h.this_assignments)
-    }
-
-    /// The heritage to fill in, made on first use.
-    pub(crate) fn heritage_mut(&mut self) -> &mut Heritage {
-        self.heritage.get_or_insert_with(Box::default)
     }
 }
 
@@ -714,6 +682,13 @@ pub(crate) struct FileFacts {
     /// in `texts` (markers stripped, whitespace folded). Apart from [`Decl`], which every
     /// declaration pays for and few have one.
     pub(crate) docs: Vec<(DeclId, OptIndex)>,
+    /// What each class or interface inherits, by declaration (ascending): apart from
+    /// [`Decl`], which nine declarations in ten would pay for with nothing.
+    pub(crate) heritages: Vec<(DeclId, Heritage)>,
+    /// Where a function expression or object literal is written, which gives its parameters
+    /// and properties their types when nothing is declared (contextual typing), by
+    /// declaration (ascending): apart from [`Decl`] for the same reason.
+    pub(crate) contexts: Vec<(DeclId, Context)>,
 }
 
 impl FileFacts {
@@ -726,12 +701,14 @@ impl FileFacts {
         self.decls.shrink_to_fit();
         for decl in &mut self.decls {
             decl.lists.shrink_to_fit();
-            if let Some(heritage) = &mut decl.heritage {
-                heritage.extends_types.shrink_to_fit();
-                heritage.implements.shrink_to_fit();
-                heritage.this_assignments.shrink_to_fit();
-            }
         }
+        self.heritages.shrink_to_fit();
+        for (_, heritage) in &mut self.heritages {
+            heritage.extends_types.shrink_to_fit();
+            heritage.implements.shrink_to_fit();
+            heritage.this_assignments.shrink_to_fit();
+        }
+        self.contexts.shrink_to_fit();
         self.scopes.shrink_to_fit();
         for scope in &mut self.scopes {
             scope.bindings.shrink_to_fit();
@@ -749,6 +726,58 @@ impl FileFacts {
 
     pub(crate) fn name(&self, name: Name) -> &str {
         self.names.get(name).unwrap_or("")
+    }
+
+    /// What class or interface `decl` inherits, if it has heritage clauses.
+    pub(crate) fn heritage(&self, decl: DeclId) -> Option<&Heritage> {
+        let at = (self.heritages.binary_search_by_key(&decl, |(d, _)| *d)).ok()?;
+        Some(&self.heritages[at].1)
+    }
+
+    /// `class … extends X<T>`: the base expression of class `decl`.
+    pub(crate) fn extends_expr(&self, decl: DeclId) -> Option<ExprId> {
+        self.heritage(decl).and_then(|h| h.extends_expr)
+    }
+
+    /// Type arguments of class `decl`'s base, or the bases of interface `decl`.
+    pub(crate) fn extends_types(&self, decl: DeclId) -> &[TypeId] {
+        self.heritage(decl).map_or(&[], |h| &h.extends_types)
+    }
+
+    /// The `implements` clauses of class `decl`.
+    pub(crate) fn implements(&self, decl: DeclId) -> &[TypeId] {
+        self.heritage(decl).map_or(&[], |h| &h.implements)
+    }
+
+    /// Fields assigned in class `decl`'s methods as `this.x = value`, with the value.
+    pub(crate) fn this_assignments(&self, decl: DeclId) -> &[(Name, ExprId)] {
+        self.heritage(decl).map_or(&[], |h| &h.this_assignments)
+    }
+
+    /// The heritage of `decl` to fill in, made on first use.
+    pub(crate) fn heritage_mut(&mut self, decl: DeclId) -> &mut Heritage {
+        let at = match self.heritages.binary_search_by_key(&decl, |(d, _)| *d) {
+            Ok(at) => at,
+            Err(at) => {
+                self.heritages.insert(at, (decl, Heritage::default()));
+                at
+            }
+        };
+        &mut self.heritages[at].1
+    }
+
+    /// Where the function expression or object literal `decl` is written, if that is known.
+    pub(crate) fn context(&self, decl: DeclId) -> Option<Context> {
+        let at = (self.contexts.binary_search_by_key(&decl, |(d, _)| *d)).ok()?;
+        Some(self.contexts[at].1)
+    }
+
+    /// Sets where `decl` is written (the last setting stands).
+    pub(crate) fn set_context(&mut self, decl: DeclId, context: Context) {
+        match self.contexts.binary_search_by_key(&decl, |(d, _)| *d) {
+            Ok(at) => self.contexts[at].1 = context,
+            Err(at) => self.contexts.insert(at, (decl, context)),
+        }
     }
 
     /// A display text of [`Decl::params_text`] or [`Decl::type_text`]; "" for none.
@@ -789,7 +818,7 @@ mod tests {
     #[test]
     fn summary_records_stay_small() {
         let sizes = [
-            ("Decl", size_of::<Decl>(), 80),
+            ("Decl", size_of::<Decl>(), 64),
             ("Expr", size_of::<Expr>(), 16),
             ("TypeExpr", size_of::<TypeExpr>(), 24),
             ("Scope", size_of::<Scope>(), 24),

@@ -574,7 +574,7 @@ impl<'p, 'a> Builder<'p, 'a> {
                 {
                     self.add_edge(source, target, EdgeKind::Extends, 0, |_| {});
                 }
-                let named = self.clause_targets(file, decl.implements());
+                let named = self.clause_targets(file, facts.implements(here.decl));
                 for &iface in &named {
                     if let Some(target) = self.node_of(iface) {
                         self.add_edge(source, target, EdgeKind::Implements, 0, |_| {});
@@ -582,7 +582,7 @@ impl<'p, 'a> Builder<'p, 'a> {
                 }
                 self.member_implements(here, named);
             } else {
-                for base in self.clause_targets(file, decl.extends_types()) {
+                for base in self.clause_targets(file, facts.extends_types(here.decl)) {
                     if let Some(target) = self.node_of(base) {
                         self.add_edge(source, target, EdgeKind::Extends, 0, |_| {});
                     }
@@ -626,11 +626,11 @@ impl<'p, 'a> Builder<'p, 'a> {
     /// remembered.
     fn heritage_targets(&mut self, decl: DeclRef) -> &[DeclRef] {
         if !self.heritage.contains_key(&decl) {
-            let d = self.program.decl(decl);
-            let clauses = if d.kind == DeclKind::Class {
-                d.implements()
+            let facts = self.program.file(decl.file);
+            let clauses = if facts.decl(decl.decl).kind == DeclKind::Class {
+                facts.implements(decl.decl)
             } else {
-                d.extends_types()
+                facts.extends_types(decl.decl)
             };
             let targets = self.clause_targets(decl.file, clauses);
             self.heritage.insert(decl, targets);

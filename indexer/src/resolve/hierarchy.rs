@@ -183,9 +183,9 @@ fn resolve_clauses(resolver: &Resolver<'_, '_>, file: FileId) -> Vec<Clause> {
                         base: true,
                     });
                 }
-                supers(decl.implements(), &mut out);
+                supers(facts.implements(sub.decl), &mut out);
             }
-            DeclKind::Interface => supers(decl.extends_types(), &mut out),
+            DeclKind::Interface => supers(facts.extends_types(sub.decl), &mut out),
             _ => {}
         }
     }

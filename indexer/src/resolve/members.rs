@@ -190,7 +190,7 @@ impl<'a> Resolver<'_, 'a> {
                 }
             }
             DeclKind::Interface => {
-                for base in d.extends_types() {
+                for base in self.program.file(owner.file).extends_types(owner.decl) {
                     let base = self.eval_type(owner.file, *base, env);
                     let mut found = Vec::new();
                     self.collect_members(&base, name, &mut found, depth + 1);
@@ -267,15 +267,15 @@ impl<'a> Resolver<'_, 'a> {
     }
 
     fn base_instance_with(&self, class: DeclRef, env: &Env) -> Option<Ty> {
-        let d = self.program.decl(class);
-        let base = d.extends_expr()?;
+        let facts = self.program.file(class.file);
+        let base = facts.extends_expr(class.decl)?;
         let base_ty = self.type_of_expr(class.file, base);
         match base_ty {
             Ty::Class(base) => {
                 let params = self.program.decl(base).type_params();
                 let args: Vec<(DeclRef, Ty)> = params
                     .iter()
-                    .zip(d.extends_types())
+                    .zip(facts.extends_types(class.decl))
                     .map(|(p, t)| {
                         (
                             DeclRef::new(base.file, *p),

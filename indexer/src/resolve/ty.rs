@@ -367,7 +367,7 @@ impl<'a> Resolver<'_, 'a> {
             {
                 return marked;
             }
-            match self.program.decl(enclosing).context {
+            match self.program.file(enclosing.file).context(enclosing.decl) {
                 Some(Context::Prop { object, .. }) => {
                     enclosing = DeclRef::new(enclosing.file, object);
                     enclosing_context = self.contextual_type(enclosing);
@@ -579,8 +579,8 @@ impl<'a> Resolver<'_, 'a> {
         }
         self.guarded(field, Busy::Field, || {
             union(
-                class_decl
-                    .this_assignments()
+                (self.program.file(class.file))
+                    .this_assignments(class.decl)
                     .iter()
                     .filter(|(name, _)| *name == d.name)
                     .map(|(_, value)| self.type_of_expr(field.file, *value))
@@ -934,7 +934,7 @@ impl<'a> Resolver<'_, 'a> {
 
     /// The type expected of a function expression or object literal where it is written.
     pub(crate) fn contextual_type(&self, decl: DeclRef) -> Ty {
-        let Some(context) = self.program.decl(decl).context else {
+        let Some(context) = self.program.file(decl.file).context(decl.decl) else {
             return Ty::Unknown;
         };
         let local = self.is_local(decl);
