@@ -285,7 +285,7 @@ impl Visitor<'_> {
         if is_source_path(&relative) {
             add_file(result, entry.into_path(), relative, self.max_file_size);
         } else if is_config_name(entry.file_name()) {
-            let (size, modified) = stamp(entry.path());
+            let (size, modified) = std::fs::metadata(entry.path()).map_or((0, 0), |m| stamp_of(&m));
             result.configs.push(SourceFile {
                 size,
                 modified,
@@ -388,24 +388,27 @@ fn follow_link(
 }
 
 fn add_file(result: &mut WalkResult, absolute: PathBuf, relative: String, max_file_size: u64) {
-    let (size, modified) = stamp(&absolute);
-    if size > max_file_size {
-        result.too_large.push((relative, size));
+    let (size, modified) = std::fs::metadata(&absolute).map_or((0, 0), |m| stamp_of(&m));
+    let file = SourceFile {
+        size,
+        modified,
+        absolute,
+        relative,
+    };
+    add_found(result, file, max_file_size);
+}
+
+/// Keeps a source file the walk found: among the files, or those over the size limit.
+pub(crate) fn add_found(result: &mut WalkResult, file: SourceFile, max_file_size: u64) {
+    if file.size > max_file_size {
+        result.too_large.push((file.relative, file.size));
     } else {
-        result.files.push(SourceFile {
-            size,
-            modified,
-            absolute,
-            relative,
-        });
+        result.files.push(file);
     }
 }
 
-/// A file's size and modification time (nanoseconds since the epoch), from one look at it.
-fn stamp(path: &Path) -> (u64, u64) {
-    let Ok(metadata) = std::fs::metadata(path) else {
-        return (0, 0);
-    };
+/// A file's size and modification time (nanoseconds since the epoch, 0 unknown).
+pub(crate) fn stamp_of(metadata: &std::fs::Metadata) -> (u64, u64) {
     let modified = metadata.modified().ok().and_then(nanos).unwrap_or(0);
     (metadata.len(), modified)
 }

@@ -131,11 +131,10 @@ impl Listing {
     /// The walk of `root` this listing stands for, if every folder and ignore file is as
     /// recorded and every listed file is there: each file looked at once, for its stamp.
     ///
-    /// The looks are spread over every core, as the walk's are: each waits on the kernel
-    /// alone.
+    /// The looks are spread over two threads, as the walk's are over every core: each waits
+    /// on the kernel alone.
     pub(crate) fn walk_again(&self, root: &Path, max_file_size: u64) -> Option<WalkResult> {
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let folders_hold = on_threads(&self.folders, threads, |(folder, changed)| {
+        let folders_hold = on_threads(&self.folders, |(folder, changed)| {
             let metadata = std::fs::symlink_metadata(root.join(folder)).ok()?;
             let time = walk::change_time(&metadata);
             (metadata.is_dir() && time == Some(*changed)).then_some(())
@@ -147,12 +146,8 @@ impl Listing {
             return None;
         }
         let mut walked = WalkResult::default();
-        for file in on_threads(&self.sources, threads, |relative| look_at(root, relative))? {
-            if file.size > max_file_size {
-                walked.too_large.push((file.relative, file.size));
-            } else {
-                walked.files.push(file);
-            }
+        for file in on_threads(&self.sources, |relative| look_at(root, relative))? {
+            walk::add_found(&mut walked, file, max_file_size);
         }
         for relative in &self.configs {
             walked.configs.push(look_at(root, relative)?);
@@ -179,31 +174,16 @@ impl Listing {
     }
 }
 
-/// `look` applied to every item, in order, the items split among `threads` scoped threads;
-/// `None` as soon as one look gives none.
+/// `look` applied to every item, in order, on two threads (`crate::chunks`); `None` when one
+/// look gives none.
 fn on_threads<T: Sync, R: Send>(
     items: &[T],
-    threads: usize,
     look: impl Fn(&T) -> Option<R> + Sync,
 ) -> Option<Vec<R>> {
-    // Fewer items than this per thread are not worth a thread.
-    const LEAST: usize = 256;
-    let threads = threads.min(items.len() / LEAST).max(1);
-    if threads == 1 {
-        return items.iter().map(&look).collect();
-    }
-    let part = items.len().div_ceil(threads);
-    let look = &look;
-    std::thread::scope(|scope| {
-        let parts: Vec<_> = (items.chunks(part))
-            .map(|chunk| scope.spawn(move || chunk.iter().map(look).collect::<Option<Vec<R>>>()))
-            .collect();
-        let mut all = Vec::with_capacity(items.len());
-        for part in parts {
-            all.extend(part.join().ok()??);
-        }
-        Some(all)
-    })
+    /// Looks a thread takes at a time.
+    const CHUNK: usize = 256;
+    let looked = crate::chunks::map_on_two_threads(items, CHUNK, || (), |(), item| look(item));
+    looked.ok()?.into_iter().collect()
 }
 
 /// The file at `relative` as the walk finds it (size and time from one look); `None` when
@@ -214,9 +194,9 @@ fn look_at(root: &Path, relative: &str) -> Option<SourceFile> {
     if !metadata.is_file() {
         return None;
     }
-    let modified = metadata.modified().ok().and_then(walk::nanos).unwrap_or(0);
+    let (size, modified) = walk::stamp_of(&metadata);
     Some(SourceFile {
-        size: metadata.len(),
+        size,
         modified,
         absolute,
         relative: relative.to_owned(),

@@ -22,6 +22,9 @@ impl Interner {
     /// The number of the string made of `parts` one after another, given it if it is new;
     /// `None` when the strings would pass 4 GiB.
     pub(super) fn intern(&mut self, parts: &[&str]) -> Option<u32> {
+        if let [whole] = parts {
+            return self.intern_str(whole);
+        }
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.clear();
         parts.iter().for_each(|part| scratch.push_str(part));

@@ -652,6 +652,30 @@ impl Names {
     }
 }
 
+/// The entry of `decl` in a table sorted by declaration (`FileFacts::docs`, `heritages`,
+/// `contexts`).
+fn by_decl<T>(table: &[(DeclId, T)], decl: DeclId) -> Option<&T> {
+    let at = table.binary_search_by_key(&decl, |(d, _)| *d).ok()?;
+    Some(&table[at].1)
+}
+
+/// The entry of `decl` in a table sorted by declaration, inserted in its place from `new`
+/// when there is none.
+fn by_decl_or_new<T>(
+    table: &mut Vec<(DeclId, T)>,
+    decl: DeclId,
+    new: impl FnOnce() -> T,
+) -> &mut T {
+    let at = match table.binary_search_by_key(&decl, |(d, _)| *d) {
+        Ok(at) => at,
+        Err(at) => {
+            table.insert(at, (decl, new()));
+            at
+        }
+    };
+    &mut table[at].1
+}
+
 /// Everything extracted from one file.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub(crate) struct FileFacts {
@@ -730,8 +754,7 @@ impl FileFacts {
 
     /// What class or interface `decl` inherits, if it has heritage clauses.
     pub(crate) fn heritage(&self, decl: DeclId) -> Option<&Heritage> {
-        let at = (self.heritages.binary_search_by_key(&decl, |(d, _)| *d)).ok()?;
-        Some(&self.heritages[at].1)
+        by_decl(&self.heritages, decl)
     }
 
     /// `class … extends X<T>`: the base expression of class `decl`.
@@ -756,28 +779,17 @@ impl FileFacts {
 
     /// The heritage of `decl` to fill in, made on first use.
     pub(crate) fn heritage_mut(&mut self, decl: DeclId) -> &mut Heritage {
-        let at = match self.heritages.binary_search_by_key(&decl, |(d, _)| *d) {
-            Ok(at) => at,
-            Err(at) => {
-                self.heritages.insert(at, (decl, Heritage::default()));
-                at
-            }
-        };
-        &mut self.heritages[at].1
+        by_decl_or_new(&mut self.heritages, decl, Heritage::default)
     }
 
     /// Where the function expression or object literal `decl` is written, if that is known.
     pub(crate) fn context(&self, decl: DeclId) -> Option<Context> {
-        let at = (self.contexts.binary_search_by_key(&decl, |(d, _)| *d)).ok()?;
-        Some(self.contexts[at].1)
+        by_decl(&self.contexts, decl).copied()
     }
 
     /// Sets where `decl` is written (the last setting stands).
     pub(crate) fn set_context(&mut self, decl: DeclId, context: Context) {
-        match self.contexts.binary_search_by_key(&decl, |(d, _)| *d) {
-            Ok(at) => self.contexts[at].1 = context,
-            Err(at) => self.contexts.insert(at, (decl, context)),
-        }
+        *by_decl_or_new(&mut self.contexts, decl, || context) = context;
     }
 
     /// A display text of [`Decl::params_text`] or [`Decl::type_text`]; "" for none.
@@ -794,10 +806,7 @@ impl FileFacts {
 
     /// The leading doc comment of the declaration `id`; empty without one.
     pub(crate) fn doc(&self, id: DeclId) -> &str {
-        match self.docs.binary_search_by_key(&id, |(decl, _)| *decl) {
-            Ok(found) => self.text(self.docs[found].1),
-            Err(_) => "",
-        }
+        by_decl(&self.docs, id).map_or("", |&text| self.text(text))
     }
 
     pub(crate) fn expr(&self, id: ExprId) -> &Expr {
