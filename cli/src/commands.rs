@@ -699,6 +699,12 @@ fn write_relinked(out: &mut dyn Write, sync: &tsgraph::SyncSummary) -> io::Resul
         false => "whole",
     };
     writeln!(out, "walk: {walk}")?;
+    if sync.model_kept {
+        writeln!(
+            out,
+            "project model: the one the store kept, its files unchanged"
+        )?;
+    }
     Ok(())
 }
 

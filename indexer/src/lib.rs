@@ -67,6 +67,17 @@ pub const INDEXED_META_KEY: &str = "indexed";
 /// every change to the graph a project gives.
 pub const INDEXER_VERSION: &[u8] = b"19";
 
+/// What the [`INDEXED_META_KEY`] entry of an index made by this build holds: the
+/// [`INDEXER_VERSION`] and the stored summaries' version. Summaries of another version
+/// cannot be read back, and a sync that finds none readable re-links every file one by one
+/// (slower than indexing afresh): a store whose summaries are of another version is indexed
+/// again from scratch, as one made by another indexer version is.
+pub(crate) fn indexed_marker() -> Vec<u8> {
+    let mut marker = INDEXER_VERSION.to_vec();
+    marker.extend_from_slice(format!(" summaries {}", persist::SUMMARY_VERSION).as_bytes());
+    marker
+}
+
 /// Whether `store` holds a completed index (an empty store, or one whose first index failed
 /// part-way, does not).
 pub fn is_indexed(store: &Store) -> Result<bool, IndexError> {
@@ -106,7 +117,7 @@ pub(crate) fn indexed_meta(root: &Path) -> [(String, Vec<u8>); 2] {
             "project_root".to_owned(),
             root.to_string_lossy().as_bytes().to_vec(),
         ),
-        (INDEXED_META_KEY.to_owned(), INDEXER_VERSION.to_vec()),
+        (INDEXED_META_KEY.to_owned(), indexed_marker()),
     ]
 }
 

@@ -1,12 +1,13 @@
 //! Every import of every file resolved through the project model, with the specifiers that
 //! resolved to nothing counted by reason.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use crate::facts::FileFacts;
 use crate::facts_table::FactsTable;
 use crate::model::{ProjectModel, Resolution};
 use crate::resolve::{FileId, ModuleTarget};
+use crate::state::PathIds;
 
 /// A specifier that resolved to no file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,7 +36,7 @@ pub(crate) struct ImportStats {
 pub(crate) fn resolve_imports(
     model: &ProjectModel,
     files: &FactsTable,
-    by_path: &HashMap<String, FileId>,
+    by_path: &PathIds,
 ) -> (Vec<Vec<ModuleTarget>>, ImportStats) {
     let mut stats = ImportStats::default();
     let modules = files
@@ -48,7 +49,7 @@ pub(crate) fn resolve_imports(
 /// Resolves the imports of one file.
 pub(crate) fn resolve_file(
     model: &ProjectModel,
-    by_path: &HashMap<String, FileId>,
+    by_path: &PathIds,
     facts: &FileFacts,
 ) -> Vec<ModuleTarget> {
     resolve_counting(model, by_path, facts, &mut ImportStats::default())
@@ -60,7 +61,7 @@ pub(crate) fn resolve_file(
 pub(crate) fn resolve_all_specifiers(
     model: &ProjectModel,
     files: &FactsTable,
-    by_path: &HashMap<String, FileId>,
+    by_path: &PathIds,
 ) -> Vec<Vec<ModuleTarget>> {
     let ids: Vec<FileId> = (0..files.len())
         .map(|id| FileId::try_from(id).unwrap_or(FileId::MAX))
@@ -79,7 +80,7 @@ pub(crate) fn resolve_all_specifiers(
 /// Resolves `facts`' imports, `by_path` giving the id of a file by path.
 fn resolve_counting(
     model: &ProjectModel,
-    by_path: &HashMap<String, FileId>,
+    by_path: &PathIds,
     facts: &FileFacts,
     stats: &mut ImportStats,
 ) -> Vec<ModuleTarget> {
@@ -128,7 +129,7 @@ impl Outcome {
 /// What `specifier`, written in the file at `from`, resolves to.
 fn target_of(
     model: &ProjectModel,
-    by_path: &HashMap<String, FileId>,
+    by_path: &PathIds,
     from: &str,
     specifier: &str,
 ) -> (ModuleTarget, Outcome) {

@@ -12,7 +12,6 @@
 //! project model with another fingerprint) is not resumed; the state is then restored from
 //! every summary, as before.
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -126,7 +125,8 @@ fn decode(bytes: &[u8]) -> Option<(Kept, KeptExports)> {
 fn matches((kept, exports): &(Kept, KeptExports), stored: &Stamps) -> bool {
     let files = kept.files.len();
     let present = kept.files.iter().filter(|(path, _)| !path.is_empty());
-    let distinct: HashSet<&str> = present.clone().map(|(path, _)| path.as_str()).collect();
+    let distinct: rustc_hash::FxHashSet<&str> =
+        present.clone().map(|(path, _)| path.as_str()).collect();
     kept.modules.len() == files
         && kept.clauses.len() == files
         && kept.stars.len() == files

@@ -27,7 +27,7 @@ use crate::facts::{DeclId, DeclKind, ExportTarget, FileFacts};
 use crate::facts_table::FactsTable;
 use crate::graph::{self, FileNodes, NodeTable, Scope};
 use crate::interface::{self, ExportChange, Interface};
-use crate::model::ProjectModel;
+use crate::model::{KEPT_MODEL_META_KEY, ProjectModel};
 use crate::modules::{self, ImportStats};
 use crate::options::{IndexProgress, ProgressHook};
 use crate::reach::Reach;
@@ -113,6 +113,10 @@ pub(crate) struct Touched {
     classes_changed: HashSet<FileId>,
 }
 
+/// Each file id by path. Filled from every stored file when a process resumes: the fast
+/// hasher, as paths are the project's own.
+pub(crate) type PathIds = rustc_hash::FxHashMap<String, FileId>;
+
 /// A project's summaries and resolution tables, kept in memory.
 pub struct IndexState {
     root: PathBuf,
@@ -120,7 +124,7 @@ pub struct IndexState {
     builtins: FileFacts,
     /// Indexed by file id; a removed file is an empty summary with an empty path.
     files: FactsTable,
-    by_path: HashMap<String, FileId>,
+    by_path: PathIds,
     modules: Vec<Vec<ModuleTarget>>,
     /// Export tables and globals, kept current with `files` and `modules`.
     tables: ProgramTables,
@@ -145,7 +149,7 @@ pub struct IndexState {
 pub(crate) struct Prepared {
     builtins: FileFacts,
     files: FactsTable,
-    by_path: HashMap<String, FileId>,
+    by_path: PathIds,
     modules: Vec<Vec<ModuleTarget>>,
     tables: ProgramTables,
     hierarchy: Hierarchy,
@@ -198,6 +202,9 @@ impl IndexState {
             state.config_stamp.clone(),
         ));
         meta.push(crate::resume::resolution_meta(&mut state));
+        let inputs = state.model.inputs_form().unwrap_or_default();
+        meta.push((crate::model::MODEL_INPUTS_META_KEY.to_owned(), inputs));
+        meta.extend(state.kept_model_meta());
         if let Some(listing) = listing {
             meta.push((LISTING_META_KEY.to_owned(), listing.encode()));
         }
@@ -242,7 +249,7 @@ impl IndexState {
         files.sort_by(|a, b| a.path.cmp(&b.path));
         let mut extractor = Extractor::new().map_err(|err| IndexError::Grammar(err.to_string()))?;
         let builtins = crate::resolve::builtin_facts(&mut extractor);
-        let by_path: HashMap<String, FileId> = files
+        let by_path: PathIds = files
             .iter()
             .enumerate()
             .map(|(i, f)| (f.path.clone(), FileId::try_from(i).unwrap_or(u32::MAX)))
@@ -442,6 +449,14 @@ impl IndexState {
     /// The project model the state resolves with.
     pub fn model(&self) -> &ProjectModel {
         &self.model
+    }
+
+    /// The metadata entry keeping the state's project model in the store, the first time a
+    /// commit may carry it (see `model::cache`): `None` after that, and for a model that is
+    /// not to be kept.
+    pub(crate) fn kept_model_meta(&mut self) -> Option<(String, Vec<u8>)> {
+        let bytes = self.model.kept_form()?;
+        Some((KEPT_MODEL_META_KEY.to_owned(), bytes))
     }
 
     /// The content hash of every file the state holds, by path.

@@ -15,12 +15,12 @@ use tsgraph_engine::{EdgeKind, Snapshot, Store};
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::facts::FileFacts;
-use crate::model::ProjectModel;
+use crate::model::{KEPT_MODEL_META_KEY, MODEL_INPUTS_META_KEY, ProjectModel};
 use crate::relink::RelinkReason;
 use crate::state::{FileChange, IndexState, StoredGraph, Summarised, Update};
 use crate::summary::{IndexError, IndexSummary};
 use crate::walk_listing::{self, LISTING_META_KEY};
-use crate::{INDEXED_META_KEY, INDEXER_VERSION, IndexOptions, mark_indexed, persist, pool, walk};
+use crate::{INDEXED_META_KEY, IndexOptions, indexed_marker, mark_indexed, persist, pool, walk};
 
 /// Every stored file's (content hash, size, modification time), by path.
 pub(crate) type Stamps = rustc_hash::FxHashMap<String, (u64, u64, u64)>;
@@ -71,6 +71,9 @@ pub struct SyncSummary {
     /// The files were found without a walk: the stamps of the folders and ignore files the
     /// last whole walk read were as it left them (`walk_listing.rs`).
     pub walk_skipped: bool,
+    /// The project model was the one the store kept, its checks holding (`model/cache.rs`),
+    /// rather than read from the configuration files.
+    pub model_kept: bool,
     /// Wall time.
     pub time: Duration,
 }
@@ -158,16 +161,16 @@ fn sync_store_uncompacted(
         walk_listing::walk(root, options.max_file_size, kept_listing.as_deref());
     let paths: Vec<&str> = walked.files.iter().map(|f| f.relative.as_str()).collect();
     *configs_found = Some(walked.configs.iter().map(|c| c.relative.clone()).collect());
-    // An index made by another version of the indexer counts as none: it is made again.
-    let indexed = snapshot.meta(INDEXED_META_KEY)?.as_deref() == Some(INDEXER_VERSION);
+    // An index made by another version of the indexer, or whose summaries are of another
+    // version, counts as none: it is made again.
+    let indexed = snapshot.meta(INDEXED_META_KEY)?.as_deref() == Some(indexed_marker().as_slice());
     // The configuration is read again only when a configuration file changed on disk (by its
     // stamp), and the project is indexed afresh only when what it says changed.
     let configs = config_stamp(&walked.configs);
-    let configs_unchanged = snapshot.meta(CONFIGS_META_KEY)?.as_deref() == Some(configs.as_slice());
-    let load_model = |paths: &[&str]| {
-        let listing = walked.configs.iter().map(|c| c.relative.clone()).collect();
-        ProjectModel::load_walked(root, paths, listing)
-    };
+    let configs_unchanged = snapshot.meta(CONFIGS_META_KEY)?.as_deref() == Some(configs.as_slice())
+        && model_inputs_hold(root, &snapshot, &walked.configs)?;
+    let listing: Vec<String> = walked.configs.iter().map(|c| c.relative.clone()).collect();
+    let load_model = |paths: &[&str]| ProjectModel::load_walked(root, paths, listing.clone());
     if !indexed || !configs_unchanged {
         let loaded = load_model(&paths);
         let fingerprint = loaded.fingerprint().to_le_bytes();
@@ -183,6 +186,11 @@ fn sync_store_uncompacted(
             });
         }
         store.set_meta(CONFIGS_META_KEY, &configs)?;
+        // Empty: nothing known to check (a model that cannot be checked).
+        store.set_meta(
+            MODEL_INPUTS_META_KEY,
+            &loaded.inputs_form().unwrap_or_default(),
+        )?;
     }
     let stored = stored_stamps(&snapshot)?;
     let mut summary = SyncSummary {
@@ -212,10 +220,18 @@ fn sync_store_uncompacted(
     // The state as the store has it: its model knows the stored files, and the update then
     // tells it which came and went (a model of the disk's files would resolve the stored
     // summaries' imports to files not in the state yet, or no longer).
+    let model_kept = std::cell::Cell::new(false);
     let read_state = |resume: bool| {
         let stored_paths: Vec<&str> = stored.keys().map(String::as_str).collect();
+        let model = || match kept_model(root, &snapshot, &listing, &stored_paths) {
+            Some(kept) => {
+                model_kept.set(true);
+                kept
+            }
+            None => load_model(&stored_paths),
+        };
         match resume {
-            true => state_of_store(root, &snapshot, &stored, || load_model(&stored_paths)),
+            true => state_of_store(root, &snapshot, &stored, model),
             false => Ok((
                 restore(root, &snapshot, &stored, load_model(&stored_paths))?,
                 true,
@@ -252,6 +268,7 @@ fn sync_store_uncompacted(
         (Err(err), None) => return Err(err),
     };
     drop(snapshot);
+    summary.model_kept = model_kept.get();
     summary.relinked = update.relinked.len();
     summary.relinked_files = (update.relinked.iter().cloned())
         .zip(update.reasons.iter().cloned())
@@ -395,8 +412,11 @@ pub(crate) fn write_update(
     } = update;
     mark_indexed(&mut batch, root);
     if writer == Writer::Sync {
-        // What resolution computed is kept with the summaries it came from, in one commit.
+        // What resolution computed is kept with the summaries it came from, in one commit,
+        // and so is a model built for this state, once, for the next process to take (an
+        // editor's edit leaves both behind: see `Writer::Edit`).
         batch.meta.push(crate::resume::resolution_meta(state));
+        batch.meta.extend(state.kept_model_meta());
     }
     let removed: Vec<&str> = removed.iter().map(String::as_str).collect();
     let delta = match writer {
@@ -546,13 +566,46 @@ pub(crate) fn restore_stored(
     // Finding the configuration files walks the project again: a walk made before found
     // them. Their paths are resolved when read, as that walk may be some time ago.
     let model = || match configs {
-        Some(configs) => ProjectModel::load_listed(root, &paths, configs),
+        Some(configs) => kept_model(root, snapshot, &configs, &paths)
+            .unwrap_or_else(|| ProjectModel::load_listed(root, &paths, configs)),
         None => ProjectModel::load(root, &paths),
     };
     if !resume {
         return restore(root, snapshot, &stored, model());
     }
     Ok(state_of_store(root, snapshot, &stored, model)?.0)
+}
+
+/// Whether what the last model built asked of the file system, but for the configuration
+/// files the walk found (`walked`: their stamps are compared apart), is as it was: an
+/// edited `extends` target changes the configuration as much as an edited tsconfig.json.
+/// A store that keeps none (or an empty one) has nothing to check.
+fn model_inputs_hold(
+    root: &Path,
+    snapshot: &Snapshot,
+    walked: &[walk::SourceFile],
+) -> Result<bool, IndexError> {
+    let Some(bytes) = snapshot
+        .meta(MODEL_INPUTS_META_KEY)?
+        .filter(|b| !b.is_empty())
+    else {
+        return Ok(true);
+    };
+    let mut listed: Vec<&str> = walked.iter().map(|c| c.relative.as_str()).collect();
+    listed.sort_unstable();
+    Ok(crate::model::inputs_hold(root, &bytes, &listed))
+}
+
+/// The project model `snapshot` keeps, when it holds for `paths` and the configuration files
+/// a walk found (`configs`): see `model::cache`.
+fn kept_model(
+    root: &Path,
+    snapshot: &Snapshot,
+    configs: &[String],
+    paths: &[&str],
+) -> Option<ProjectModel> {
+    let bytes = snapshot.meta(KEPT_MODEL_META_KEY).ok()??;
+    ProjectModel::from_kept(root, &bytes, configs, paths)
 }
 
 /// The state of the store's index (`stored`: its stamps): resumed from the resolution the
@@ -680,5 +733,40 @@ impl StoredGraph for Snapshot {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tsgraph_engine::Store;
+
+    use crate::{INDEXED_META_KEY, INDEXER_VERSION, IndexOptions, index_project, sync_project};
+
+    /// A store whose summaries are of another version (an upgrade that changed only them):
+    /// its next sync indexes it afresh rather than re-link every file from summaries it
+    /// cannot read; one of this version is synced as usual.
+    #[test]
+    fn a_store_with_summaries_of_another_version_is_indexed_again() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path().join("project");
+        std::fs::create_dir_all(&root).expect("folder");
+        std::fs::write(root.join("a.ts"), "export const a = 1;\n").expect("write");
+        let options = IndexOptions {
+            threads: 1,
+            ..IndexOptions::default()
+        };
+        let store = Store::open_or_create(dir.path().join("s.redb")).expect("store");
+        index_project(&root, &store, &options).expect("index");
+        let synced = sync_project(&root, &store, &options).expect("sync");
+        assert!(synced.full.is_none(), "this version's store is synced");
+        let mut older = INDEXER_VERSION.to_vec();
+        older.extend_from_slice(b" summaries 0");
+        store
+            .set_meta(INDEXED_META_KEY, &older)
+            .expect("set marker");
+        let synced = sync_project(&root, &store, &options).expect("sync");
+        assert!(synced.full.is_some(), "indexed again from scratch");
+        let marker = store.snapshot().expect("snapshot").meta(INDEXED_META_KEY);
+        assert_eq!(marker.expect("meta"), Some(crate::indexed_marker()));
     }
 }

@@ -40,7 +40,7 @@ const VERSION: u8 = 2;
 
 /// How long before a walk a folder or ignore file must have last changed for the walk to be
 /// listed: longer than any file system's clock tick (FAT's is two seconds).
-const SETTLED: Duration = Duration::from_secs(5);
+pub(crate) const SETTLED: Duration = Duration::from_secs(5);
 
 /// What a whole walk found and what decided it, with their stamps.
 #[derive(Debug, PartialEq, Serialize, Deserialize)]

@@ -101,6 +101,7 @@ impl ProjectModel {
             pnp,
             warnings: Vec::new(),
             fingerprint: 0,
+            checks: None,
         };
         model.load_configs(&mut loader, &listing);
         model.add_package_entries();

@@ -6,7 +6,7 @@
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
-use super::source::{Fetched, Source, is_listed_config, is_skipped_below};
+use super::source::{Fetched, FileStamp, Source, is_listed_config, is_skipped_below};
 
 /// Reads configuration files under a project root, refusing anything outside it.
 pub(crate) struct ConfinedFs {
@@ -141,6 +141,17 @@ impl Source for ConfinedFs {
             .collect();
         listed.sort();
         listed
+    }
+
+    /// The stamp of the file at `path` itself (a link is not followed there, so a linked
+    /// file has none and a model that read one is not kept).
+    fn stamp(&mut self, path: &str) -> Option<FileStamp> {
+        self.canonical_root.as_ref()?;
+        let metadata = std::fs::symlink_metadata(self.root.join(path)).ok()?;
+        if !metadata.is_file() {
+            return None;
+        }
+        Some((metadata.len(), crate::walk::change_time(&metadata)?))
     }
 
     fn fetch(&mut self, path: &str) -> Fetched {

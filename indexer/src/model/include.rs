@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 
 /// A config's claim on source files.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Claims {
     /// `files` entries, project-relative: claimed whatever `exclude` says.
     files: HashSet<String>,
@@ -51,6 +51,16 @@ impl Claims {
         (claims, errors)
     }
 
+    /// Compiles the glob patterns again, for claims read back without them (a model read
+    /// from the store: see `model::cache`). Their errors were warned about when the model
+    /// was built.
+    pub(crate) fn compile_again(&mut self) {
+        if let Some(include) = &mut self.include {
+            include.compile_again();
+        }
+        self.exclude.compile_again();
+    }
+
     /// Whether the config compiles `file`.
     pub(crate) fn claims(&self, file: &str) -> bool {
         if self.files.contains(file) {
@@ -78,7 +88,7 @@ impl Claims {
 /// glob set. A compiled set costs tens of kilobytes (its prefix automaton and match caches),
 /// and a monorepo has a config per package: on the synthetic 1M-line monorepo the sets of
 /// 276 configs held 19 MB while it was indexed.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 struct Patterns {
     /// Paths matched as they are.
     exact: HashSet<String>,
@@ -86,9 +96,11 @@ struct Patterns {
     below: Vec<String>,
     /// Whether every path matches (the include entry `""`, the config's folder at the root).
     all: bool,
-    /// The patterns with wildcards until `build` compiles them (their text is kept only for
-    /// the error messages of those that do not compile).
+    /// The patterns with wildcards, as `build` compiles them (their text is kept for the
+    /// error messages of those that do not compile, and to compile them again when a model
+    /// is read back: see [`Claims::compile_again`]).
     globs: Vec<String>,
+    #[serde(skip)]
     compiled: Option<GlobSet>,
 }
 
@@ -124,23 +136,12 @@ impl Patterns {
     }
 
     fn build(mut self, errors: &mut PatternErrors) -> Patterns {
-        let globs = std::mem::take(&mut self.globs);
-        if !globs.is_empty() {
-            let mut builder = GlobSetBuilder::new();
-            for text in &globs {
-                match compile(text) {
-                    Ok(glob) => {
-                        builder.add(glob);
-                    }
-                    Err(err) => errors.push((text.clone(), err.kind().to_string())),
-                }
-            }
-            self.compiled = Some(builder.build().unwrap_or_else(|err| {
-                errors.push((String::new(), err.to_string()));
-                GlobSet::empty()
-            }));
-        }
+        self.compiled = compiled(&self.globs, errors);
         self
+    }
+
+    fn compile_again(&mut self) {
+        self.compiled = compiled(&self.globs, &mut Vec::new());
     }
 
     fn is_match(&self, file: &str) -> bool {
@@ -152,6 +153,27 @@ impl Patterns {
                 .any(|folder| file.starts_with(folder.as_str()))
             || self.compiled.as_ref().is_some_and(|set| set.is_match(file))
     }
+}
+
+/// The set of `globs` that compile, or `None` for no globs; what does not compile goes to
+/// `errors`.
+fn compiled(globs: &[String], errors: &mut PatternErrors) -> Option<GlobSet> {
+    if globs.is_empty() {
+        return None;
+    }
+    let mut builder = GlobSetBuilder::new();
+    for text in globs {
+        match compile(text) {
+            Ok(glob) => {
+                builder.add(glob);
+            }
+            Err(err) => errors.push((text.clone(), err.kind().to_string())),
+        }
+    }
+    Some(builder.build().unwrap_or_else(|err| {
+        errors.push((String::new(), err.to_string()));
+        GlobSet::empty()
+    }))
 }
 
 /// Whether a pattern has nothing a glob would read as a wildcard, class, alternation or

@@ -22,6 +22,7 @@
 //! resolves it anyway, since a code graph wants the edge the author meant.
 
 mod build;
+mod cache;
 mod confine;
 mod exports;
 mod include;
@@ -42,6 +43,7 @@ use std::path::Path;
 
 use rustc_hash::FxHashMap;
 
+pub(crate) use cache::{KEPT_MODEL_META_KEY, MODEL_INPUTS_META_KEY, inputs_hold};
 use package_json::Manifest;
 pub(crate) use paths::is_declaration;
 use paths::{ancestors, parent};
@@ -54,7 +56,7 @@ pub use resolve::{Resolution, UnresolvedReason};
 
 /// A problem found in a configuration file. The file is still used with defaults for what
 /// could not be read.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ModelWarning {
     /// The file, relative to the project root.
     pub file: String,
@@ -94,7 +96,7 @@ const PRESENCE_ONLY: &[&str] = &[
 ];
 
 /// The module resolution algorithm a config selects.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) enum Mode {
     /// `node10` (alias `node`), and `classic`, which tsc deprecates and which is read as
     /// node10: package.json `main`/`types` before `exports`, conditions not by file format.
@@ -123,7 +125,7 @@ impl Mode {
 }
 
 /// What the model knows about one source file.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, serde::Serialize, serde::Deserialize)]
 struct FileFacts {
     /// The governing config.
     config: Option<u32>,
@@ -138,7 +140,7 @@ struct FileFacts {
 }
 
 /// A package entry that [`PackageRef`]s borrow from.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 struct PackageEntry {
     name: String,
     module: String,
@@ -146,7 +148,7 @@ struct PackageEntry {
 }
 
 /// A ts-graph-mcp package assignment, resolved to a loaded config.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 struct Assignment {
     config: u32,
     entry: u32,
@@ -154,7 +156,7 @@ struct Assignment {
 
 /// Everything about a project's configuration that linking needs, loaded once before
 /// linking. Building it reads configuration files; using it never touches the file system.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub struct ProjectModel {
     files: FxHashMap<Box<str>, FileFacts>,
     configs: Vec<Config>,
@@ -180,6 +182,11 @@ pub struct ProjectModel {
     warnings: Vec<ModelWarning>,
     /// A fingerprint of every configuration file read, and of which were missing.
     fingerprint: u64,
+    /// How a later process checks that this model still holds, from its build until it is
+    /// kept in the store (`None` for a model that cannot be checked, or was kept or read
+    /// back from the store): see [`cache`].
+    #[serde(skip)]
+    checks: Option<Box<cache::Checks>>,
 }
 
 impl ProjectModel {
@@ -190,31 +197,44 @@ impl ProjectModel {
     /// specifier may resolve to). Problems become warnings, never errors.
     pub fn load(root: &Path, files: &[&str]) -> ProjectModel {
         let mut source = confine::ConfinedFs::new(root);
-        ProjectModel::build_fingerprinted(&mut source, files)
+        ProjectModel::build_checked(&mut source, files)
     }
 
     /// Like [`ProjectModel::load`], with the configuration files already found by the
     /// caller's walk (project-relative paths), so the tree is not walked twice.
     pub fn load_listed(root: &Path, files: &[&str], configs: Vec<String>) -> ProjectModel {
         let mut source = confine::ConfinedFs::with_listing(root, configs);
-        ProjectModel::build_fingerprinted(&mut source, files)
+        ProjectModel::build_checked(&mut source, files)
     }
 
     /// Like [`ProjectModel::load_listed`], with the configuration files the source walk found
     /// (`crate::walk`): they are read without resolving their paths (see `model::confine`).
     pub(crate) fn load_walked(root: &Path, files: &[&str], configs: Vec<String>) -> ProjectModel {
         let mut source = confine::ConfinedFs::walked(root, configs);
-        ProjectModel::build_fingerprinted(&mut source, files)
+        ProjectModel::build_checked(&mut source, files)
     }
 
-    fn build_fingerprinted(source: &mut dyn source::Source, files: &[&str]) -> ProjectModel {
-        let mut fingerprinted = source::Fingerprinted {
-            inner: source,
-            seen: BTreeMap::new(),
-        };
+    /// [`Self::build_fingerprinted`] from the file system, with what a later process needs
+    /// to check that the model still holds (see [`cache`]).
+    fn build_checked(source: &mut confine::ConfinedFs, files: &[&str]) -> ProjectModel {
+        let began = std::time::SystemTime::now();
+        let listing = source::Source::listing(source);
+        let (mut model, dependencies) = ProjectModel::build_fingerprinted(source, files);
+        model.checks = dependencies
+            .map(|dependencies| Box::new(cache::Checks::new(listing, files, dependencies, began)));
+        model
+    }
+
+    /// The model `source` gives, fingerprinted, and what it depended on when all of that
+    /// can be checked again.
+    fn build_fingerprinted(
+        source: &mut dyn source::Source,
+        files: &[&str],
+    ) -> (ProjectModel, Option<BTreeMap<String, source::Dependency>>) {
+        let mut fingerprinted = source::Fingerprinted::new(source);
         let mut model = ProjectModel::build(&mut fingerprinted, files);
         model.fingerprint = fingerprinted.fingerprint();
-        model
+        (model, fingerprinted.dependencies)
     }
 
     /// A fingerprint of the configuration the model was built from (every file read, and
@@ -228,7 +248,7 @@ impl ProjectModel {
     /// map is the whole file system the model sees.
     pub fn from_sources(configs: &BTreeMap<String, String>, files: &[&str]) -> ProjectModel {
         let mut source = MemorySource { files: configs };
-        ProjectModel::build_fingerprinted(&mut source, files)
+        ProjectModel::build_fingerprinted(&mut source, files).0
     }
 
     /// Takes files created or deleted since the model was built into account: a specifier
@@ -238,6 +258,8 @@ impl ProjectModel {
         if added.is_empty() && removed.is_empty() {
             return;
         }
+        // Kept, the model would stand for files it was not built from.
+        self.checks = None;
         for path in removed {
             self.files.remove(*path);
         }

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 /// The fields of one package.json that the model uses.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Manifest {
     /// Project-relative path of the package.json file.
     pub(crate) path: String,
@@ -17,8 +17,10 @@ pub(crate) struct Manifest {
     /// they are tried when `exports` does not apply.
     pub(crate) entries: Vec<String>,
     /// `exports`, kept as written (key order matters for conditions).
+    #[serde(with = "json_text")]
     pub(crate) exports: Option<Value>,
     /// `imports` (`#name` specifiers), kept as written.
+    #[serde(with = "json_text")]
     pub(crate) imports: Option<Value>,
     /// `workspaces` globs (npm/yarn array form, or the `packages` of the object form).
     pub(crate) workspaces: Vec<String>,
@@ -80,4 +82,30 @@ fn strings(items: &[Value]) -> (Vec<String>, bool) {
         .collect();
     let bad = found.len() != items.len();
     (found, bad)
+}
+
+/// A JSON value kept as its text when a model is written down (see `model::cache`): the
+/// binary encoding it is kept in cannot carry a self-describing value, and an `exports` map
+/// is small.
+mod json_text {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use serde_json::Value;
+
+    pub(super) fn serialize<S: Serializer>(
+        value: &Option<Value>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        value
+            .as_ref()
+            .map(|value| value.to_string())
+            .serialize(serializer)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<Value>, D::Error> {
+        let text = Option::<String>::deserialize(deserializer)?;
+        text.map(|text| serde_json::from_str(&text).map_err(serde::de::Error::custom))
+            .transpose()
+    }
 }

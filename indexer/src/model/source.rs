@@ -31,6 +31,30 @@ pub(crate) trait Source {
     /// as paths under `dir` (project-relative, sorted; node_modules and hidden entries below
     /// `dir` skipped): where a wildcard `exports` target (`"./*": "./dist/*.js"`) can land.
     fn declarations_under(&mut self, dir: &str) -> Vec<String>;
+    /// The stamp of the regular file at `path`, for a source whose files can be checked
+    /// again later without reading them (see `model::cache`); `None` when there is no such
+    /// file, or the source cannot tell.
+    fn stamp(&mut self, _path: &str) -> Option<FileStamp> {
+        None
+    }
+}
+
+/// A file's size and change time (nanoseconds; ctime on Unix, which every write moves).
+pub(crate) type FileStamp = (u64, u64);
+
+/// One thing a model's build asked of its source, as a later process checks it without
+/// reading anything (see `model::cache`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) enum Dependency {
+    /// A file read whole, with its stamp taken before it was read (a write after the stamp
+    /// moves it, so a stale read is never taken for a current one).
+    Read(FileStamp),
+    /// A file asked for that was not there.
+    Missing,
+    /// Whether a file was there, asked by presence only.
+    Present(bool),
+    /// The declaration files under a folder, by a digest of their paths.
+    Listed(u64),
 }
 
 /// Whether a path below a listed folder (`rest`, relative to it) is one a listing skips: in
@@ -104,6 +128,10 @@ impl Source for Prefetched<'_, '_> {
     fn declarations_under(&mut self, dir: &str) -> Vec<String> {
         self.inner.declarations_under(dir)
     }
+
+    fn stamp(&mut self, path: &str) -> Option<FileStamp> {
+        self.inner.stamp(path)
+    }
 }
 
 /// File names the model discovers by walking (others are read only when a config names them).
@@ -134,6 +162,9 @@ pub(crate) fn is_listed_config(path: &str) -> bool {
 pub(crate) struct Fingerprinted<'s> {
     pub(crate) inner: &'s mut dyn Source,
     pub(crate) seen: BTreeMap<String, u64>,
+    /// What each ask depended on, while every one can be checked again (`None` after one
+    /// that cannot: a file read without a stamp, outside the root, or unreadable).
+    pub(crate) dependencies: Option<BTreeMap<String, Dependency>>,
 }
 
 impl Source for Fingerprinted<'_> {
@@ -142,14 +173,19 @@ impl Source for Fingerprinted<'_> {
     }
 
     fn fetch(&mut self, path: &str) -> Fetched {
+        let stamp = self.inner.stamp(path);
         let fetched = self.inner.fetch(path);
-        let digest = match &fetched {
-            Fetched::Text(text) => xxhash_rust::xxh3::xxh3_64(text.as_bytes()),
-            Fetched::Missing => 1,
-            Fetched::Outside => 2,
-            Fetched::Failed(_) => 3,
+        let (digest, dependency) = match &fetched {
+            Fetched::Text(text) => (
+                xxhash_rust::xxh3::xxh3_64(text.as_bytes()),
+                stamp.map(Dependency::Read),
+            ),
+            Fetched::Missing => (1, Some(Dependency::Missing)),
+            Fetched::Outside => (2, None),
+            Fetched::Failed(_) => (3, None),
         };
         self.seen.insert(path.to_owned(), digest);
+        self.depends(path.to_owned(), dependency);
         fetched
     }
 
@@ -159,23 +195,52 @@ impl Source for Fingerprinted<'_> {
         let exists = self.inner.exists(path);
         self.seen
             .insert(path.to_owned(), if exists { 4 } else { 1 });
+        self.depends(path.to_owned(), Some(Dependency::Present(exists)));
         exists
     }
 
     /// Which files are listed counts, not their contents.
     fn declarations_under(&mut self, dir: &str) -> Vec<String> {
         let listed = self.inner.declarations_under(dir);
-        let mut hasher = xxhash_rust::xxh3::Xxh3::new();
-        for path in &listed {
-            hasher.update(path.as_bytes());
-            hasher.update(&[0]);
-        }
-        self.seen.insert(format!("{dir}/*"), hasher.digest());
+        let digest = listing_digest(&listed);
+        self.seen.insert(format!("{dir}/*"), digest);
+        self.depends(dir.to_owned(), Some(Dependency::Listed(digest)));
         listed
     }
 }
 
-impl Fingerprinted<'_> {
+/// A digest of a folder's listing (paths in order).
+pub(crate) fn listing_digest(listed: &[String]) -> u64 {
+    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+    for path in listed {
+        hasher.update(path.as_bytes());
+        hasher.update(&[0]);
+    }
+    hasher.digest()
+}
+
+impl<'s> Fingerprinted<'s> {
+    pub(crate) fn new(inner: &'s mut dyn Source) -> Fingerprinted<'s> {
+        Fingerprinted {
+            inner,
+            seen: BTreeMap::new(),
+            dependencies: Some(BTreeMap::new()),
+        }
+    }
+
+    /// Records what the ask about `key` depended on; `None` (it cannot be checked again)
+    /// ends the record.
+    fn depends(&mut self, key: String, dependency: Option<Dependency>) {
+        match dependency {
+            Some(dependency) => {
+                if let Some(dependencies) = &mut self.dependencies {
+                    dependencies.insert(key, dependency);
+                }
+            }
+            None => self.dependencies = None,
+        }
+    }
+
     /// The fingerprint of the listing and of every fetch so far.
     pub(crate) fn fingerprint(&self) -> u64 {
         let mut hasher = xxhash_rust::xxh3::Xxh3::new();

@@ -21,7 +21,7 @@ use super::{Mode, ModelWarning};
 
 /// A config as loaded for resolution: options merged along its `extends` chain, paths made
 /// project-relative.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Config {
     /// The config file, project-relative.
     pub(crate) path: String,
@@ -46,7 +46,7 @@ pub(crate) struct Config {
 }
 
 /// One `paths` entry.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct PathRule {
     /// The pattern as written (`@app/*`, `utils`).
     pub(crate) pattern: String,

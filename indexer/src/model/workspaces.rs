@@ -24,7 +24,7 @@ pub(crate) struct Declaration {
 }
 
 /// One workspace package.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct WorkspacePackage {
     /// Index of its manifest.
     pub(crate) manifest: usize,
@@ -33,7 +33,7 @@ pub(crate) struct WorkspacePackage {
 }
 
 /// The workspace packages of a project.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Workspaces {
     pub(crate) packages: Vec<WorkspacePackage>,
     /// Package name → index into `packages` (the first folder, in path order, wins).
