@@ -667,7 +667,40 @@ impl Store {
         let guard = self.writer()?;
         let db: &Database = &guard;
         let written = self.run("write", || {
-            write::replace_files(db, batch, removed_files, false)
+            write::replace_files(db, batch, removed_files, (false, None))
+        });
+        self.committed(written.map(|(stats, _)| stats))
+    }
+
+    /// [`Store::replace_files`], with metadata made while the batch is written: `late_meta`
+    /// is called once the batch's nodes and edges are in the transaction, and what it gives
+    /// is committed with them. A caller that encodes large metadata on another thread and
+    /// joins it here writes the graph meanwhile. `late_meta` must not panic (it runs where a
+    /// panic is taken for redb's, which leaves the store unusable): a caller whose encoder
+    /// failed gives nothing and reports the failure after the write.
+    ///
+    /// ```
+    /// # use tsgraph_engine::{GraphBatch, Store};
+    /// let dir = tempfile::tempdir()?;
+    /// let store = Store::open_or_create(dir.path().join("g.redb"))?;
+    /// let made = std::thread::spawn(|| vec![("note".to_owned(), b"made aside".to_vec())]);
+    /// let mut made = Some(made);
+    /// store.replace_files_with_late_meta(&GraphBatch::default(), &[], &mut || {
+    ///     made.take().and_then(|thread| thread.join().ok()).unwrap_or_default()
+    /// })?;
+    /// assert_eq!(store.snapshot()?.meta("note")?.as_deref(), Some(&b"made aside"[..]));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn replace_files_with_late_meta(
+        &self,
+        batch: &GraphBatch,
+        removed_files: &[&str],
+        late_meta: &mut dyn FnMut() -> Vec<(String, Vec<u8>)>,
+    ) -> Result<StoreStats, StoreError> {
+        let guard = self.writer()?;
+        let db: &Database = &guard;
+        let written = self.run("write", || {
+            write::replace_files(db, batch, removed_files, (false, Some(&mut *late_meta)))
         });
         self.committed(written.map(|(stats, _)| stats))
     }
@@ -683,7 +716,7 @@ impl Store {
         let guard = self.writer()?;
         let db: &Database = &guard;
         let written = self.run("write", || {
-            write::replace_files(db, batch, removed_files, true)
+            write::replace_files(db, batch, removed_files, (true, None))
         });
         self.committed(written.map(|(_, delta)| delta.unwrap_or_default()))
     }

@@ -94,13 +94,24 @@ pub(super) fn replace_files(
     db: &Database,
     batch: &GraphBatch,
     removed_files: &[&str],
-    track: bool,
+    (track, late_meta): (bool, LateMeta<'_>),
 ) -> Result<(StoreStats, Option<GraphDelta>), StoreError> {
     let txn = super::begin_write(db)?;
     let written = apply(&txn, batch, removed_files, track)?;
+    if let Some(late_meta) = late_meta {
+        let mut meta = txn.open_table(META).ctx("open meta")?;
+        for (key, value) in late_meta() {
+            meta.insert(key.as_str(), value.as_slice())
+                .ctx("write meta")?;
+        }
+    }
     commit(txn)?;
     Ok(written)
 }
+
+/// Metadata made while a batch is written, committed with it (see
+/// `Store::replace_files_with_late_meta`).
+pub(super) type LateMeta<'m> = Option<&'m mut dyn FnMut() -> Vec<(String, Vec<u8>)>>;
 
 /// Counts the commit in the store's generation, then commits.
 pub(super) fn commit(txn: WriteTransaction) -> Result<(), StoreError> {
