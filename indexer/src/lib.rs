@@ -58,7 +58,8 @@ pub use sync::{SyncSummary, sync_project};
 pub use walk::is_source_path;
 
 /// The metadata key that marks a store as fully indexed (see [`is_indexed`]); it holds the
-/// [`INDEXER_VERSION`] the index was made with.
+/// [`INDEXER_VERSION`] the index was made with and its summaries' version (see
+/// `indexed_marker`).
 pub const INDEXED_META_KEY: &str = "indexed";
 
 /// The version of extraction and linking an index is made with. A store indexed by another

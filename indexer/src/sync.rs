@@ -173,24 +173,16 @@ fn sync_store_uncompacted(
     let load_model = |paths: &[&str]| ProjectModel::load_walked(root, paths, listing.clone());
     if !indexed || !configs_unchanged {
         let loaded = load_model(&paths);
-        let fingerprint = loaded.fingerprint().to_le_bytes();
-        if !indexed || snapshot.meta(MODEL_META_KEY)?.as_deref() != Some(fingerprint.as_slice()) {
+        if !indexed || !same_model(&snapshot, &loaded)? {
             drop(snapshot);
-            let (built, summary) = crate::index_with_state(root, store, options)?;
-            *slot = Some(built);
-            return Ok(SyncSummary {
-                checked: summary.files,
-                full: Some(summary),
-                time: started.elapsed(),
-                ..SyncSummary::default()
-            });
+            return index_afresh(root, store, options, (slot, started));
         }
-        store.set_meta(CONFIGS_META_KEY, &configs)?;
-        // Empty: nothing known to check (a model that cannot be checked).
-        store.set_meta(
-            MODEL_INPUTS_META_KEY,
-            &loaded.inputs_form().unwrap_or_default(),
-        )?;
+        // Empty: nothing known to check.
+        let inputs = loaded.inputs_form().unwrap_or_default();
+        store.set_metas(&[
+            (CONFIGS_META_KEY, &configs),
+            (MODEL_INPUTS_META_KEY, &inputs),
+        ])?;
     }
     let stored = stored_stamps(&snapshot)?;
     let mut summary = SyncSummary {
@@ -232,16 +224,24 @@ fn sync_store_uncompacted(
         };
         match resume {
             true => state_of_store(root, &snapshot, &stored, model),
-            false => Ok((
-                restore(root, &snapshot, &stored, load_model(&stored_paths))?,
-                true,
-            )),
+            false => {
+                model_kept.set(false);
+                let model = load_model(&stored_paths);
+                Ok((restore(root, &snapshot, &stored, model)?, true))
+            }
         }
     };
     let mut kept = match slot.take() {
         Some(kept) => kept,
         None => {
             let (state, whole) = read_state(true)?;
+            // The configuration says something else than when the project was indexed
+            // (a file it reads changed unseen, as a declaration file an entry point names
+            // appearing): the project is indexed afresh, as for a changed tsconfig.json.
+            if !same_model(&snapshot, state.model())? {
+                drop(snapshot);
+                return index_afresh(root, store, options, (slot, started));
+            }
             if whole {
                 summary.summaries_read = stored.len();
             }
@@ -286,6 +286,29 @@ fn sync_store_uncompacted(
     *slot = Some(kept);
     summary.time = started.elapsed();
     Ok(summary)
+}
+
+/// Whether `model` is the one the store's index was made under (by its fingerprint).
+fn same_model(snapshot: &Snapshot, model: &ProjectModel) -> Result<bool, IndexError> {
+    let fingerprint = model.fingerprint().to_le_bytes();
+    Ok(snapshot.meta(MODEL_META_KEY)?.as_deref() == Some(fingerprint.as_slice()))
+}
+
+/// Indexes the project from scratch into `store`, keeping the state in `slot`.
+fn index_afresh(
+    root: &Path,
+    store: &Store,
+    options: &IndexOptions,
+    (slot, started): (&mut Option<IndexState>, Instant),
+) -> Result<SyncSummary, IndexError> {
+    let (built, summary) = crate::index_with_state(root, store, options)?;
+    *slot = Some(built);
+    Ok(SyncSummary {
+        checked: summary.files,
+        full: Some(summary),
+        time: started.elapsed(),
+        ..SyncSummary::default()
+    })
 }
 
 /// Stores the listing a whole walk made, when it differs from the one kept: the next

@@ -731,13 +731,20 @@ impl Store {
 
     /// Stores a metadata value (project root, config hash, index summary, …).
     pub fn set_meta(&self, key: &str, value: &[u8]) -> Result<(), StoreError> {
+        self.set_metas(&[(key, value)])
+    }
+
+    /// Sets several metadata entries in one commit.
+    pub fn set_metas(&self, entries: &[(&str, &[u8])]) -> Result<(), StoreError> {
         let guard = self.writer()?;
         let db: &Database = &guard;
         self.committed(self.run("write meta", || {
             let txn = begin_write(db)?;
             {
                 let mut meta = txn.open_table(META).ctx("open meta")?;
-                meta.insert(key, value).ctx("write meta")?;
+                for (key, value) in entries {
+                    meta.insert(*key, *value).ctx("write meta")?;
+                }
             }
             write::commit(txn)
         }))

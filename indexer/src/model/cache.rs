@@ -26,24 +26,35 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use super::ProjectModel;
 use super::confine::ConfinedFs;
-use super::source::{Dependency, Source, is_listed_config, listing_digest};
+use super::source::{Dependency, FileStamp, Source, is_listed_config, listing_digest};
 use crate::walk_listing::SETTLED;
 
 /// The metadata key of the kept model.
 pub(crate) const KEPT_MODEL_META_KEY: &str = "project_model";
 
-/// The metadata key of what the last model built for a sync or an index asked of the file
-/// system ([`ProjectModel::inputs_form`]): a sync checks it with the configuration files
-/// its walk found, since a model also reads files no walk lists (an `extends` target such
-/// as `tsconfig.base.json`, a package's entry declarations).
+/// The metadata key of the files the last model built for a sync or an index read or missed
+/// ([`ProjectModel::inputs_form`]): a sync checks them with the configuration files its
+/// walk found, since a model also reads files no walk lists (an `extends` target such as
+/// `tsconfig.base.json`).
 pub(crate) const MODEL_INPUTS_META_KEY: &str = "model_inputs";
 
 /// The version of the kept model's encoding; another is not read.
 const VERSION: u8 = 1;
 
+/// What a model's build asked of its source.
+pub(crate) struct Asked {
+    /// Each path's question and first answer, those that can be checked again.
+    pub(crate) dependencies: BTreeMap<String, Dependency>,
+    /// Whether every question can be checked again and each path got one answer.
+    pub(crate) checkable: bool,
+}
+
 /// What a later process checks before it takes a kept model (see the module's notes).
 #[derive(Debug, Serialize, Deserialize)]
 pub(crate) struct Checks {
+    /// The indexer that built the model ([`crate::indexed_marker`]): another's model is
+    /// not taken, as its rules may differ.
+    indexer: Vec<u8>,
     /// The configuration files the build was given, as its source listed them.
     listing: Vec<String>,
     /// The source files the model was built for: how many, and the wrapping sum of their
@@ -55,22 +66,27 @@ pub(crate) struct Checks {
     /// When the build began (nanoseconds since the epoch; 0 when the clock could not say,
     /// which keeps nothing).
     began: u64,
+    /// Whether the model may be kept: every question can be checked again.
+    #[serde(skip)]
+    checkable: bool,
 }
 
 impl Checks {
-    /// The checks of a build given `listing`, for `files`, that asked `dependencies`; taken
-    /// just after the build, whose start is put as long before as [`SETTLED`] allows.
+    /// The checks of a build that began at `began`, given `listing`, for `files`, that
+    /// asked what `asked` says.
     pub(super) fn new(
         listing: Vec<String>,
         files: &[&str],
-        dependencies: BTreeMap<String, Dependency>,
+        asked: Asked,
         began: SystemTime,
     ) -> Checks {
         Checks {
+            indexer: crate::indexed_marker(),
             listing,
             files: files_digest(files.iter().copied()),
-            dependencies,
+            dependencies: asked.dependencies,
             began: crate::walk::nanos(began).unwrap_or(0),
+            checkable: asked.checkable,
         }
     }
 
@@ -83,7 +99,7 @@ impl Checks {
         self.dependencies
             .values()
             .all(|dependency| match dependency {
-                Dependency::Read((_, changed)) => *changed < before,
+                Dependency::Read((_, changed, _)) => *changed < before,
                 _ => true,
             })
     }
@@ -91,7 +107,8 @@ impl Checks {
     /// Whether a build for `files`, given `listing`, would ask the same questions of
     /// `root` and get the same answers.
     fn hold(&self, root: &Path, listing: &[String], files: &[&str]) -> bool {
-        self.files == files_digest(files.iter().copied())
+        self.indexer == crate::indexed_marker()
+            && self.files == files_digest(files.iter().copied())
             && self.listing.len() == listing.len()
             && self.listing.iter().zip(listing).all(|(a, b)| a == b)
             && self.dependencies_hold(root)
@@ -114,12 +131,13 @@ fn dependencies_hold(
         .all(|(path, dependency)| {
             let here = root.join(path);
             match dependency {
-                Dependency::Read(stamp) => std::fs::symlink_metadata(&here).is_ok_and(|meta| {
-                    meta.is_file()
-                        && Some(*stamp)
-                            == crate::walk::change_time(&meta).map(|changed| (meta.len(), changed))
-                }),
-                Dependency::Missing => is_absent(&here),
+                Dependency::Read(stamp) => std::fs::symlink_metadata(&here)
+                    .is_ok_and(|meta| meta.is_file() && stamp_of(&meta) == Some(*stamp)),
+                // A fetch finds no file at a folder either.
+                Dependency::Missing => match std::fs::symlink_metadata(&here) {
+                    Ok(meta) => meta.is_dir(),
+                    Err(err) => err.kind() == std::io::ErrorKind::NotFound,
+                },
                 // Nothing there is neither a file nor a folder to list: the usual answers,
                 // found with one look rather than a canonical path.
                 Dependency::Present(false) if is_absent(&here) => true,
@@ -132,9 +150,9 @@ fn dependencies_hold(
         })
 }
 
-/// Whether the model inputs kept in `bytes` ([`ProjectModel::inputs_form`]) are as they
-/// were under `root`, but for the configuration files a walk found (`walked`, sorted),
-/// whose stamps the caller compares itself. Bytes that cannot be read say no.
+/// Whether the files kept in `bytes` ([`ProjectModel::inputs_form`]) are as they were
+/// under `root`, but for the configuration files a walk found (`walked`, sorted), whose
+/// stamps the caller compares itself. Bytes that cannot be read say no.
 pub(crate) fn inputs_hold(root: &Path, bytes: &[u8], walked: &[&str]) -> bool {
     let Some(dependencies) = postcard::from_bytes::<BTreeMap<String, Dependency>>(bytes).ok()
     else {
@@ -143,6 +161,16 @@ pub(crate) fn inputs_hold(root: &Path, bytes: &[u8], walked: &[&str]) -> bool {
     dependencies_hold(root, &dependencies, |path| {
         walked.binary_search(&path).is_ok()
     })
+}
+
+/// The stamp of a file's metadata (see [`FileStamp`]), `None` when the system gives no
+/// change time.
+pub(crate) fn stamp_of(metadata: &std::fs::Metadata) -> Option<FileStamp> {
+    #[cfg(unix)]
+    let inode = std::os::unix::fs::MetadataExt::ino(metadata);
+    #[cfg(not(unix))]
+    let inode = 0;
+    Some((metadata.len(), crate::walk::change_time(metadata)?, inode))
 }
 
 /// Whether nothing at all is at `path` (a link counts as something).
@@ -172,11 +200,17 @@ struct Kept {
 }
 
 impl ProjectModel {
-    /// What this model's build asked of the file system, to keep under
-    /// [`MODEL_INPUTS_META_KEY`] (postcard of the questions by path); `None` for a model
-    /// that cannot be checked (see the module's notes) or was read back from the store.
+    /// The files this model's build read or missed, to keep under
+    /// [`MODEL_INPUTS_META_KEY`] (postcard of their questions by path, each checked with a
+    /// look at the file); `None` for a model read back from the store or built from memory.
+    /// Presences asked and folders listed are left to the kept model's checks: a sync that
+    /// finds no change checks these each time, and listing a folder of declarations could
+    /// cost more than the sync.
     pub(crate) fn inputs_form(&self) -> Option<Vec<u8>> {
-        postcard::to_stdvec(&self.checks.as_ref()?.dependencies).ok()
+        let files: BTreeMap<&String, &Dependency> = (self.checks.as_ref()?.dependencies.iter())
+            .filter(|(_, asked)| matches!(asked, Dependency::Read(_) | Dependency::Missing))
+            .collect();
+        postcard::to_stdvec(&files).ok()
     }
 
     /// The bytes to keep this model under [`KEPT_MODEL_META_KEY`], once: `None` when it
@@ -191,7 +225,7 @@ impl ProjectModel {
     /// [`Self::kept_form`], for files read that had last changed `settled` before the build.
     fn kept_form_settled(&mut self, settled: Duration) -> Option<Vec<u8>> {
         let checks = self.checks.take()?;
-        if !checks.settled(settled) {
+        if !checks.checkable || !checks.settled(settled) {
             return None;
         }
         let kept = KeptRef {
@@ -371,6 +405,46 @@ mod tests {
             model.kept_form_settled(SETTLED).is_none(),
             "written just now"
         );
+    }
+
+    #[test]
+    fn a_model_that_read_a_linked_config_is_not_kept_but_its_other_inputs_are_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        project(root);
+        // The package's config is a link (inside the root): it has no stamp of its own.
+        let config = root.join("packages/a/tsconfig.json");
+        let text = std::fs::read_to_string(&config).unwrap();
+        std::fs::write(root.join("packages/a/real.json"), text).unwrap();
+        std::fs::remove_file(&config).unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink("real.json", &config).unwrap();
+        #[cfg(not(unix))]
+        return;
+        let mut model = ProjectModel::load(root, FILES);
+        let inputs = model.inputs_form().expect("its other inputs");
+        assert!(
+            model.kept_form_settled(Duration::ZERO).is_none(),
+            "not kept"
+        );
+        assert!(inputs_hold(root, &inputs, &[]));
+        std::fs::write(root.join("tsconfig.base.json"), "{}").unwrap();
+        assert!(
+            !inputs_hold(root, &inputs, &[]),
+            "the base config's edit is seen"
+        );
+    }
+
+    #[test]
+    fn a_folder_where_a_file_was_missing_is_still_no_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        project(root);
+        // `extends` names a package path that is a folder: no config is read there.
+        std::fs::create_dir_all(root.join("node_modules/@tsconfig/strictest/tsconfig.json"))
+            .unwrap();
+        let (_, bytes) = built_and_kept(root);
+        assert!(ProjectModel::from_kept(root, &bytes, &configs(), FILES).is_some());
     }
 
     #[test]

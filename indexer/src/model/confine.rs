@@ -151,7 +151,7 @@ impl Source for ConfinedFs {
         if !metadata.is_file() {
             return None;
         }
-        Some((metadata.len(), crate::walk::change_time(&metadata)?))
+        super::cache::stamp_of(&metadata)
     }
 
     fn fetch(&mut self, path: &str) -> Fetched {

@@ -219,22 +219,25 @@ impl ProjectModel {
     fn build_checked(source: &mut confine::ConfinedFs, files: &[&str]) -> ProjectModel {
         let began = std::time::SystemTime::now();
         let listing = source::Source::listing(source);
-        let (mut model, dependencies) = ProjectModel::build_fingerprinted(source, files);
-        model.checks = dependencies
-            .map(|dependencies| Box::new(cache::Checks::new(listing, files, dependencies, began)));
+        let (mut model, asked) = ProjectModel::build_fingerprinted(source, files);
+        model.checks = Some(Box::new(cache::Checks::new(listing, files, asked, began)));
         model
     }
 
-    /// The model `source` gives, fingerprinted, and what it depended on when all of that
-    /// can be checked again.
+    /// The model `source` gives, fingerprinted, and what its build asked of the source
+    /// (see [`source::Fingerprinted`]).
     fn build_fingerprinted(
         source: &mut dyn source::Source,
         files: &[&str],
-    ) -> (ProjectModel, Option<BTreeMap<String, source::Dependency>>) {
+    ) -> (ProjectModel, cache::Asked) {
         let mut fingerprinted = source::Fingerprinted::new(source);
         let mut model = ProjectModel::build(&mut fingerprinted, files);
         model.fingerprint = fingerprinted.fingerprint();
-        (model, fingerprinted.dependencies)
+        let asked = cache::Asked {
+            dependencies: fingerprinted.dependencies,
+            checkable: fingerprinted.checkable,
+        };
+        (model, asked)
     }
 
     /// A fingerprint of the configuration the model was built from (every file read, and

@@ -39,17 +39,18 @@ pub(crate) trait Source {
     }
 }
 
-/// A file's size and change time (nanoseconds; ctime on Unix, which every write moves).
-pub(crate) type FileStamp = (u64, u64);
+/// A file's size, change time (nanoseconds; ctime on Unix, which every write moves) and
+/// inode number (0 where the system has none).
+pub(crate) type FileStamp = (u64, u64, u64);
 
 /// One thing a model's build asked of its source, as a later process checks it without
 /// reading anything (see `model::cache`).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) enum Dependency {
     /// A file read whole, with its stamp taken before it was read (a write after the stamp
-    /// moves it, so a stale read is never taken for a current one).
+    /// moves it, so a read older than the file has an older stamp).
     Read(FileStamp),
-    /// A file asked for that was not there.
+    /// A file asked for that was not there (nothing, or a folder).
     Missing,
     /// Whether a file was there, asked by presence only.
     Present(bool),
@@ -162,9 +163,11 @@ pub(crate) fn is_listed_config(path: &str) -> bool {
 pub(crate) struct Fingerprinted<'s> {
     pub(crate) inner: &'s mut dyn Source,
     pub(crate) seen: BTreeMap<String, u64>,
-    /// What each ask depended on, while every one can be checked again (`None` after one
-    /// that cannot: a file read without a stamp, outside the root, or unreadable).
-    pub(crate) dependencies: Option<BTreeMap<String, Dependency>>,
+    /// What each ask depended on, those that can be checked again (a file read without a
+    /// stamp, outside the root or unreadable cannot), each path's first answer.
+    pub(crate) dependencies: BTreeMap<String, Dependency>,
+    /// Whether every ask can be checked again, and each path got one answer.
+    pub(crate) checkable: bool,
 }
 
 impl Source for Fingerprinted<'_> {
@@ -224,20 +227,25 @@ impl<'s> Fingerprinted<'s> {
         Fingerprinted {
             inner,
             seen: BTreeMap::new(),
-            dependencies: Some(BTreeMap::new()),
+            dependencies: BTreeMap::new(),
+            checkable: true,
         }
     }
 
-    /// Records what the ask about `key` depended on; `None` (it cannot be checked again)
-    /// ends the record.
+    /// Records what the ask about `key` depended on (`None`: what cannot be checked again).
+    /// A path asked twice with two answers (changed during the build) keeps the first and
+    /// leaves the build uncheckable.
     fn depends(&mut self, key: String, dependency: Option<Dependency>) {
-        match dependency {
-            Some(dependency) => {
-                if let Some(dependencies) = &mut self.dependencies {
-                    dependencies.insert(key, dependency);
-                }
+        let Some(dependency) = dependency else {
+            self.checkable = false;
+            return;
+        };
+        match self.dependencies.get(&key) {
+            Some(first) if *first != dependency => self.checkable = false,
+            Some(_) => {}
+            None => {
+                self.dependencies.insert(key, dependency);
             }
-            None => self.dependencies = None,
         }
     }
 

@@ -94,3 +94,35 @@ fn a_sync_takes_the_kept_model_until_a_file_the_model_read_changes() {
     assert!(!synced.model_kept);
     assert_fresh(dir.path(), &root, &store);
 }
+
+#[test]
+fn a_declaration_file_an_entry_point_names_appearing_indexes_afresh_at_the_next_edit() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("project");
+    write(
+        &root,
+        "package.json",
+        r#"{ "name": "@x/p", "types": "dist/index.d.ts" }"#,
+    );
+    write(&root, "tsconfig.json", r#"{ "include": ["src"] }"#);
+    write(&root, "src/index.ts", "export function p() { return 1; }\n");
+    let user = "import { p } from '@x/p';\nexport function user() { return p(); }\n";
+    write(&root, "src/user.ts", user);
+    let store = Store::open_or_create(dir.path().join("kept.redb")).expect("store");
+    index_project(&root, &store, &options()).expect("first index");
+    // A build publishes the declarations: the model's answer about them changes, which a
+    // sync that finds no source change does not look at.
+    write(
+        &root,
+        "dist/index.d.ts",
+        "export declare function p(): number;\n",
+    );
+    write(
+        &root,
+        "src/user.ts",
+        &format!("{user}export const n = 1;\n"),
+    );
+    let synced = sync(&root, &store);
+    assert!(synced.full.is_some(), "indexed afresh under the new model");
+    assert_fresh(dir.path(), &root, &store);
+}
