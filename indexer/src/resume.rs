@@ -2,7 +2,8 @@
 //!
 //! What resolution computes over the whole project (every file's resolved imports, export
 //! tables and heritage clauses) is kept in the store beside the summaries it came from,
-//! written in the same transaction as every update ([`resolution_meta`]). A new process
+//! written in the same transaction as every sync's update ([`resolution_meta`]; an editor's
+//! edit leaves it behind, see `sync::Writer::Edit`). A new process
 //! reads it back ([`resume`]) and reads a file's summary only when the update asks for it
 //! ([`FactsTable`]): an edit reaches the summaries of the files it links and of what their
 //! names resolve into. Decoding every summary was most of a one-file `tsgraph index`.

@@ -467,8 +467,9 @@ fn write_with_resolution(
             .name("tsgraph-keep".into())
             .spawn_scoped(scope, || encode(&mut *state))
             .ok()?;
-        // A panic while encoding gives no resolution: the commit keeps the old one, which no
-        // longer matches the stored summaries and is not resumed from (`resume::matches`).
+        // A panic while encoding gives no resolution: the commit keeps the old one, which a
+        // later process resumes from only while it matches the stored summaries
+        // (`resume::matches`); then the panic goes on.
         let mut encoder = Some(encoder);
         let mut failed = None;
         let written = store.replace_files_with_late_meta(batch, removed, &mut || match encoder

@@ -673,8 +673,8 @@ impl Store {
     }
 
     /// [`Store::replace_files`], with metadata made while the batch is written: `late_meta`
-    /// is called once the batch's nodes and edges are in the transaction, and what it gives
-    /// is committed with them. A caller that encodes large metadata on another thread and
+    /// is called once the batch's nodes and edges are in the transaction (not at all when
+    /// writing them failed), and what it gives is committed with them. A caller that encodes large metadata on another thread and
     /// joins it here writes the graph meanwhile. `late_meta` must not panic (it runs where a
     /// panic is taken for redb's, which leaves the store unusable): a caller whose encoder
     /// failed gives nothing and reports the failure after the write.
