@@ -189,9 +189,10 @@ pub struct LiveIndex {
     buffers: HashMap<String, Buffer>,
     /// An edit was committed since the store last kept this state's resolution.
     resolution_behind: bool,
-    /// The configuration files the last sync's walk found, for the project model of a state
-    /// read from the store right after it ([`LiveIndex::warm`]); taken by that read.
-    configs: Option<Vec<String>>,
+    /// What the last sync found (the configuration files its walk found, the stored stamps
+    /// it read), for a state read from the store right after it ([`LiveIndex::warm`]);
+    /// taken by that read.
+    found: sync::Findings,
 }
 
 impl LiveIndex {
@@ -203,7 +204,7 @@ impl LiveIndex {
             state: None,
             buffers: HashMap::new(),
             resolution_behind: false,
-            configs: None,
+            found: sync::Findings::default(),
         }
     }
 
@@ -267,12 +268,16 @@ impl LiveIndex {
             &self.root,
             store,
             &self.options,
-            (&mut self.state, &mut self.configs),
+            (&mut self.state, &mut self.found),
             &|path| buffers.contains_key(path),
         )?;
         // A sync that wrote kept the resolution with it.
         if !synced.is_noop() {
             self.resolution_behind = false;
+        }
+        // Findings serve a state read next; one is held already.
+        if self.state.is_some() {
+            self.found = sync::Findings::default();
         }
         Ok(synced)
     }
@@ -487,9 +492,11 @@ impl LiveIndex {
         let update = match (update, again) {
             (Ok(update), _) => Ok(update),
             // The edit is applied again to the state read from every summary.
-            (Err(_), Some(summaries)) => sync::restore_stored(&self.root, &snapshot, false, None)
-                .map(|whole| self.state.insert(whole))
-                .and_then(|whole| whole.apply_summaries(summaries, &snapshot)),
+            (Err(_), Some(summaries)) => {
+                sync::restore_stored(&self.root, &snapshot, false, sync::Findings::default())
+                    .map(|whole| self.state.insert(whole))
+                    .and_then(|whole| whole.apply_summaries(summaries, &snapshot))
+            }
             (Err(err), None) => Err(err),
         };
         drop(snapshot);
@@ -542,11 +549,17 @@ impl LiveIndex {
                 match caught {
                     Ok(()) => state,
                     // A resumed state that could not read a summary it needed: read every one.
-                    Err(_) if resumed => sync::restore_stored(&self.root, &snapshot, false, None)?,
+                    Err(_) if resumed => {
+                        let found = sync::Findings::default();
+                        sync::restore_stored(&self.root, &snapshot, false, found)?
+                    }
                     Err(err) => return Err(err),
                 }
             }
-            None => sync::restore_stored(&self.root, &snapshot, true, self.configs.take())?,
+            None => {
+                let found = std::mem::take(&mut self.found);
+                sync::restore_stored(&self.root, &snapshot, true, found)?
+            }
         };
         Ok(self.state.insert(state))
     }
@@ -568,12 +581,8 @@ impl LiveIndex {
         if snapshot.meta(crate::INDEXED_META_KEY)?.is_none() {
             return Ok(false);
         }
-        self.state = Some(sync::restore_stored(
-            &self.root,
-            &snapshot,
-            true,
-            self.configs.take(),
-        )?);
+        let found = std::mem::take(&mut self.found);
+        self.state = Some(sync::restore_stored(&self.root, &snapshot, true, found)?);
         Ok(true)
     }
 }

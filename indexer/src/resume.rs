@@ -291,7 +291,8 @@ mod tests {
         index_project(&root, &store, &options).expect("index");
         // b.ts's stored summary is damaged; its stamps, and the kept resolution, still match.
         let snapshot = store.snapshot().expect("snapshot");
-        let whole = crate::sync::restore_stored(&root, &snapshot, false, None).expect("state");
+        let whole = crate::sync::restore_stored(&root, &snapshot, false, Default::default())
+            .expect("state");
         drop(snapshot);
         let mut batch = whole.link_everything();
         batch.blobs = vec![(

@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use tsgraph_engine::{EdgeKind, GraphBatch, Snapshot, Store};
+use tsgraph_engine::{EdgeKind, Generation, GraphBatch, Snapshot, Store};
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::facts::FileFacts;
@@ -24,6 +24,17 @@ use crate::{INDEXED_META_KEY, IndexOptions, indexed_marker, mark_indexed, persis
 
 /// Every stored file's (content hash, size, modification time), by path.
 pub(crate) type Stamps = rustc_hash::FxHashMap<String, (u64, u64, u64)>;
+
+/// What a sync found that a state read from the store right after it can take instead of
+/// finding it again (see [`restore_stored`]).
+#[derive(Debug, Default)]
+pub(crate) struct Findings {
+    /// The configuration files the sync's walk found.
+    pub(crate) configs: Option<Vec<String>>,
+    /// The stored stamps the sync read, with the store state they are the stamps of (a sync
+    /// that found no change commits none that moves them).
+    pub(crate) stamps: Option<(Generation, Stamps)>,
+}
 
 /// The metadata key of the project model's fingerprint.
 pub(crate) const MODEL_META_KEY: &str = "model_fingerprint";
@@ -95,7 +106,10 @@ pub fn sync_project(
     options: &IndexOptions,
 ) -> Result<SyncSummary, IndexError> {
     let mut state = None;
-    let synced = sync_store(root, store, options, (&mut state, &mut None), &|_| false);
+    let mut findings = Findings::default();
+    let synced = sync_store(root, store, options, (&mut state, &mut findings), &|_| {
+        false
+    });
     discard_aside(state);
     synced
 }
@@ -131,11 +145,11 @@ pub(crate) fn sync_store(
     root: &Path,
     store: &Store,
     options: &IndexOptions,
-    (slot, configs): (&mut Option<IndexState>, &mut Option<Vec<String>>),
+    (slot, findings): (&mut Option<IndexState>, &mut Findings),
     held: &dyn Fn(&str) -> bool,
 ) -> Result<SyncSummary, IndexError> {
     let before = store.file_len()?;
-    let summary = sync_store_uncompacted(root, store, options, (slot, configs), held)?;
+    let summary = sync_store_uncompacted(root, store, options, (slot, findings), held)?;
     // A full index grows the file from nothing and leaves a free tail (up to the doubling
     // past what it needed); compacting it would cost a fresh index a second at 1M lines, and
     // the first edit that grows the file compacts it anyway.
@@ -151,7 +165,7 @@ fn sync_store_uncompacted(
     root: &Path,
     store: &Store,
     options: &IndexOptions,
-    (slot, configs_found): (&mut Option<IndexState>, &mut Option<Vec<String>>),
+    (slot, findings): (&mut Option<IndexState>, &mut Findings),
     held: &dyn Fn(&str) -> bool,
 ) -> Result<SyncSummary, IndexError> {
     let started = Instant::now();
@@ -160,7 +174,7 @@ fn sync_store_uncompacted(
     let (walked, listed, new_listing) =
         walk_listing::walk(root, options.max_file_size, kept_listing.as_deref());
     let paths: Vec<&str> = walked.files.iter().map(|f| f.relative.as_str()).collect();
-    *configs_found = Some(walked.configs.iter().map(|c| c.relative.clone()).collect());
+    findings.configs = Some(walked.configs.iter().map(|c| c.relative.clone()).collect());
     // An index made by another version of the indexer, or whose summaries are of another
     // version, counts as none: it is made again.
     let indexed = snapshot.meta(INDEXED_META_KEY)?.as_deref() == Some(indexed_marker().as_slice());
@@ -197,14 +211,20 @@ fn sync_store_uncompacted(
         if !disk.restamp.is_empty() {
             store.update_file_stamps(&disk.restamp)?;
         }
+        let restamped = !disk.restamp.is_empty();
         keep_listing(store, new_listing);
         store.refresh_graph_file(options.graph_file_bound)?;
         // New stamps and a graph file change no summary: a state level with the store before
         // them still is.
+        let now = store.generation()?;
         if let Some(kept) = slot.as_mut()
             && kept.generation == Some(generation)
         {
-            kept.generation = Some(store.generation()?);
+            kept.generation = Some(now);
+        }
+        // A listing and a graph file change no stamp either; new stamps do.
+        if !restamped {
+            findings.stamps = Some((now, stored));
         }
         summary.time = started.elapsed();
         return Ok(summary);
@@ -623,16 +643,21 @@ impl Reused {
 }
 
 /// The state of the store's index, read from the store alone (the project model from the
-/// configuration files on disk: `configs` when a walk just found them, else found here):
-/// resumed when `resume` says so and the store keeps a resolution that matches (see
-/// [`state_of_store`]), else from every summary.
+/// configuration files on disk: those a sync's walk just found, else found here; the stored
+/// stamps as that sync read them when the store is still in that state): resumed when
+/// `resume` says so and the store keeps a resolution that matches (see [`state_of_store`]),
+/// else from every summary.
 pub(crate) fn restore_stored(
     root: &Path,
     snapshot: &Snapshot,
     resume: bool,
-    configs: Option<Vec<String>>,
+    found: Findings,
 ) -> Result<IndexState, IndexError> {
-    let stored = stored_stamps(snapshot)?;
+    let Findings { configs, stamps } = found;
+    let stored = match stamps {
+        Some((at, stamps)) if at == snapshot.generation()? => stamps,
+        _ => stored_stamps(snapshot)?,
+    };
     let paths: Vec<&str> = stored.keys().map(String::as_str).collect();
     // Finding the configuration files walks the project again: a walk made before found
     // them. Their paths are resolved when read, as that walk may be some time ago.
@@ -812,6 +837,52 @@ mod tests {
     use tsgraph_engine::Store;
 
     use crate::{INDEXED_META_KEY, INDEXER_VERSION, IndexOptions, index_project, sync_project};
+
+    /// A sync that finds no change hands its stamps to the state read next, which takes them
+    /// only while the store is in the state they were read at.
+    #[test]
+    fn a_state_read_after_a_sync_takes_its_stamps_only_while_the_store_is_as_it_left_them() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path().join("project");
+        std::fs::create_dir_all(&root).expect("folder");
+        std::fs::write(root.join("a.ts"), "export const a = 1;\n").expect("write");
+        let options = IndexOptions {
+            threads: 1,
+            ..IndexOptions::default()
+        };
+        let store = Store::open_or_create(dir.path().join("s.redb")).expect("store");
+        index_project(&root, &store, &options).expect("index");
+        let found = || {
+            let mut findings = super::Findings::default();
+            let synced =
+                super::sync_store(&root, &store, &options, (&mut None, &mut findings), &|_| {
+                    false
+                });
+            assert!(synced.expect("sync").is_noop());
+            findings
+        };
+        let hash = |stamps: &super::Stamps| stamps.get("a.ts").map(|s| s.0);
+        // As the store has them.
+        let findings = found();
+        let snapshot = store.snapshot().expect("snapshot");
+        let (at, stamps) = findings.stamps.as_ref().expect("stamps handed on");
+        assert_eq!(*at, snapshot.generation().expect("generation"));
+        let stored = super::stored_stamps(&snapshot).expect("stamps");
+        assert_eq!(hash(stamps), hash(&stored));
+        drop(snapshot);
+        // Another write moved the store on: the state reads the stamps again.
+        std::fs::write(root.join("a.ts"), "export const a = 2;\n").expect("edit");
+        assert!(
+            !sync_project(&root, &store, &options)
+                .expect("sync")
+                .is_noop()
+        );
+        let snapshot = store.snapshot().expect("snapshot");
+        let state = super::restore_stored(&root, &snapshot, true, findings).expect("state");
+        let now = super::stored_stamps(&snapshot).expect("stamps");
+        assert_ne!(hash(&now), hash(&stored), "the edit moved the stored hash");
+        assert_eq!(state.hash_of("a.ts"), hash(&now));
+    }
 
     /// A store whose summaries are of another version (an upgrade that changed only them):
     /// its next sync indexes it afresh rather than re-link every file from summaries it
