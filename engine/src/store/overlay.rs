@@ -13,8 +13,6 @@
 //! Nothing is recorded while no graph file is named (a store never given one, or just cleared
 //! by a full index): there is nothing to overlay.
 
-use std::collections::HashMap;
-
 use redb::{ReadableTable, ReadableTableMetadata, Table, WriteTransaction};
 
 use super::Generation;
@@ -142,9 +140,9 @@ pub(super) fn len_in(
 }
 
 /// The reader's side: the overlay of one store state, in memory. Loading it is what a new
-/// reader of a state pays before its first answer, so keys and incoming changes are read into
-/// flat, sorted containers in the tables' own order (no hashing, no allocation per entry);
-/// only the changed IDs go into a map.
+/// reader of a state pays before its first answer, so everything is read into flat, sorted
+/// containers in the tables' own order (no hashing, no allocation per entry): the changed IDs'
+/// text back to back in one string, found by binary search.
 #[derive(Debug, Default)]
 pub(crate) struct Overlay {
     /// Keys whose record and outgoing list come from the tables, one bit per key.
@@ -154,8 +152,10 @@ pub(crate) struct Overlay {
     targets: Vec<(u32, u32)>,
     /// Incoming changes, grouped by target: (kind, source, there now).
     changes: Vec<(EdgeKind, u32, bool)>,
-    /// IDs added or removed: the key now, or `None`.
-    ids: HashMap<String, Option<u32>>,
+    /// IDs added or removed, ascending: where each one's text lies in `id_text`, and the
+    /// key it names now, or `None`.
+    ids: Vec<(u32, u32, Option<u32>)>,
+    id_text: String,
 }
 
 impl Overlay {
@@ -193,13 +193,20 @@ impl Overlay {
             }
             overlay.changes.push((kind, source, change.value().0));
         }
+        // Keys come in ascending order (redb orders `&str` keys by their bytes).
+        overlay.ids.reserve(ids.len().ctx("read overlay")? as usize);
         for entry in ids.iter().ctx("read overlay")? {
             let (id, change) = entry.ctx("read overlay")?;
             let (key, _) = change.value();
-            overlay
-                .ids
-                .insert(id.value().to_owned(), (key != GONE).then_some(key));
+            let start = overlay.id_text.len();
+            overlay.id_text.push_str(id.value());
+            let (Ok(start), Ok(end)) = (u32::try_from(start), u32::try_from(overlay.id_text.len()))
+            else {
+                return Err(StoreError::corrupted("overlay", "IDs past 4 GiB"));
+            };
+            overlay.ids.push((start, end, (key != GONE).then_some(key)));
         }
+        overlay.order_ids();
         Ok(overlay)
     }
 
@@ -211,9 +218,28 @@ impl Overlay {
             .is_some_and(|word| word & (1 << (key % 64)) != 0)
     }
 
+    /// Puts the IDs in the order [`Overlay::id`] searches (the table's order already, as
+    /// redb orders `&str` keys by their bytes; checked rather than assumed).
+    fn order_ids(&mut self) {
+        let text = &self.id_text;
+        let of = |&(start, end, _): &(u32, u32, Option<u32>)| {
+            text.get(start as usize..end as usize).unwrap_or("")
+        };
+        if !self.ids.is_sorted_by(|a, b| of(a) <= of(b)) {
+            self.ids.sort_by(|a, b| of(a).cmp(of(b)));
+        }
+    }
+
     /// What `id` names now, when that changed since the graph file.
     pub(crate) fn id(&self, id: &str) -> Option<Option<u32>> {
-        self.ids.get(id).copied()
+        let text = |&(start, end, _): &(u32, u32, Option<u32>)| {
+            self.id_text.get(start as usize..end as usize).unwrap_or("")
+        };
+        let at = self
+            .ids
+            .binary_search_by(|entry| text(entry).cmp(id))
+            .ok()?;
+        Some(self.ids[at].2)
     }
 
     /// The incoming changes of `target`, if any.
@@ -263,6 +289,28 @@ mod tests {
             targets: vec![(7, 0)],
             changes,
             ..Overlay::default()
+        }
+    }
+
+    #[test]
+    fn changed_ids_are_found_by_their_whole_text() {
+        let mut overlay = Overlay::default();
+        // Out of order on purpose: the overlay orders them.
+        for (id, key) in [
+            ("src/a.ts:f", Some(3)),
+            ("src/a.ts", None),
+            ("src/a.ts:f.g", Some(9)),
+        ] {
+            let start = overlay.id_text.len() as u32;
+            overlay.id_text.push_str(id);
+            overlay.ids.push((start, overlay.id_text.len() as u32, key));
+        }
+        overlay.order_ids();
+        assert_eq!(overlay.id("src/a.ts:f"), Some(Some(3)));
+        assert_eq!(overlay.id("src/a.ts:f.g"), Some(Some(9)));
+        assert_eq!(overlay.id("src/a.ts"), Some(None), "removed");
+        for unchanged in ["src/a.ts:", "src/a.ts:f.", "src/b.ts", ""] {
+            assert_eq!(overlay.id(unchanged), None, "{unchanged}");
         }
     }
 
