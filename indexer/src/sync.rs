@@ -838,10 +838,9 @@ mod tests {
 
     use crate::{INDEXED_META_KEY, INDEXER_VERSION, IndexOptions, index_project, sync_project};
 
-    /// A sync that finds no change hands its stamps to the state read next, which takes them
-    /// only while the store is in the state they were read at.
-    #[test]
-    fn a_state_read_after_a_sync_takes_its_stamps_only_while_the_store_is_as_it_left_them() {
+    /// A project of one file, indexed: its folder (kept while the test runs), root, store
+    /// and options.
+    fn indexed_one_file() -> (tempfile::TempDir, std::path::PathBuf, Store, IndexOptions) {
         let dir = tempfile::tempdir().expect("temp dir");
         let root = dir.path().join("project");
         std::fs::create_dir_all(&root).expect("folder");
@@ -852,6 +851,14 @@ mod tests {
         };
         let store = Store::open_or_create(dir.path().join("s.redb")).expect("store");
         index_project(&root, &store, &options).expect("index");
+        (dir, root, store, options)
+    }
+
+    /// A sync that finds no change hands its stamps to the state read next, which takes them
+    /// only while the store is in the state they were read at.
+    #[test]
+    fn a_state_read_after_a_sync_takes_its_stamps_only_while_the_store_is_as_it_left_them() {
+        let (_dir, root, store, options) = indexed_one_file();
         let found = || {
             let mut findings = super::Findings::default();
             let synced =
@@ -889,16 +896,7 @@ mod tests {
     /// cannot read; one of this version is synced as usual.
     #[test]
     fn a_store_with_summaries_of_another_version_is_indexed_again() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let root = dir.path().join("project");
-        std::fs::create_dir_all(&root).expect("folder");
-        std::fs::write(root.join("a.ts"), "export const a = 1;\n").expect("write");
-        let options = IndexOptions {
-            threads: 1,
-            ..IndexOptions::default()
-        };
-        let store = Store::open_or_create(dir.path().join("s.redb")).expect("store");
-        index_project(&root, &store, &options).expect("index");
+        let (_dir, root, store, options) = indexed_one_file();
         let synced = sync_project(&root, &store, &options).expect("sync");
         assert!(synced.full.is_none(), "this version's store is synced");
         let mut older = INDEXER_VERSION.to_vec();
