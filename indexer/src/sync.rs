@@ -174,7 +174,8 @@ fn sync_store_uncompacted(
     let (walked, listed, new_listing) =
         walk_listing::walk(root, options.max_file_size, kept_listing.as_deref());
     let paths: Vec<&str> = walked.files.iter().map(|f| f.relative.as_str()).collect();
-    findings.configs = Some(walked.configs.iter().map(|c| c.relative.clone()).collect());
+    let listing: Vec<String> = walked.configs.iter().map(|c| c.relative.clone()).collect();
+    findings.configs = Some(listing.clone());
     // An index made by another version of the indexer, or whose summaries are of another
     // version, counts as none: it is made again.
     let indexed = snapshot.meta(INDEXED_META_KEY)?.as_deref() == Some(indexed_marker().as_slice());
@@ -183,7 +184,6 @@ fn sync_store_uncompacted(
     let configs = config_stamp(&walked.configs);
     let configs_unchanged = snapshot.meta(CONFIGS_META_KEY)?.as_deref() == Some(configs.as_slice())
         && model_inputs_hold(root, &snapshot, &walked.configs)?;
-    let listing: Vec<String> = walked.configs.iter().map(|c| c.relative.clone()).collect();
     let load_model = |paths: &[&str]| ProjectModel::load_walked(root, paths, listing.clone());
     if !indexed || !configs_unchanged {
         let loaded = load_model(&paths);

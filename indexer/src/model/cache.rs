@@ -26,7 +26,7 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use super::ProjectModel;
 use super::confine::ConfinedFs;
-use super::source::{Dependency, FileStamp, Source, is_listed_config, listing_digest};
+use super::source::{Dependency, FileStamp, Source, listed_configs, listing_digest};
 use crate::walk_listing::SETTLED;
 
 /// The metadata key of the kept model.
@@ -109,13 +109,8 @@ impl Checks {
     fn hold(&self, root: &Path, listing: &[String], files: &[&str]) -> bool {
         self.indexer == crate::indexed_marker()
             && self.files == files_digest(files.iter().copied())
-            && self.listing.len() == listing.len()
-            && self.listing.iter().zip(listing).all(|(a, b)| a == b)
-            && self.dependencies_hold(root)
-    }
-
-    fn dependencies_hold(&self, root: &Path) -> bool {
-        dependencies_hold(root, &self.dependencies, |_| false)
+            && self.listing == listing
+            && dependencies_hold(root, &self.dependencies, |_| false)
     }
 }
 
@@ -259,11 +254,7 @@ impl ProjectModel {
         let raw = lz4_flex::block::decompress_size_prepended(packed).ok()?;
         let Kept { checks, mut model } = postcard::from_bytes(&raw).ok()?;
         // As a build given them would list them (`ConfinedFs::with_listing`).
-        let mut listing: Vec<String> = (configs.iter())
-            .filter(|path| is_listed_config(path))
-            .cloned()
-            .collect();
-        listing.sort();
+        let listing = listed_configs(configs.to_vec());
         if !checks.hold(root, &listing, files) {
             return None;
         }
@@ -282,7 +273,9 @@ mod tests {
 
     /// A workspace whose package config extends a base no walk lists, with a path alias and
     /// an `extends` into node_modules that is not installed (a file asked for and missing).
-    fn project(root: &Path) {
+    fn project() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
         let files: &[(&str, &str)] = &[
             ("package.json", r#"{ "workspaces": ["packages/*"] }"#),
             (
@@ -307,6 +300,7 @@ mod tests {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(path, text).unwrap();
         }
+        dir
     }
 
     const CONFIGS: &[&str] = &[
@@ -349,9 +343,8 @@ mod tests {
 
     #[test]
     fn a_kept_model_is_taken_back_while_what_its_build_read_is_unchanged() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = project();
         let root = dir.path();
-        project(root);
         let (model, bytes) = built_and_kept(root);
         let back = ProjectModel::from_kept(root, &bytes, &configs(), FILES).expect("taken");
         assert_eq!(answers(&back), answers(&model));
@@ -366,9 +359,8 @@ mod tests {
 
     #[test]
     fn a_kept_model_is_not_taken_once_anything_its_build_asked_about_changed() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = project();
         let root = dir.path();
-        project(root);
         let (_, bytes) = built_and_kept(root);
         let taken = |files: &[&str], configs: &[String]| {
             ProjectModel::from_kept(root, &bytes, configs, files).is_some()
@@ -397,8 +389,7 @@ mod tests {
 
     #[test]
     fn a_model_whose_files_changed_lately_is_not_kept() {
-        let dir = tempfile::tempdir().unwrap();
-        project(dir.path());
+        let dir = project();
         let mut model = ProjectModel::load_listed(dir.path(), FILES, configs());
         assert!(model.inputs_form().is_some(), "its inputs can be checked");
         assert!(
@@ -409,9 +400,8 @@ mod tests {
 
     #[test]
     fn a_model_that_read_a_linked_config_is_not_kept_but_its_other_inputs_are_checked() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = project();
         let root = dir.path();
-        project(root);
         // The package's config is a link (inside the root): it has no stamp of its own.
         let config = root.join("packages/a/tsconfig.json");
         let text = std::fs::read_to_string(&config).unwrap();
@@ -437,9 +427,8 @@ mod tests {
 
     #[test]
     fn a_folder_where_a_file_was_missing_is_still_no_file() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = project();
         let root = dir.path();
-        project(root);
         // `extends` names a package path that is a folder: no config is read there.
         std::fs::create_dir_all(root.join("node_modules/@tsconfig/strictest/tsconfig.json"))
             .unwrap();
@@ -449,9 +438,8 @@ mod tests {
 
     #[test]
     fn the_inputs_of_a_model_hold_until_a_file_no_walk_lists_changes() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = project();
         let root = dir.path();
-        project(root);
         let model = ProjectModel::load_listed(root, FILES, configs());
         let inputs = model.inputs_form().expect("inputs");
         let walked: Vec<&str> = CONFIGS.to_vec();

@@ -33,11 +33,9 @@ impl ConfinedFs {
 
     /// A reader whose listing is `listed` (project-relative paths) instead of a walk of its
     /// own.
-    pub(crate) fn with_listing(root: &Path, mut listed: Vec<String>) -> ConfinedFs {
-        listed.retain(|path| is_listed_config(path));
-        listed.sort();
+    pub(crate) fn with_listing(root: &Path, listed: Vec<String>) -> ConfinedFs {
         ConfinedFs {
-            listed: Some(listed),
+            listed: Some(super::source::listed_configs(listed)),
             ..ConfinedFs::new(root)
         }
     }

@@ -150,6 +150,15 @@ pub(crate) const DISCOVERED_NAMES: &[&str] = &[
     ".pnp.data.json",
 ];
 
+/// The configuration files of `paths` a listing names, sorted: how a source given a walk's
+/// findings lists them (`ConfinedFs::with_listing`), and how a kept model's listing is
+/// compared with a walk's (`model::cache`).
+pub(crate) fn listed_configs(mut paths: Vec<String>) -> Vec<String> {
+    paths.retain(|path| is_listed_config(path));
+    paths.sort();
+    paths
+}
+
 /// Whether a path is one the model discovers by name (and not inside a node_modules folder,
 /// whose packages are read only when an `extends` points into them).
 pub(crate) fn is_listed_config(path: &str) -> bool {
