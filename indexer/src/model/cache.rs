@@ -26,7 +26,7 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use super::ProjectModel;
 use super::confine::ConfinedFs;
-use super::source::{Dependency, FileStamp, Source, listed_configs, listing_digest};
+use super::source::{Asked, Dependency, FileStamp, Source, listed_configs, listing_digest};
 use crate::walk_listing::SETTLED;
 
 /// The metadata key of the kept model.
@@ -40,14 +40,6 @@ pub(crate) const MODEL_INPUTS_META_KEY: &str = "model_inputs";
 
 /// The version of the kept model's encoding; another is not read.
 const VERSION: u8 = 1;
-
-/// What a model's build asked of its source.
-pub(crate) struct Asked {
-    /// Each path's question and first answer, those that can be checked again.
-    pub(crate) dependencies: BTreeMap<String, Dependency>,
-    /// Whether every question can be checked again and each path got one answer.
-    pub(crate) checkable: bool,
-}
 
 /// What a later process checks before it takes a kept model (see the module's notes).
 #[derive(Debug, Serialize, Deserialize)]

@@ -229,15 +229,11 @@ impl ProjectModel {
     fn build_fingerprinted(
         source: &mut dyn source::Source,
         files: &[&str],
-    ) -> (ProjectModel, cache::Asked) {
+    ) -> (ProjectModel, source::Asked) {
         let mut fingerprinted = source::Fingerprinted::new(source);
         let mut model = ProjectModel::build(&mut fingerprinted, files);
         model.fingerprint = fingerprinted.fingerprint();
-        let asked = cache::Asked {
-            dependencies: fingerprinted.dependencies,
-            checkable: fingerprinted.checkable,
-        };
-        (model, asked)
+        (model, fingerprinted.asked)
     }
 
     /// A fingerprint of the configuration the model was built from (every file read, and

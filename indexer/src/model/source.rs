@@ -172,10 +172,17 @@ pub(crate) fn is_listed_config(path: &str) -> bool {
 pub(crate) struct Fingerprinted<'s> {
     pub(crate) inner: &'s mut dyn Source,
     pub(crate) seen: BTreeMap<String, u64>,
-    /// What each ask depended on, those that can be checked again (a file read without a
-    /// stamp, outside the root or unreadable cannot), each path's first answer.
+    /// What each ask depended on, as a later process checks it.
+    pub(crate) asked: Asked,
+}
+
+/// What a model's build asked of its source.
+#[derive(Debug)]
+pub(crate) struct Asked {
+    /// Each path's question and first answer, those that can be checked again (a file read
+    /// without a stamp, outside the root or unreadable cannot).
     pub(crate) dependencies: BTreeMap<String, Dependency>,
-    /// Whether every ask can be checked again, and each path got one answer.
+    /// Whether every question can be checked again and each path got one answer.
     pub(crate) checkable: bool,
 }
 
@@ -236,8 +243,10 @@ impl<'s> Fingerprinted<'s> {
         Fingerprinted {
             inner,
             seen: BTreeMap::new(),
-            dependencies: BTreeMap::new(),
-            checkable: true,
+            asked: Asked {
+                dependencies: BTreeMap::new(),
+                checkable: true,
+            },
         }
     }
 
@@ -245,15 +254,16 @@ impl<'s> Fingerprinted<'s> {
     /// A path asked twice with two answers (changed during the build) keeps the first and
     /// leaves the build uncheckable.
     fn depends(&mut self, key: String, dependency: Option<Dependency>) {
+        let asked = &mut self.asked;
         let Some(dependency) = dependency else {
-            self.checkable = false;
+            asked.checkable = false;
             return;
         };
-        match self.dependencies.get(&key) {
-            Some(first) if *first != dependency => self.checkable = false,
+        match asked.dependencies.get(&key) {
+            Some(first) if *first != dependency => asked.checkable = false,
             Some(_) => {}
             None => {
-                self.dependencies.insert(key, dependency);
+                asked.dependencies.insert(key, dependency);
             }
         }
     }
